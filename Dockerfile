@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+
+# --- build: compile TypeScript, then keep production dependencies only ---
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+COPY migrations ./migrations
+RUN npm run build && npm prune --omit=dev
+
+# --- runtime: non-root, no compiler, migrations run at start under an advisory lock ---
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/var/lib/eid-gateway
+WORKDIR /app
+# Application files stay owned by root: the service user can read them but not change them.
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /var/lib/eid-gateway && chown node:node /var/lib/eid-gateway
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Node forwards SIGTERM to the app, which drains requests and closes the pool (graceful shutdown).
+CMD ["node", "dist/src/main.js"]

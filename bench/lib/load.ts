@@ -1,0 +1,38 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Picks the path of each request (e.g. to spread polls over many sessions). */
+  path?: () => string;
+  connections?: number;
+  durationSeconds?: number;
+}
+
+/** Fixed-concurrency load from this (separate) process; non-2xx answers count as errors. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 10,
+    duration: options.durationSeconds ?? 5,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    requests: options.path ? [{ setupRequest: (request) => ({ ...request, path: options.path!() }) }] : undefined,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}

@@ -1,0 +1,78 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Milliseconds from spawn until the readiness URL answered 200. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a Node program and waits until `readyUrl` answers 200 (or the process says 'ready'). */
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 120_000): Promise<RunningProcess> {
+  const startedAt = performance.now();
+  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited) throw new Error(`${script} exited before it was ready`);
+    if (Date.now() > deadline) throw new Error(`${script} was not ready within ${timeoutMs} ms`);
+    const ok = await fetch(readyUrl).then((r) => r.ok, () => false);
+    if (ok) break;
+    await sleep(50);
+  }
+  const startupMs = performance.now() - startedAt;
+  return {
+    child,
+    startupMs,
+    stop: async () => {
+      if (exited) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([gone, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}
+
+/** The process and its descendants (cluster workers). */
+function processTree(pid: number): number[] {
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** CPU time (user + system) of a process tree in milliseconds. */
+export function cpuTimeMs(pid: number): number {
+  return processTree(pid).reduce((sum, p) => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
+/** Resident memory of a process tree in MiB. */
+export function rssMiB(pid: number): number {
+  return processTree(pid).reduce((sum, p) => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      return sum + (match ? Number(match[1]) / 1024 : 0);
+    } catch {
+      return sum;
+    }
+  }, 0);
+}

@@ -1,0 +1,41 @@
+import { cpus, totalmem } from 'node:os';
+
+export interface Row {
+  scenario: string;
+  ours: string;
+  baseline?: string;
+  ratio?: string;
+  note?: string;
+}
+
+export interface Target {
+  name: string;
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+export function machine(postgresVersion: string | null): string[] {
+  return [
+    `- CPU: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `- Node.js ${process.version}, ${process.platform}/${process.arch}`,
+    `- Database: ${postgresVersion ?? 'embedded PGlite (no PostgreSQL reachable)'}`,
+  ];
+}
+
+export function markdownTable(headers: string[], rows: string[][]): string {
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+export function textTable(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (c ?? '').padEnd(widths[i])).join('  ');
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+export const fmt = {
+  rps: (n: number) => `${Math.round(n).toLocaleString('en-US')} req/s`,
+  ms: (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`,
+  pct: (n: number) => `${(n * 100).toFixed(0)}%`,
+};

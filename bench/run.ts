@@ -1,0 +1,295 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { runLoad, type LoadResult } from './lib/load.js';
+import { cpuTimeMs, rssMiB, startProcess, type RunningProcess } from './lib/processes.js';
+import { fmt, machine, markdownTable, textTable, type Target } from './lib/report.js';
+
+/**
+ * `npm run bench`: the service against the limit of its stack, side by side in one run (the
+ * machine is noisy, so only same-run ratios mean anything). Writes docs/benchmarks.md.
+ */
+const SERVICE = 'dist/src/main.js';
+const CLI = 'dist/src/cli.js';
+const BASELINE = 'dist/bench/baseline-server.js';
+const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PORT = { service: 3401, baseline: 3402, receiver: 3403 };
+const WEBHOOK_MESSAGES = 200;
+const PENDING_FOR_MEMORY = 10_000;
+
+const run = promisify(execFile);
+const results: string[][] = [];
+const targets: Target[] = [];
+
+async function main(): Promise<void> {
+  const server = await postgres();
+  if (!server) {
+    console.log('No PostgreSQL reachable: the bench needs one (BENCH_DATABASE_URL); the embedded start-up time is still measured.');
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'eidgw-bench-'));
+  const database = server ? await createDatabase(server.url) : null;
+  const env = {
+    ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir }),
+    PORT: String(PORT.service),
+    LOG_LEVEL: 'warn',
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // Sessions must stay pending for the whole run.
+    SIMULATOR_START_TIMEOUT: '1h',
+    // The bench's webhook receiver listens on loopback.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    SESSION_TTL: '1h',
+  };
+  try {
+    if (database) await onPostgres(env, database.url);
+    await embeddedStartup(dataDir);
+  } finally {
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  report(server?.version ?? null);
+}
+
+async function onPostgres(env: Record<string, string>, databaseUrl: string): Promise<void> {
+  const service = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const baseline = await startProcess(BASELINE, { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) }, `http://127.0.0.1:${PORT.baseline}/hello`);
+  results.push(['start-up to ready (PostgreSQL)', fmt.ms(service.startupMs), '', '']);
+  try {
+    const { key, teamId } = await createKey(env);
+    const api = `http://127.0.0.1:${PORT.service}`;
+    const base = `http://127.0.0.1:${PORT.baseline}`;
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    const startBody = JSON.stringify({ endUserIp: '192.0.2.10' });
+
+    const idle = rssMiB(service.child.pid!);
+    compare('hello (GET /health/live vs bare route)', await load({ url: `${api}/health/live` }), await load({ url: `${base}/hello` }));
+    const start = compare(
+      'start (one session)',
+      await load({ url: `${api}/api/v1/auth/simulator/start`, method: 'POST', headers, body: startBody }),
+      await load({ url: `${base}/start`, method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody }),
+    );
+    target('start ≥ 50% of its baseline', '≥ 50%', start, start >= 0.5);
+
+    const sessionIds = await startSessions(api, headers, 1_000);
+    const baselineIds = await Promise.all(
+      Array.from({ length: 1_000 }, () =>
+        fetch(`${base}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody }).then((r) => r.json()).then((b) => (b as { sessionId: string }).sessionId),
+      ),
+    );
+    const pollRatio = compare(
+      'poll (stored state)',
+      await load({ url: api, method: 'POST', headers: { 'x-api-key': key }, path: cycle(sessionIds, (id) => `/api/v1/auth/${id}/poll`) }),
+      await load({ url: base, method: 'POST', path: cycle(baselineIds, (id) => `/poll/${id}`) }),
+    );
+    target('poll ≥ 60% of its baseline', '≥ 60%', pollRatio, pollRatio >= 0.6);
+
+    const viewers = sessionIds.slice(0, 100);
+    const qrJson = await load({ url: api, headers: { 'x-api-key': key }, path: cycle(viewers, (id) => `/api/v1/auth/${id}/qr`) });
+    const qrPng = await load({ url: api, headers: { 'x-api-key': key }, path: cycle(viewers, (id) => `/api/v1/auth/${id}/qr?format=png`) });
+    results.push(['QR JSON (100 sessions)', fmt.rps(qrJson.rps), '', '', latency(qrJson)]);
+    results.push(['QR PNG (100 sessions, per-second cache)', fmt.rps(qrPng.rps), fmt.rps(qrJson.rps), fmt.pct(qrPng.rps / qrJson.rps), latency(qrPng)]);
+    target('QR PNG ≥ 80% of QR JSON', '≥ 80%', qrPng.rps / qrJson.rps, qrPng.rps / qrJson.rps >= 0.8);
+
+    await webhooks(env, teamId, api, headers);
+    await memoryAndCollector(service, api, headers, idle);
+    await cluster(env, key, sessionIds, service, baseline);
+  } finally {
+    await Promise.all([service.stop(), baseline.stop()]);
+  }
+}
+
+/** Completion → delivery: sessions approved in the simulator, webhooks timed at a local receiver. */
+async function webhooks(env: Record<string, string>, teamId: string, api: string, headers: Record<string, string>): Promise<void> {
+  const arrivals: { latencyMs: number; at: number }[] = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const at = Date.now();
+      arrivals.push({ latencyMs: at - Date.parse(JSON.parse(body).data.completedAt), at });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(PORT.receiver, '127.0.0.1', resolve));
+  try {
+    await cli(env, 'webhooks', 'create', '--team', teamId, '--url', `http://127.0.0.1:${PORT.receiver}/hooks`);
+    const started = await Promise.all(
+      Array.from({ length: WEBHOOK_MESSAGES }, () =>
+        fetch(`${api}/api/v1/auth/simulator/start`, { method: 'POST', headers, body: JSON.stringify({ endUserIp: '192.0.2.10' }) }).then((r) => r.json()),
+      ),
+    );
+    await Promise.all(
+      started.map((s) =>
+        fetch(`${api}/api/v1/simulator/scan`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ autoStartToken: (s as { autoStartToken: string }).autoStartToken }),
+        }),
+      ),
+    );
+    const deadline = Date.now() + 30_000;
+    while (arrivals.length < WEBHOOK_MESSAGES && Date.now() < deadline) await sleep(100);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+  const latencies = arrivals.map((a) => a.latencyMs).sort((a, b) => a - b);
+  const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  const times = arrivals.map((a) => a.at);
+  const rate = arrivals.length / Math.max(0.001, (Math.max(...times) - Math.min(...times)) / 1000);
+  results.push([
+    `webhooks: ${arrivals.length}/${WEBHOOK_MESSAGES} delivered to a local receiver`,
+    `${Math.round(rate)} msg/s`,
+    '',
+    '',
+    `completion → delivery p50 ${fmt.ms(pick(0.5))}, p99 ${fmt.ms(pick(0.99))}`,
+  ]);
+  target('webhook completion → delivery p99', '≤ 250 ms', pick(0.99), pick(0.99) <= 250, fmt.ms);
+}
+
+async function memoryAndCollector(service: RunningProcess, api: string, headers: Record<string, string>, idleMiB: number): Promise<void> {
+  const pid = service.child.pid!;
+  results.push(['RSS idle', `${idleMiB.toFixed(0)} MiB`, '', '']);
+  await startSessions(api, headers, PENDING_FOR_MEMORY - 1_000 - 1);
+  await sleep(4_000);
+  const cpuBefore = cpuTimeMs(pid);
+  const window = 10_000;
+  await sleep(window);
+  const cpuShare = (cpuTimeMs(pid) - cpuBefore) / window;
+  const rss = rssMiB(pid);
+  results.push([`collecting ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending sessions every 2 s`, `${fmt.pct(cpuShare)} of a core`, '', '', `${fmt.pct(cpuShare / 10)} per 1,000 pending`]);
+  results.push([`RSS with ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending`, `${rss.toFixed(0)} MiB`, '', '']);
+  target('collector CPU at 10,000 pending', '≤ 25% of one core', cpuShare, cpuShare <= 0.25);
+  target('RSS at 10,000 pending', '≤ 200 MB', rss * 1.048576, rss * 1.048576 <= 200, (v) => `${v.toFixed(0)} MB`);
+}
+
+async function cluster(env: Record<string, string>, key: string, sessionIds: string[], single: RunningProcess, baseline: RunningProcess): Promise<void> {
+  // Each measured alone, without the baseline server competing for the two cores.
+  await baseline.stop();
+  const path = cycle(sessionIds, (id) => `/api/v1/auth/${id}/poll`);
+  const one = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
+  await single.stop();
+  const two = await startProcess(SERVICE, { ...env, WEB_CONCURRENCY: '2' }, `http://127.0.0.1:${PORT.service}/health/ready`);
+  try {
+    await sleep(3_000); // let the second worker finish booting
+    const both = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
+    results.push(['poll, 2 worker processes (WEB_CONCURRENCY=2)', fmt.rps(both.rps), fmt.rps(one.rps), `×${(both.rps / one.rps).toFixed(2)}`, latency(both)]);
+  } finally {
+    await two.stop();
+  }
+}
+
+async function embeddedStartup(dataDir: string): Promise<void> {
+  const env = { DATA_DIR: join(dataDir, 'embedded'), PORT: String(PORT.service), LOG_LEVEL: 'warn' };
+  const first = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  await first.stop();
+  const again = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  await again.stop();
+  results.push(['start-up to ready (embedded, first start)', fmt.ms(first.startupMs), '', '']);
+  results.push(['start-up to ready (embedded, restart)', fmt.ms(again.startupMs), '', '']);
+}
+
+function load(options: Parameters<typeof runLoad>[0]): Promise<LoadResult> {
+  return runLoad({ durationSeconds: SECONDS, connections: 10, ...options });
+}
+
+function compare(name: string, ours: LoadResult, baseline: LoadResult): number {
+  const ratio = ours.rps / baseline.rps;
+  results.push([name, fmt.rps(ours.rps), fmt.rps(baseline.rps), fmt.pct(ratio), `${latency(ours)} (baseline ${latency(baseline)})`]);
+  return ratio;
+}
+
+function target(name: string, goal: string, value: number, met: boolean, show: (v: number) => string = fmt.pct): void {
+  targets.push({ name, goal, measured: show(value), met });
+}
+
+const latency = (r: LoadResult) => `p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}${r.errors ? `, ${r.errors} errors` : ''}`;
+
+function cycle<T>(items: T[], toPath: (item: T) => string): () => string {
+  let i = 0;
+  return () => toPath(items[i++ % items.length]);
+}
+
+async function startSessions(api: string, headers: Record<string, string>, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  const body = JSON.stringify({ endUserIp: '192.0.2.10' });
+  for (let done = 0; done < count; done += 50) {
+    const batch = Array.from({ length: Math.min(50, count - done) }, () =>
+      fetch(`${api}/api/v1/auth/simulator/start`, { method: 'POST', headers, body }).then((r) => r.json()).then((b) => (b as { sessionId: string }).sessionId),
+    );
+    ids.push(...(await Promise.all(batch)));
+  }
+  return ids;
+}
+
+async function cli(env: Record<string, string>, ...args: string[]) {
+  return JSON.parse((await run('node', [CLI, ...args], { env: { ...process.env, ...env } })).stdout);
+}
+
+async function createKey(env: Record<string, string>): Promise<{ key: string; teamId: string }> {
+  const team = await cli(env, 'teams', 'create', '--name', 'bench', '--plan', 'enterprise', '--subscription-until', '2099-01-01T00:00:00Z');
+  return { key: (await cli(env, 'keys', 'create', '--team', team.id, '--env', 'test')).key, teamId: team.id };
+}
+
+async function postgres(): Promise<{ url: string; version: string } | null> {
+  const client = new pg.Client({ connectionString: PG_SERVER, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    return { url: PG_SERVER, version: `PostgreSQL ${rows[0].server_version} on 127.0.0.1` };
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function createDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `eidgw_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+function report(postgresVersion: string | null): void {
+  const headers = ['scenario', 'eid-gateway', 'baseline', 'ratio', 'latency / note'];
+  const targetRows = targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'met' : 'MISSED']);
+  console.log(`\n${textTable(headers, results)}\n\n${textTable(['target', 'goal', 'measured', ''], targetRows)}\n`);
+  const doc = [
+    '# Benchmarks',
+    '',
+    `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; ${SECONDS} s per load step, 10 connections, load generated by autocannon in a separate process on the same machine.`,
+    'Only ratios measured side by side in the same run are comparable: the machine is shared and noisy.',
+    '',
+    '## Machine',
+    '',
+    ...machine(postgresVersion),
+    '',
+    '## Results',
+    '',
+    markdownTable(headers, results),
+    '',
+    '## Targets',
+    '',
+    markdownTable(['target', 'goal', 'measured', ''], targetRows),
+    '',
+    'QR rendering per frame and the kiosk fleet scenario (1,000 screens on one process) are measured by the',
+    'last two steps of `npm run bench` (`bench/qr-render.bench.ts`, `bench/kiosk-fleet.bench.ts`); their',
+    'figures and method are in [benchmarks-qr.md](benchmarks-qr.md).',
+    '',
+  ].join('\n');
+  void writeFile('docs/benchmarks.md', doc);
+}
+
+await main();

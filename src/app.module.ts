@@ -1,0 +1,73 @@
+import { Module, ValidationPipe } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { ScheduleModule } from '@nestjs/schedule';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { CommonModule } from './common/common.module.js';
+import { LoggingModule } from './common/logging/logging.module.js';
+import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
+import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
+import { bankIdConfig } from './config/bankid.config.js';
+import { databaseConfig } from './config/database.config.js';
+import { kioskConfig } from './config/kiosk.config.js';
+import { otpConfig } from './config/otp.config.js';
+import { protectionConfig } from './config/protection.config.js';
+import { securityConfig } from './config/security.config.js';
+import { serverConfig } from './config/server.config.js';
+import { sessionsConfig } from './config/sessions.config.js';
+import { tokensConfig } from './config/tokens.config.js';
+import { webhooksConfig } from './config/webhooks.config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { KioskModule } from './kiosk/kiosk.module.js';
+import { OnboardingModule } from './onboarding/onboarding.module.js';
+import { OtpModule } from './otp/otp.module.js';
+import { ProtectionModule } from './protection/protection.module.js';
+import { SessionsModule } from './sessions/sessions.module.js';
+import { TeamsModule } from './teams/teams.module.js';
+import { TokensModule } from './tokens/tokens.module.js';
+import { UsersModule } from './users/users.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
+
+@Module({
+  imports: [
+    // The environment is read and validated inside each namespace factory, at module compile time.
+    ConfigModule.forRoot({
+      isGlobal: true,
+      ignoreEnvFile: true,
+      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig],
+    }),
+    ScheduleModule.forRoot(),
+    LoggingModule,
+    CommonModule,
+    DatabaseModule.forRoot(),
+    TeamsModule,
+    ApiKeysModule,
+    AuthModule,
+    ProtectionModule,
+    HealthModule,
+    MetricsModule,
+    OnboardingModule,
+    SessionsModule,
+    UsersModule,
+    TokensModule,
+    OtpModule,
+    WebhooksModule,
+    KioskModule,
+  ],
+  providers: [
+    { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+    {
+      provide: APP_PIPE,
+      useValue: new ValidationPipe({
+        whitelist: true,
+        forbidNonWhitelisted: true,
+        transform: true,
+        exceptionFactory: (errors) => ValidationProblemException.fromClassValidator(errors),
+      }),
+    },
+  ],
+})
+export class AppModule {}

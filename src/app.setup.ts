@@ -1,0 +1,58 @@
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { requestIdOf } from './common/logging/request-id.js';
+import { sendProblem } from './common/problem-details/problem-document.js';
+import type { Env } from './config/env.validation.js';
+
+// Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY'>): FastifyAdapter {
+  return new FastifyAdapter({
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (SPEC 5).
+    trustProxy: env.TRUST_PROXY.length > 0 ? env.TRUST_PROXY : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdOf,
+    // Errors Fastify's router raises before any hook (malformed URL encoding, an over-long path
+    // segment) get problem details too; the detail never echoes the URL.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      sendProblem(reply, {
+        type: 'about:blank',
+        title: tooLong ? 'URI Too Long' : 'Bad Request',
+        status: tooLong ? 414 : 400,
+        detail: tooLong ? 'A path segment is too long.' : 'The URL is malformed.',
+      });
+    },
+  });
+}
+
+/** Everything main.ts and the e2e tests share, so tests run the production pipeline. */
+export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  app.enableShutdownHooks();
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('eid-gateway')
+      .setDescription('National e-ID sessions, rotating QR codes and signed webhooks for relying parties.')
+      .setVersion('1')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'apiKey')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
+
+  await app.init();
+  // Without ready() supertest's requests hang on Fastify (research/feasibility.md).
+  await fastify.ready();
+  return app;
+}

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock/clock.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
+import { assertActiveSubscription } from '../teams/subscription.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import { UsersService } from '../users/users.service.js';
+import type { UserPrincipal } from './principal.js';
+
+/** A team member's bearer token → the user and team, checked as the API key path checks a key. */
+@Injectable()
+export class BearerAuthenticator {
+  constructor(
+    private readonly tokens: TokensService,
+    private readonly users: UsersService,
+    private readonly clock: Clock,
+  ) {}
+
+  async authenticate(token: string): Promise<UserPrincipal> {
+    const { userId, teamId } = await this.tokens.verify(token);
+    // A signed token outlives nothing: a deleted user or one moved to another team loses access at once.
+    const user = await this.users.findWithTeam(userId);
+    if (!user || user.teamId !== teamId) throw new DomainException('invalid_token', 'The bearer token is not valid.');
+    assertActiveSubscription(user.team, this.clock.now());
+    return { kind: 'user', user, team: user.team };
+  }
+}

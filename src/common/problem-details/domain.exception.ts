@@ -1,0 +1,20 @@
+import type { ErrorCode } from './error-codes.js';
+
+export interface DomainExceptionOptions {
+  /** Extension members of the problem document, e.g. `features` on feature_required. */
+  extensions?: Record<string, unknown>;
+  /** Response headers such as Retry-After or WWW-Authenticate. */
+  headers?: Record<string, string>;
+}
+
+/** Thrown by services; the problem-details filter turns it into an HTTP answer. */
+export class DomainException extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly options: DomainExceptionOptions = {},
+  ) {
+    super(detail ?? code);
+    this.name = 'DomainException';
+  }
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainException } from './domain.exception.js';
+import { ERROR_CODES, problemType, type ErrorCode } from './error-codes.js';
+import { sendProblem, type ProblemDocument } from './problem-document.js';
+import { ValidationProblemException } from './validation-problem.exception.js';
+
+/** Codes for framework errors that carry only an HTTP status. */
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/** The one place where any error becomes an RFC 9457 answer. */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger(ProblemDetailsFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { problem, headers = {} } = this.toProblem(exception, request);
+    // RFC 9110 §15.5.2: a 401 must say how to authenticate.
+    if (problem.status === 401) headers['www-authenticate'] ??= challengeFor(problem.code);
+    sendProblem(reply, problem, headers);
+  }
+
+  toProblem(exception: unknown, request: FastifyRequest): { problem: ProblemDocument; headers?: Record<string, string> } {
+    const instance = request.url.split('?')[0];
+    if (exception instanceof DomainException) {
+      const { status, title } = ERROR_CODES[exception.code];
+      return {
+        problem: {
+          type: problemType(exception.code),
+          title,
+          status,
+          detail: exception.detail,
+          instance,
+          code: exception.code,
+          ...exception.options.extensions,
+        },
+        headers: exception.options.headers,
+      };
+    }
+    if (exception instanceof ValidationProblemException) {
+      return {
+        problem: {
+          type: 'about:blank',
+          title: 'Bad Request',
+          status: 400,
+          detail: 'The request failed validation; see errors.',
+          instance,
+          errors: exception.errors,
+        },
+      };
+    }
+    const status = statusOf(exception);
+    if (status !== undefined && (status < 500 || exception instanceof HttpException)) {
+      const code = CODE_BY_STATUS[status];
+      return {
+        problem: {
+          type: code ? problemType(code) : 'about:blank',
+          title: code ? ERROR_CODES[code].title : (STATUS_CODES[status] ?? 'Error'),
+          status,
+          detail: clientMessage(exception, status),
+          instance,
+          ...(code ? { code } : {}),
+        },
+      };
+    }
+    // Anything else is our fault: hide the cause from the client, keep it in the log under an id.
+    const errorId = randomUUID();
+    this.logger.error({ err: exception, errorId, reqId: request.id }, 'Unhandled error');
+    return {
+      problem: {
+        type: problemType('internal_error'),
+        title: ERROR_CODES.internal_error.title,
+        status: 500,
+        detail: `An unexpected error occurred; quote error id ${errorId} to support.`,
+        instance,
+        code: 'internal_error',
+        errorId,
+      },
+    };
+  }
+}
+
+function challengeFor(code: unknown): string {
+  const realm = 'realm="eid-gateway"';
+  if (code === 'invalid_token') return `Bearer ${realm}, error="invalid_token"`;
+  return `ApiKey ${realm}, Bearer ${realm}`;
+}
+
+function statusOf(exception: unknown): number | undefined {
+  if (exception instanceof HttpException) return exception.getStatus();
+  // Fastify's own errors (bad JSON, body too large, wrong content type) carry statusCode.
+  const status = (exception as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : undefined;
+}
+
+function clientMessage(exception: unknown, status: number): string {
+  if (status === 404) return 'No such resource.';
+  if (exception instanceof HttpException) {
+    const response = exception.getResponse();
+    const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+    return Array.isArray(message) ? message.join('; ') : String(message ?? STATUS_CODES[status]);
+  }
+  // Fastify's messages for client errors are fixed texts (e.g. "Body cannot be empty ..."), safe to show.
+  return exception instanceof Error ? exception.message : String(STATUS_CODES[status]);
+}

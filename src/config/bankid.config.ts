@@ -1,0 +1,55 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import { validateEnv, type Env } from './env.validation.js';
+
+/** Where one BankID environment is and the RP credentials for it. Key material: a file path or inline (see docs/bankid.md). */
+export interface BankIdEnvironmentConfig {
+  url: string;
+  /** The variable each value came from, so errors name it without echoing key material. */
+  source: { pfx: string; passphrase: string; cert: string; key: string; ca: string };
+  pfx?: string;
+  passphrase?: string;
+  cert?: string;
+  key?: string;
+  ca?: string;
+}
+
+interface Ca {
+  value?: string;
+  variable: string;
+}
+
+/** The credentials under one prefix, or null when that prefix has no RP certificate. */
+function environment(env: Env, prefix: 'BANKID' | 'BANKID_TEST', url: string, ca: Ca): BankIdEnvironmentConfig | null {
+  if (!env[`${prefix}_PFX`] && !env[`${prefix}_CERT`]) return null;
+  return {
+    url,
+    source: { pfx: `${prefix}_PFX`, passphrase: `${prefix}_PASSPHRASE`, cert: `${prefix}_CERT`, key: `${prefix}_KEY`, ca: ca.variable },
+    pfx: env[`${prefix}_PFX`],
+    passphrase: env[`${prefix}_PASSPHRASE`],
+    cert: env[`${prefix}_CERT`],
+    key: env[`${prefix}_KEY`],
+    ca: ca.value,
+  };
+}
+
+export const bankIdConfig = registerAs('bankid', () => {
+  const env = validateEnv();
+  const environments: Partial<Record<ApiKeyEnvironment, BankIdEnvironmentConfig>> = {};
+  if (env.PROVIDERS.includes('bankid')) {
+    const testCa: Ca = env.BANKID_TEST_CA ? { value: env.BANKID_TEST_CA, variable: 'BANKID_TEST_CA' } : { value: env.BANKID_CA, variable: 'BANKID_CA' };
+    const live = environment(env, 'BANKID', env.BANKID_URL, { value: env.BANKID_CA, variable: 'BANKID_CA' });
+    // Test keys use the test environment's own certificate when given, else the one RP certificate.
+    const test = environment(env, 'BANKID_TEST', env.BANKID_TEST_URL, testCa) ?? environment(env, 'BANKID', env.BANKID_TEST_URL, testCa);
+    if (live) environments.live = live;
+    if (test) environments.test = test;
+  }
+  return {
+    environments,
+    /** Each attempt of one call; BankID answers in well under a second when healthy. */
+    timeoutMs: env.BANKID_TIMEOUT,
+    /** Waits before the retries of maintenance, internalError, timeouts and dropped connections. */
+    retryDelaysMs: env.BANKID_RETRY_SCHEDULE,
+  };
+});
+export type BankIdConfig = ConfigType<typeof bankIdConfig>;

@@ -1,0 +1,13 @@
+import { resolve } from 'node:path';
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validateEnv } from './env.validation.js';
+
+export const databaseConfig = registerAs('database', () => {
+  const env = validateEnv();
+  return {
+    // Without a URL the service runs on the embedded PostgreSQL (PGlite) kept under dataDir.
+    url: env.DATABASE_URL,
+    dataDir: resolve(env.DATA_DIR),
+  };
+});
+export type DatabaseConfig = ConfigType<typeof databaseConfig>;

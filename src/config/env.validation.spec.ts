@@ -1,0 +1,128 @@
+import { ConfigValidationError, validateEnv } from './env.validation.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    validateEnv(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+}
+
+describe(validateEnv.name, () => {
+  it('should give the documented defaults for an empty environment', () => {
+    const env = validateEnv({});
+    expect(env).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      PROVIDERS: ['simulator'],
+      OTP_DELIVERY: 'log',
+      OTP_TTL: 300_000,
+      OTP_MAX_ATTEMPTS: 5,
+      OTP_RESEND_INTERVAL: 30_000,
+      JWT_TTL: 3_600_000,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+      WEBHOOK_RETRY_SCHEDULE: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      WEBHOOK_TIMEOUT: 15_000,
+      TRUST_PROXY: [],
+      SESSION_PII_RETENTION: 3_600_000,
+      SIMULATOR_START_TIMEOUT: 30_000,
+      SESSION_TTL: 180_000,
+      REDIS_KEY_PREFIX: 'eidgw:',
+      IP_BLOCK_THRESHOLD: 10,
+      IP_BLOCK_WINDOW: 900_000,
+      IP_BLOCK_DURATION: 900_000,
+    });
+  });
+
+  it('should read the kiosk frame ancestors as a list', () => {
+    expect(validateEnv({}).KIOSK_FRAME_ANCESTORS).toEqual(["'none'"]);
+    expect(validateEnv({ KIOSK_FRAME_ANCESTORS: "'self' https://rp.example, https://*.rp.example:8443" }).KIOSK_FRAME_ANCESTORS).toEqual([
+      "'self'",
+      'https://rp.example',
+      'https://*.rp.example:8443',
+    ]);
+  });
+
+  it('should read durations, lists and flags', () => {
+    const env = validateEnv({
+      SESSION_TTL: '90',
+      WEBHOOK_RETRY_SCHEDULE: '500ms,1s',
+      TRUST_PROXY: '10.0.0.0/8, 192.168.1.1,::1',
+      PROVIDERS: 'simulator,bankid',
+      BANKID_PFX: '/rp.p12',
+      BANKID_CA: '/ca.pem',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
+    expect(env.SESSION_TTL).toBe(90_000);
+    expect(env.WEBHOOK_RETRY_SCHEDULE).toEqual([500, 1000]);
+    expect(env.TRUST_PROXY).toEqual(['10.0.0.0/8', '192.168.1.1', '::1']);
+    expect(env.PROVIDERS).toEqual(['simulator', 'bankid']);
+    expect(env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ PROVIDERS: 'simulator,freja' }, 'PROVIDERS'],
+    [{ SESSION_TTL: '3 minutes' }, 'SESSION_TTL'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5s,,5m' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'proxy.local' }, 'TRUST_PROXY'],
+    [{ DATA_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'DATA_ENCRYPTION_KEY'],
+    [{ OTP_DELIVERY: 'smtp' }, 'SMTP_URL'],
+    [{ OTP_DELIVERY: 'http' }, 'OTP_HTTP_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'],
+    [{ BANKID_CERT: '/c.pem' }, 'BANKID_CERT'],
+    [{ BANKID_TEST_KEY: '/k.pem' }, 'BANKID_TEST_CERT'],
+    [{ BANKID_TEST_PFX: '/rp.p12', BANKID_TEST_CERT: '/c.pem', BANKID_TEST_KEY: '/k.pem' }, 'BANKID_TEST_PFX'],
+    [{ PROVIDERS: 'bankid' }, 'BANKID_PFX'],
+    [{ PROVIDERS: 'bankid', BANKID_PFX: '/rp.p12' }, 'BANKID_CA'],
+    [{ PROVIDERS: 'bankid', BANKID_TEST_PFX: '/rp.p12' }, 'BANKID_TEST_CA'],
+    [{ BANKID_TIMEOUT: 'soon' }, 'BANKID_TIMEOUT'],
+    [{ BANKID_RETRY_SCHEDULE: '1s,later' }, 'BANKID_RETRY_SCHEDULE'],
+    [{ NODE_ENV: 'production', BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0' }, 'BANKID_TEST_URL'],
+    [{ WEB_CONCURRENCY: '2' }, 'WEB_CONCURRENCY'],
+    [{ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', DATA_ENCRYPTION_KEY: KEY }, 'OTP_DELIVERY'],
+    [{ NODE_ENV: 'production', OTP_DELIVERY: 'smtp', SMTP_URL: 'smtp://mail' }, 'DATA_ENCRYPTION_KEY'],
+    [{ NODE_ENV: 'production', OTP_DELIVERY: 'smtp', SMTP_URL: 'smtp://mail' }, 'KIOSK_TOKEN_SECRET'],
+    [{ KIOSK_TOKEN_SECRET: 'c2hvcnQ=' }, 'KIOSK_TOKEN_SECRET'],
+    [{ KIOSK_FRAME_ANCESTORS: 'rp.example' }, 'KIOSK_FRAME_ANCESTORS'],
+    [{ KIOSK_FRAME_ANCESTORS: "'none' https://rp.example" }, 'KIOSK_FRAME_ANCESTORS'],
+    [{ KIOSK_FRAME_ANCESTORS: 'https://rp.example;script-src *' }, 'KIOSK_FRAME_ANCESTORS'],
+  ])('should refuse %j naming %s', (env, variable) => {
+    const problems = problemsOf(env);
+    expect(problems.some((p) => p.startsWith(`${variable} `))).toBe(true);
+  });
+
+  it('should accept BankID with an RP certificate and its CA, and a plain-HTTP fake outside production', () => {
+    const env = validateEnv({ PROVIDERS: 'bankid', BANKID_PFX: '/rp.p12', BANKID_PASSPHRASE: 'x', BANKID_CA: '/ca.pem', BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0' });
+    expect(env).toMatchObject({ BANKID_TIMEOUT: 5_000, BANKID_RETRY_SCHEDULE: [250, 1_000] });
+    expect(() => validateEnv({ PROVIDERS: 'bankid', BANKID_TEST_CERT: '/c.pem', BANKID_TEST_KEY: '/k.pem', BANKID_TEST_URL: 'http://127.0.0.1:1/rp/v6.0' })).not.toThrow();
+  });
+
+  it('should report every bad variable at once and never echo a value', () => {
+    const secret = 'not-base64-but-secret!!';
+    const problems = problemsOf({ PORT: 'x', DATA_ENCRYPTION_KEY: secret });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).not.toContain(secret);
+  });
+
+  it('should accept a complete production configuration', () => {
+    expect(() =>
+      validateEnv({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db/x',
+        DATA_ENCRYPTION_KEY: KEY,
+        KIOSK_TOKEN_SECRET: KEY,
+        OTP_DELIVERY: 'smtp',
+        SMTP_URL: 'smtps://mail',
+      }),
+    ).not.toThrow();
+  });
+});

@@ -1,0 +1,202 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const ms = parseDuration(text);
+      if (ms === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be a duration such as 500ms, 30s, 5m, 2h or whole seconds' });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+const optionalText = z.string().min(1).optional();
+
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const delays = text.split(',').map((part) => parseDuration(part.trim()));
+      if (delays.some((d) => d === null)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations, e.g. 250ms,1s' });
+        return z.NEVER;
+      }
+      return delays as number[];
+    });
+
+const cidrOrAddress = (entry: string): boolean => {
+  const [address, prefix, ...rest] = entry.split('/');
+  if (rest.length > 0 || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+};
+
+const commaList = z
+  .string()
+  .default('')
+  .transform((text) => text.split(',').map((s) => s.trim()).filter(Boolean));
+
+// Key material is 32 bytes, base64; a placeholder or short key would silently weaken AES-256-GCM.
+const encryptionKey = z
+  .string()
+  .refine((text) => Buffer.from(text, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+  .optional();
+
+// Kiosk links are signed with this; 32 random bytes or more, base64-encoded.
+const kioskTokenSecret = z
+  .string()
+  .refine((text) => Buffer.from(text, 'base64').length >= 32, 'must be at least 32 bytes, base64-encoded')
+  .optional();
+
+// CSP frame-ancestors sources: 'none', 'self' or origins such as https://rp.example (SPEC 3.2 kiosks).
+const frameAncestor = (entry: string): boolean =>
+  entry === "'none'" || entry === "'self'" || /^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(entry);
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    /** Worker processes sharing the port (Node cluster); 1 runs the service in this process. */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    PUBLIC_BASE_URL: httpUrl.optional(),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PROVIDERS: z
+      .string()
+      .default('simulator')
+      .transform((text) => text.split(',').map((s) => s.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(['simulator', 'bankid'], { message: 'each entry must be simulator or bankid' })).min(1)),
+    BANKID_URL: httpUrl.default('https://appapi2.bankid.com/rp/v6.0'),
+    BANKID_TEST_URL: httpUrl.default('https://appapi2.test.bankid.com/rp/v6.0'),
+    BANKID_PFX: optionalText,
+    BANKID_PASSPHRASE: optionalText,
+    BANKID_CERT: optionalText,
+    BANKID_KEY: optionalText,
+    BANKID_CA: optionalText,
+    // The test environment's own RP certificate, for deployments that serve test and live keys alike.
+    BANKID_TEST_PFX: optionalText,
+    BANKID_TEST_PASSPHRASE: optionalText,
+    BANKID_TEST_CERT: optionalText,
+    BANKID_TEST_KEY: optionalText,
+    BANKID_TEST_CA: optionalText,
+    BANKID_TIMEOUT: duration('5s'),
+    BANKID_RETRY_SCHEDULE: durationList('250ms,1s'),
+    OTP_DELIVERY: z.enum(['smtp', 'http', 'log']).default('log'),
+    OTP_HTTP_URL: httpUrl.optional(),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
+    // The sender of OTP e-mails; defaults to no-reply at the host of PUBLIC_BASE_URL.
+    SMTP_FROM: z.string().min(3).optional(),
+    OTP_TTL: duration('5m'),
+    OTP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+    OTP_RESEND_INTERVAL: duration('30s'),
+    JWT_ISSUER: z.string().min(1).optional(),
+    JWT_AUDIENCE: z.string().min(1).default('eid-gateway'),
+    JWT_TTL: duration('1h'),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .default('5s,5m,30m,2h,5h,10h,10h')
+      .transform((text, ctx) => {
+        const delays = text.split(',').map((part) => parseDuration(part));
+        if (delays.length === 0 || delays.some((d) => d === null)) {
+          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations, e.g. 5s,5m,30m' });
+          return z.NEVER;
+        }
+        return delays as number[];
+      }),
+    WEBHOOK_TIMEOUT: duration('15s'),
+    TRUST_PROXY: commaList.refine((list) => list.every(cidrOrAddress), 'must be a comma-separated list of IP addresses or CIDRs'),
+    REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// URL' }).optional(),
+    REDIS_KEY_PREFIX: z.string().min(1).max(100).default('eidgw:'),
+    IP_BLOCK_THRESHOLD: z.coerce.number().int().min(1).max(10_000).default(10),
+    IP_BLOCK_WINDOW: duration('15m'),
+    IP_BLOCK_DURATION: duration('15m'),
+    DATA_ENCRYPTION_KEY: encryptionKey,
+    SESSION_PII_RETENTION: duration('1h'),
+    SIMULATOR_START_TIMEOUT: duration('30s'),
+    SESSION_TTL: duration('3m'),
+    KIOSK_TOKEN_SECRET: kioskTokenSecret,
+    KIOSK_FRAME_ANCESTORS: z
+      .string()
+      .default("'none'")
+      .transform((text) => text.split(/[\s,]+/).filter(Boolean))
+      .refine(
+        (list) => list.length > 0 && list.every(frameAncestor) && (list.length === 1 || !list.includes("'none'")),
+        "must be 'none', 'self' or a list of origins such as https://rp.example",
+      ),
+  })
+  .superRefine((env, ctx) => {
+    const production = env.NODE_ENV === 'production';
+    if (production && !env.DATA_ENCRYPTION_KEY)
+      ctx.addIssue({ code: 'custom', path: ['DATA_ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production' });
+    if (production && !env.KIOSK_TOKEN_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['KIOSK_TOKEN_SECRET'], message: 'is required when NODE_ENV=production (every replica must verify kiosk links)' });
+    if (production && !env.DATABASE_URL)
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
+    if (production && env.OTP_DELIVERY === 'log')
+      ctx.addIssue({ code: 'custom', path: ['OTP_DELIVERY'], message: 'must be smtp or http when NODE_ENV=production (log would print codes)' });
+    if (env.OTP_DELIVERY === 'smtp' && !env.SMTP_URL)
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required when OTP_DELIVERY=smtp' });
+    if (env.OTP_DELIVERY === 'http' && !env.OTP_HTTP_URL)
+      ctx.addIssue({ code: 'custom', path: ['OTP_HTTP_URL'], message: 'is required when OTP_DELIVERY=http' });
+    if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL)
+      ctx.addIssue({ code: 'custom', path: ['WEB_CONCURRENCY'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
+    for (const prefix of ['BANKID', 'BANKID_TEST'] as const) {
+      const [pfx, cert, key] = [env[`${prefix}_PFX`], env[`${prefix}_CERT`], env[`${prefix}_KEY`]];
+      if (pfx && (cert || key))
+        ctx.addIssue({ code: 'custom', path: [`${prefix}_PFX`], message: `cannot be combined with ${prefix}_CERT/${prefix}_KEY` });
+      if (Boolean(cert) !== Boolean(key))
+        ctx.addIssue({ code: 'custom', path: [`${prefix}_CERT`], message: `and ${prefix}_KEY must be given together` });
+    }
+    for (const variable of ['BANKID_URL', 'BANKID_TEST_URL'] as const) {
+      // Plain HTTP exists only for local fakes: BankID itself requires mutual TLS.
+      if (production && env[variable].startsWith('http:'))
+        ctx.addIssue({ code: 'custom', path: [variable], message: 'must be an https URL when NODE_ENV=production' });
+    }
+    if (env.PROVIDERS.includes('bankid')) {
+      const live = Boolean(env.BANKID_PFX || env.BANKID_CERT);
+      const test = Boolean(env.BANKID_TEST_PFX || env.BANKID_TEST_CERT) || live;
+      if (!live && !test)
+        ctx.addIssue({ code: 'custom', path: ['BANKID_PFX'], message: 'or BANKID_CERT + BANKID_KEY (the RP certificate) is required when PROVIDERS includes bankid' });
+      // BankID's servers are signed by BankID's own CA, which must be pinned (not the public web PKI).
+      if (live && env.BANKID_URL.startsWith('https:') && !env.BANKID_CA)
+        ctx.addIssue({ code: 'custom', path: ['BANKID_CA'], message: "(BankID's CA certificate) is required when PROVIDERS includes bankid" });
+      if (test && env.BANKID_TEST_URL.startsWith('https:') && !env.BANKID_TEST_CA && !env.BANKID_CA)
+        ctx.addIssue({ code: 'custom', path: ['BANKID_TEST_CA'], message: "or BANKID_CA (BankID's test CA certificate) is required for the test environment" });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+/** Validates the environment once; the message names every bad variable and its rule, never its value. */
+export function validateEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(present);
+  if (result.success) return result.data;
+  throw new ConfigValidationError(
+    result.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')} ${issue.message}`),
+  );
+}

@@ -1,0 +1,16 @@
+import { resolve } from 'node:path';
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validateEnv } from './env.validation.js';
+
+export const kioskConfig = registerAs('kiosk', () => {
+  const env = validateEnv();
+  return {
+    /** Base64, 32+ bytes; absent outside production, where one is generated into dataDir. */
+    tokenSecret: env.KIOSK_TOKEN_SECRET,
+    dataDir: resolve(env.DATA_DIR),
+    /** Who may embed the kiosk page in a frame (CSP frame-ancestors). */
+    frameAncestors: env.KIOSK_FRAME_ANCESTORS,
+  };
+});
+
+export type KioskConfig = ConfigType<typeof kioskConfig>;

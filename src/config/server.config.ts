@@ -1,0 +1,15 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validateEnv } from './env.validation.js';
+
+export const serverConfig = registerAs('server', () => {
+  const env = validateEnv();
+  return {
+    nodeEnv: env.NODE_ENV,
+    production: env.NODE_ENV === 'production',
+    port: env.PORT,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+  };
+});
+export type ServerConfig = ConfigType<typeof serverConfig>;

@@ -1,0 +1,16 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validateEnv } from './env.validation.js';
+import { serverConfig } from './server.config.js';
+
+export const tokensConfig = registerAs('tokens', () => {
+  const env = validateEnv();
+  return {
+    issuer: env.JWT_ISSUER ?? serverConfig().publicBaseUrl,
+    audience: env.JWT_AUDIENCE,
+    ttlMs: env.JWT_TTL,
+    // Tolerated clock difference between replicas and verifiers, on `exp`/`iat` and on key retirement.
+    clockSkewMs: 60_000,
+  };
+});
+
+export type TokensConfig = ConfigType<typeof tokensConfig>;

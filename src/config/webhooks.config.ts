@@ -1,0 +1,19 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validateEnv } from './env.validation.js';
+
+export const webhooksConfig = registerAs('webhooks', () => {
+  const env = validateEnv();
+  return {
+    /** Dev and tests only: lets endpoints point at loopback and private networks (SPEC 4). */
+    allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    /** Personal data never crosses the internet in clear text: production endpoints must be https. */
+    requireHttps: env.NODE_ENV === 'production',
+    /** Delays before the 2nd, 3rd, … attempt; after the last one the message is failed. */
+    retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
+    /** One attempt, DNS to the last byte read, must finish within this. */
+    timeoutMs: env.WEBHOOK_TIMEOUT,
+    /** Payloads carry personal data: erased this long after the delivery ends, like sessions' (SPEC 7). */
+    payloadRetentionMs: env.SESSION_PII_RETENTION,
+  };
+});
+export type WebhooksConfig = ConfigType<typeof webhooksConfig>;

@@ -1,0 +1,25 @@
+import { ApiKey } from '../api-keys/api-key.entity.js';
+import { Team } from '../teams/team.entity.js';
+import { User } from '../users/user.entity.js';
+import { SimulatorOrder } from '../eid-providers/simulator/simulator-order.entity.js';
+import { Session } from '../sessions/session.entity.js';
+import { OtpChallenge } from '../otp/otp-challenge.entity.js';
+import { SigningKey } from '../tokens/signing-key.entity.js';
+import { WebhookAttempt } from '../webhooks/webhook-attempt.entity.js';
+import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { CreateTeamsUsersApiKeys1795300000000 } from '../../migrations/1795300000000-CreateTeamsUsersApiKeys.js';
+import { CreateSessionsAndSimulatorOrders1795300100000 } from '../../migrations/1795300100000-CreateSessionsAndSimulatorOrders.js';
+import { CreateWebhooks1795300200000 } from '../../migrations/1795300200000-CreateWebhooks.js';
+import { CreateOtpChallengesAndSigningKeys1795300300000 } from '../../migrations/1795300300000-CreateOtpChallengesAndSigningKeys.js';
+import { CreateProtectionState1795300400000 } from '../../migrations/1795300400000-CreateProtectionState.js';
+
+// Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
+export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const MIGRATIONS = [
+  CreateTeamsUsersApiKeys1795300000000,
+  CreateSessionsAndSimulatorOrders1795300100000,
+  CreateWebhooks1795300200000,
+  CreateOtpChallengesAndSigningKeys1795300300000,
+  CreateProtectionState1795300400000,
+];

@@ -1,0 +1,52 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
+import { Clock } from '../../common/clock/clock.js';
+import { BankIdConnections } from './bankid-connections.js';
+
+/** An RP certificate this close to its end is reported, so it is renewed before BankID refuses it. */
+export const CERTIFICATE_WARNING_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export type CertificateState = 'valid' | 'expiring' | 'expired';
+
+export interface CertificateStatus {
+  environment: ApiKeyEnvironment;
+  state: CertificateState;
+  expiresAt: string;
+  daysLeft: number;
+}
+
+export function certificateState(expiresAt: Date, now: Date): CertificateState {
+  if (expiresAt <= now) return 'expired';
+  return expiresAt.getTime() - now.getTime() <= CERTIFICATE_WARNING_DAYS * DAY_MS ? 'expiring' : 'valid';
+}
+
+/** Expiry of the RP certificates: an expired one is a certain outage, so it fails readiness. */
+@Injectable()
+export class BankIdCertificateCheck implements OnApplicationBootstrap {
+  private readonly logger = new Logger(BankIdCertificateCheck.name);
+
+  constructor(
+    private readonly connections: BankIdConnections,
+    private readonly clock: Clock,
+  ) {}
+
+  statuses(): CertificateStatus[] {
+    const now = this.clock.now();
+    return this.connections.all().map(({ environment, certificate }) => {
+      const expiresAt = new Date(certificate.validTo);
+      return {
+        environment,
+        state: certificateState(expiresAt, now),
+        expiresAt: expiresAt.toISOString(),
+        daysLeft: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / DAY_MS)),
+      };
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    for (const status of this.statuses()) {
+      if (status.state !== 'valid') this.logger.warn(status, `The BankID RP certificate for ${status.environment} keys is ${status.state}`);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import {
+  canonicalErrorCode,
+  cancelResponseSchema,
+  collectResponseSchema,
+  errorResponseSchema,
+  orderResponseSchema,
+  type AuthRequest,
+  type CollectResponse,
+  type OrderResponse,
+} from './bankid-rp-api.js';
+
+/**
+ * api: BankID answered with an error code. timeout: no full answer in time. network: the
+ * connection failed or dropped. tls: the handshake failed (certificate, CA). protocol: an answer
+ * that is not what the RP API documents.
+ */
+export type BankIdFailureKind = 'api' | 'timeout' | 'network' | 'tls' | 'protocol';
+
+export class BankIdError extends Error {
+  override name = 'BankIdError';
+
+  constructor(
+    readonly kind: BankIdFailureKind,
+    message: string,
+    readonly detail: { errorCode?: string; httpStatus?: number; bankIdDetails?: string; retryAfterSeconds?: number; cause?: string } = {},
+  ) {
+    super(message);
+  }
+
+  get errorCode(): string | undefined {
+    return this.detail.errorCode;
+  }
+
+  /** BankID: maintenance and internalError may be retried; so may a timeout or a dropped connection. */
+  get retryable(): boolean {
+    if (this.kind === 'timeout' || this.kind === 'network') return true;
+    if (this.kind !== 'api') return false;
+    if (this.errorCode === 'maintenance' || this.errorCode === 'internalError') return true;
+    // A gateway error page in front of BankID, with no BankID error code.
+    return this.errorCode === undefined && [502, 503, 504].includes(this.detail.httpStatus ?? 0);
+  }
+}
+
+export interface BankIdClientOptions {
+  /** e.g. https://appapi2.test.bankid.com/rp/v6.0 */
+  baseUrl: string;
+  /** Carries the mutual-TLS settings (an undici Agent). */
+  dispatcher: Dispatcher;
+  /** For each attempt, from sending the request to the end of the answer. */
+  timeoutMs: number;
+  /** One entry per retry: the wait before it (jittered down by up to half). */
+  retryDelaysMs: readonly number[];
+  random?: () => number;
+}
+
+/** A client of the BankID RP API v6.0: every call is a JSON POST, retried only where BankID says it is safe. */
+export class BankIdClient {
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: BankIdClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  auth(body: AuthRequest): Promise<OrderResponse> {
+    return this.call('auth', body, orderResponseSchema);
+  }
+
+  collect(orderRef: string): Promise<CollectResponse> {
+    return this.call('collect', { orderRef }, collectResponseSchema);
+  }
+
+  async cancel(orderRef: string): Promise<void> {
+    await this.call('cancel', { orderRef }, cancelResponseSchema);
+  }
+
+  private async call<T>(path: string, body: object, schema: z.ZodType<T>): Promise<T> {
+    const delays = this.options.retryDelaysMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.attempt(path, body, schema);
+      } catch (error) {
+        if (!(error instanceof BankIdError) || !error.retryable || attempt >= delays.length) throw error;
+        await sleep(delays[attempt] * (0.5 + (this.options.random ?? Math.random)() / 2));
+      }
+    }
+  }
+
+  private async attempt<T>(path: string, body: object, schema: z.ZodType<T>): Promise<T> {
+    let statusCode: number;
+    let headers: Dispatcher.ResponseData['headers'];
+    let text: string;
+    try {
+      const response = await request(`${this.baseUrl}/${path}`, {
+        dispatcher: this.options.dispatcher,
+        method: 'POST',
+        // Exactly this: BankID answers 415 unsupportedMediaType to a charset parameter.
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      ({ statusCode, headers } = response);
+      text = await response.body.text();
+    } catch (error) {
+      throw transportError(path, error);
+    }
+    if (statusCode === 200) {
+      const parsed = schema.safeParse(parseJson(text));
+      if (!parsed.success) throw new BankIdError('protocol', `BankID ${path}: an answer that is not RP API v6.0`, { httpStatus: 200 });
+      return parsed.data;
+    }
+    throw apiError(path, statusCode, text, headers);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function apiError(path: string, httpStatus: number, text: string, headers: Dispatcher.ResponseData['headers']): BankIdError {
+  const body = errorResponseSchema.safeParse(parseJson(text));
+  const errorCode = body.success ? canonicalErrorCode(body.data.errorCode) : undefined;
+  // 429 carries RateLimit-Reset: seconds until the window resets.
+  const reset = Number(headers['ratelimit-reset']);
+  return new BankIdError('api', `BankID ${path}: ${errorCode ?? 'no error code'} (HTTP ${httpStatus})`, {
+    errorCode,
+    httpStatus,
+    bankIdDetails: body.success ? body.data.details : undefined,
+    retryAfterSeconds: Number.isInteger(reset) && reset > 0 ? reset : undefined,
+  });
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+// OpenSSL's certificate verification results, as Node names them.
+const CERTIFICATE_CODES = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+
+function transportError(path: string, error: unknown): BankIdError {
+  // Node errors carry a string code; the DOMException of an aborted signal a name (and a numeric code).
+  const codes = causes(error).flatMap((e) => [(e as NodeJS.ErrnoException).code, (e as Error).name].filter((c): c is string => typeof c === 'string'));
+  const kind: BankIdFailureKind = codes.some((c) => c === 'TimeoutError' || TIMEOUT_CODES.has(c))
+    ? 'timeout'
+    : codes.some((c) => CERTIFICATE_CODES.test(c))
+      ? 'tls'
+      : 'network';
+  const cause = codes.find((c) => !/Error$/.test(c) || c === 'TimeoutError') ?? 'unknown';
+  return new BankIdError(kind, `BankID ${path}: ${kind} (${cause})`, { cause });
+}
+
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}

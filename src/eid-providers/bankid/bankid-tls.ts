@@ -1,0 +1,74 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { TLSSocket, createSecureContext, type SecureContextOptions } from 'node:tls';
+import type { BankIdEnvironmentConfig } from '../../config/bankid.config.js';
+
+/** The client side of BankID's mutual TLS: the RP certificate and key, and BankID's CA pinned. */
+export interface BankIdTls {
+  options: Pick<SecureContextOptions, 'pfx' | 'passphrase' | 'cert' | 'key' | 'ca'>;
+  /** The RP certificate: its expiry is a recurring cause of outages, so readiness watches it. */
+  certificate: X509Certificate;
+}
+
+/** Key material could not be loaded; the message names the variable, never its value. */
+export class BankIdCredentialsError extends Error {
+  override name = 'BankIdCredentialsError';
+}
+
+type ReadFile = (path: string) => Buffer;
+
+export function loadBankIdTls(config: BankIdEnvironmentConfig, readFile: ReadFile = readFileSync): BankIdTls {
+  const { source } = config;
+  const options: BankIdTls['options'] = config.pfx
+    ? { pfx: binaryValue(config.pfx, source.pfx, readFile), passphrase: config.passphrase }
+    : { cert: pemValue(config.cert, source.cert, readFile), key: pemValue(config.key, source.key, readFile) };
+  if (config.ca) {
+    options.ca = pemValue(config.ca, source.ca, readFile);
+    try {
+      new X509Certificate(options.ca);
+    } catch {
+      throw new BankIdCredentialsError(`${source.ca} is not a PEM certificate`);
+    }
+  }
+  return { options, certificate: rpCertificate(options, config.pfx ? `${source.pfx}/${source.passphrase}` : `${source.cert}/${source.key}`) };
+}
+
+// A value is a file path, or the key material itself: PEM text as is, a PKCS#12 file as `base64:…`.
+function pemValue(value: string | undefined, variable: string, readFile: ReadFile): Buffer {
+  if (!value) throw new BankIdCredentialsError(`${variable} is missing`);
+  return value.trimStart().startsWith('-----BEGIN ') ? Buffer.from(value) : read(value, variable, readFile);
+}
+
+function binaryValue(value: string, variable: string, readFile: ReadFile): Buffer {
+  return value.startsWith('base64:') ? Buffer.from(value.slice('base64:'.length), 'base64') : read(value, variable, readFile);
+}
+
+function read(path: string, variable: string, readFile: ReadFile): Buffer {
+  try {
+    return readFile(path);
+  } catch (error) {
+    throw new BankIdCredentialsError(`${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** Loads the material exactly as the TLS client will, and takes the certificate it would present. */
+function rpCertificate(options: BankIdTls['options'], variables: string): X509Certificate {
+  let socket: TLSSocket | undefined;
+  try {
+    // Node has no PKCS#12 parser besides TLS itself: an unconnected socket shows the local certificate.
+    socket = new TLSSocket(new Socket(), { secureContext: createSecureContext(options) });
+    const certificate = socket.getCertificate();
+    const raw = certificate && 'raw' in certificate ? certificate.raw : undefined;
+    if (!raw) throw new Error('no certificate in the key material');
+    return new X509Certificate(raw);
+  } catch (error) {
+    // OpenSSL's reasons (mac verify failure, unsupported, key values mismatch) carry no key material.
+    throw new BankIdCredentialsError(
+      `${variables}: the RP certificate cannot be loaded (${(error as Error).message}). A wrong passphrase, a key that does not ` +
+        'match the certificate, or a legacy (RC2) .p12 that OpenSSL 3 refuses are the usual causes; see docs/bankid.md.',
+    );
+  } finally {
+    socket?.destroy();
+  }
+}

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
+import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
+import type { EidProvider } from './eid-provider.js';
+
+export const EID_PROVIDERS = Symbol('EID_PROVIDERS');
+
+/** The providers this deployment enables (PROVIDERS), by name. */
+@Injectable()
+export class EidProviderRegistry {
+  private readonly byName: Map<string, EidProvider>;
+
+  constructor(@Inject(EID_PROVIDERS) providers: EidProvider[], @Inject(sessionsConfig.KEY) config: SessionsConfig) {
+    const enabled = new Set<string>(config.providers);
+    this.byName = new Map(providers.filter((p) => enabled.has(p.name)).map((p) => [p.name, p]));
+  }
+
+  /** For a new session: unknown, disabled, or not for this key's environment → 404 unknown_provider. */
+  forStart(name: string, environment: ApiKeyEnvironment): EidProvider {
+    const provider = this.byName.get(name);
+    if (!provider || !provider.supports(environment)) {
+      throw new DomainException('unknown_provider', `No e-ID provider of that name is available to ${environment} keys.`);
+    }
+    return provider;
+  }
+
+  /** For an existing session; null when the provider has since been disabled. */
+  find(name: string): EidProvider | null {
+    return this.byName.get(name) ?? null;
+  }
+
+  isEnabled(name: string): boolean {
+    return this.byName.has(name);
+  }
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../auth/auth.decorators.js';
+import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
+import { EidProviderRegistry } from '../eid-provider.registry.js';
+import { ScanDto } from './dto/scan.dto.js';
+import { SimulatorProvider } from './simulator.provider.js';
+
+// A test identity (Skatteverket's test personal numbers start 1990…); overridable per scan.
+const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
+
+@ApiTags('simulator')
+@Controller('api/v1/simulator')
+export class SimulatorController {
+  constructor(
+    private readonly simulator: SimulatorProvider,
+    private readonly registry: EidProviderRegistry,
+  ) {}
+
+  /** No API key: this is the end user's phone. It exists only while the simulator is enabled. */
+  @Public()
+  @Post('scan')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel" })
+  async scan(@Body() body: ScanDto) {
+    if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
+    if (Boolean(body.qrData) === Boolean(body.autoStartToken)) {
+      throw new ValidationProblemException([{ pointer: '/qrData', detail: 'exactly one of qrData and autoStartToken is required' }]);
+    }
+    const givenName = body.givenName ?? DEFAULT_USER.givenName;
+    const surname = body.surname ?? DEFAULT_USER.surname;
+    const action = body.action ?? 'approve';
+    await this.simulator.scan({
+      qrData: body.qrData,
+      autoStartToken: body.autoStartToken,
+      action,
+      user: {
+        personalNumber: body.personalNumber ?? DEFAULT_USER.personalNumber,
+        givenName,
+        surname,
+        name: body.name ?? `${givenName} ${surname}`,
+      },
+    });
+    return { scanned: true, action };
+  }
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, type Repository } from 'typeorm';
+import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
+import { Clock } from '../../common/clock/clock.js';
+import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
+import { DataCipher } from '../../common/crypto/data-cipher.js';
+import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
+import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
+import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
+import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
+import { SimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
+
+// SPEC 3.3: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
+const QR_FRESHNESS_SECONDS = 3;
+
+export interface ScanInput {
+  qrData?: string;
+  autoStartToken?: string;
+  action: SimulatorAction;
+  user: CompletedIdentity['user'];
+}
+
+const secretAad = (orderRef: string) => `simulator_orders:${orderRef}:qr_start_secret`;
+const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
+
+/** A stand-in for BankID that follows its protocol: same order life cycle, hint codes and QR rule. */
+@Injectable()
+export class SimulatorProvider implements EidProvider {
+  readonly name = 'simulator';
+  private readonly timings: SimulatorTimings;
+
+  constructor(
+    @InjectRepository(SimulatorOrder) private readonly orders: Repository<SimulatorOrder>,
+    private readonly cipher: DataCipher,
+    private readonly clock: Clock,
+    @Inject(sessionsConfig.KEY) config: SessionsConfig,
+  ) {
+    this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
+  }
+
+  supports(environment: ApiKeyEnvironment): boolean {
+    // Simulated identities must never satisfy a live integration.
+    return environment === 'test';
+  }
+
+  async start(request: StartOrderRequest): Promise<StartedOrder> {
+    const orderRef = randomUUID();
+    const qrStartSecret = randomUUID();
+    const autoStartToken = randomUUID();
+    const order = this.orders.create({
+      orderRef,
+      endUserIp: request.endUserIp,
+      qrStartToken: randomUUID(),
+      qrStartSecretEnc: this.cipher.encrypt(qrStartSecret, secretAad(orderRef)),
+      autoStartTokenHash: sha256(autoStartToken),
+      createdAt: this.clock.now(),
+      scannedAt: null,
+      action: null,
+      userEnc: null,
+      cancelledAt: null,
+    });
+    await this.orders.insert(order);
+    return {
+      orderRef,
+      orderTime: order.createdAt,
+      qr: { startToken: order.qrStartToken, startSecret: qrStartSecret },
+      autoStartToken,
+    };
+  }
+
+  async collect({ orderRef }: OrderReference): Promise<CollectResult> {
+    return this.resultOf(await this.orders.findOneByOrFail({ orderRef }), this.clock.now());
+  }
+
+  async collectMany(references: OrderReference[]): Promise<Map<string, CollectResult>> {
+    const now = this.clock.now();
+    const found = await this.orders.findBy({ orderRef: In(references.map((r) => r.orderRef)) });
+    return new Map(found.map((order) => [order.orderRef, this.resultOf(order, now)]));
+  }
+
+  async cancel({ orderRef }: OrderReference): Promise<void> {
+    await this.orders.update({ orderRef, cancelledAt: IsNull() }, { cancelledAt: this.clock.now() });
+  }
+
+  /** Plays the end user's app: checks the frame (or autostart token) as BankID's app would, then picks the order up. */
+  async scan(input: ScanInput): Promise<void> {
+    const now = this.clock.now();
+    const order = input.qrData ? await this.orderForFrame(input.qrData, now) : await this.orderForAutoStart(input.autoStartToken!);
+    if (simulatorOrderStatus(order, now, this.timings).status !== 'pending' || order.scannedAt) {
+      throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
+    }
+    const claimed = await this.orders.update(
+      { orderRef: order.orderRef, scannedAt: IsNull(), cancelledAt: IsNull() },
+      { scannedAt: now, action: input.action, userEnc: this.cipher.encryptJson(input.user, userAad(order.orderRef)) },
+    );
+    // Two apps scanning the same frame at once: the first wins, as with BankID.
+    if (!claimed.affected) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
+  }
+
+  private resultOf(order: SimulatorOrder, now: Date): CollectResult {
+    const result = simulatorOrderStatus(order, now, this.timings);
+    if (result.status !== 'complete' || !order.userEnc) return result;
+    return {
+      status: 'complete',
+      completion: {
+        user: this.cipher.decryptJson(order.userEnc, userAad(order.orderRef)),
+        device: { ipAddress: order.endUserIp },
+      },
+    };
+  }
+
+  private async orderForFrame(text: string, now: Date): Promise<SimulatorOrder> {
+    const frame = parseQrData(text);
+    const order = frame && (await this.orders.findOneBy({ qrStartToken: frame.qrStartToken }));
+    if (!frame || !order) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
+    const secret = this.cipher.decrypt(order.qrStartSecretEnc, secretAad(order.orderRef));
+    if (!constantTimeEqual(qrAuthCode(secret, frame.qrTime), frame.qrAuthCode)) {
+      throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
+    }
+    if (Math.abs(qrTimeAt(order.createdAt, now) - frame.qrTime) > QR_FRESHNESS_SECONDS) {
+      throw new DomainException('qr_expired', 'The QR code is too old; scan the current one.');
+    }
+    return order;
+  }
+
+  private async orderForAutoStart(token: string): Promise<SimulatorOrder> {
+    // Looked up by hash: the token is a bearer capability, so it is not stored in the clear.
+    const order = await this.orders.findOneBy({ autoStartTokenHash: sha256(token) });
+    if (!order) throw new DomainException('qr_invalid', 'The autostart token does not belong to any order.');
+    return order;
+  }
+}

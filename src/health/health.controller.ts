@@ -1,0 +1,59 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { Public } from '../auth/auth.decorators.js';
+import { migrationsUpToDate } from '../database/migrate.js';
+import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
+
+// Two checks need no framework: @nestjs/terminus 12 also drags in a peer conflict (mikro-orm wants Nest 11).
+@ApiTags('operations')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly bankIdCertificates: BankIdCertificateCheck,
+  ) {}
+
+  /** The process answers: for the liveness probe, nothing else is checked. */
+  @Get('live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  /**
+   * Ready to serve: the database answers, every migration of this build is applied, and no BankID
+   * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
+   */
+  @Get('ready')
+  async ready() {
+    const checks = { database: 'down', migrations: 'unknown' };
+    try {
+      await this.dataSource.query('SELECT 1');
+      checks.database = 'up';
+      checks.migrations = (await migrationsUpToDate(this.dataSource)) ? 'applied' : 'pending';
+    } catch {
+      // Reported through the checks below; the cause is in the database's own log.
+    }
+    const certificates = this.bankIdCertificates.statuses();
+    const expired = certificates.filter((c) => c.state === 'expired').map((c) => c.environment);
+    if (checks.database !== 'up' || checks.migrations !== 'applied' || expired.length) {
+      const certificateProblem = expired.length ? `, BankID RP certificate expired for ${expired.join(' and ')} keys` : '';
+      throw new ServiceUnavailableException(`Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`);
+    }
+    const warnings = certificates
+      .filter((c) => c.state === 'expiring')
+      .map((c) => `The BankID RP certificate for ${c.environment} keys expires in ${c.daysLeft} days (${c.expiresAt}): renew it.`);
+    return {
+      status: warnings.length ? 'warn' : 'ok',
+      checks: {
+        ...checks,
+        ...(certificates.length
+          ? { bankidCertificates: Object.fromEntries(certificates.map(({ environment, ...status }) => [environment, status])) }
+          : {}),
+      },
+      ...(warnings.length ? { warnings } : {}),
+    };
+  }
+}

@@ -1,0 +1,160 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '../common/clock/clock.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
+import { qrData, qrTimeAt } from '../qr/qr-frame.js';
+import { SessionsService, type KioskSessionState } from '../sessions/sessions.service.js';
+
+/** One open event stream: the HTTP response, seen as something to write events to. */
+export interface KioskViewer {
+  send(event: string): void;
+  close(): void;
+}
+
+interface Watch {
+  state: KioskSessionState;
+  orderTimeMs: number;
+  viewers: Set<KioskViewer>;
+  lastQrTime: number;
+  frameTimer?: NodeJS.Timeout;
+}
+
+/** Status is re-read this often for every watched session at once (the collector moves it every 2 s). */
+const STATUS_REFRESH_MS = 1_000;
+/** More screens than this on one session is not a kiosk but a leak or an attack. */
+export const MAX_VIEWERS_PER_SESSION = 10;
+
+const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * Pushes each watched session's QR frames and status to its kiosk screens (server-sent events).
+ * A session's secret is read and decrypted once, when its first screen connects; after that a frame
+ * costs one HMAC, sent at the second it becomes current, and the status of all watched sessions is
+ * re-read in one query a second. Screens draw the QR themselves from qrData (docs/kiosk.md).
+ */
+@Injectable()
+export class KioskStreamsService implements OnModuleDestroy {
+  private readonly logger = new Logger(KioskStreamsService.name);
+  private readonly watches = new Map<string, Watch>();
+  private refreshTimer?: NodeJS.Timeout;
+  private refreshing = false;
+
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
+  async prepare(sessionId: string): Promise<KioskSessionState> {
+    const watch = this.watches.get(sessionId);
+    if (watch && watch.viewers.size >= MAX_VIEWERS_PER_SESSION) {
+      throw new DomainException('rate_limit_exceeded', 'Too many screens show this session.', { headers: { 'retry-after': '5' } });
+    }
+    return watch?.state ?? (await this.sessions.forKiosk(sessionId));
+  }
+
+  /** Starts sending to a viewer: the current status and frame at once, then every change. */
+  attach(state: KioskSessionState, viewer: KioskViewer): void {
+    let watch = this.watches.get(state.id);
+    viewer.send(sse('status', statusOf(watch?.state ?? state)));
+    if (!watch) {
+      if (state.status !== 'pending' || !state.qr) {
+        viewer.close();
+        return;
+      }
+      watch = { state, orderTimeMs: state.orderTime.getTime(), viewers: new Set(), lastQrTime: -1 };
+      this.watches.set(state.id, watch);
+      this.startRefreshing();
+    }
+    watch.viewers.add(viewer);
+    if (watch.lastQrTime >= 0) {
+      viewer.send(this.frameEvent(watch, watch.lastQrTime));
+      return;
+    }
+    this.sendFrame(watch);
+    this.scheduleFrame(watch);
+  }
+
+  detach(sessionId: string, viewer: KioskViewer): void {
+    const watch = this.watches.get(sessionId);
+    if (!watch?.viewers.delete(viewer) || watch.viewers.size > 0) return;
+    this.unwatch(watch);
+  }
+
+  /** Reads every watched session's status in one query and tells the screens what changed. */
+  async refreshStatuses(): Promise<void> {
+    if (this.refreshing || this.watches.size === 0) return;
+    this.refreshing = true;
+    try {
+      const known = [...this.watches.values()].map(({ state }) => ({ id: state.id, hintCode: state.hintCode }));
+      for (const change of await this.sessions.kioskChanges(known)) {
+        const watch = this.watches.get(change.id);
+        if (!watch) continue;
+        Object.assign(watch.state, { status: change.status, hintCode: change.hintCode });
+        this.broadcast(watch, sse('status', statusOf(watch.state)));
+        if (change.status !== 'pending') {
+          for (const viewer of watch.viewers) viewer.close();
+          this.unwatch(watch);
+        }
+      }
+    } catch (error) {
+      // The next refresh tries again; screens keep their frames meanwhile.
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Kiosk status refresh failed');
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  onModuleDestroy(): void {
+    // Open streams would keep the HTTP server from closing: end them (EventSource-style clients reconnect elsewhere).
+    for (const watch of this.watches.values()) {
+      for (const viewer of watch.viewers) viewer.close();
+      this.unwatch(watch);
+    }
+  }
+
+  /**
+   * A timer per session, set for the instant its next frame becomes current (qrTime counts from the
+   * session's own orderTime). It aims at the frame after the last one sent, not at "now + 1 s": a
+   * timer that fires a little early then retries for the same frame instead of skipping it.
+   */
+  private scheduleFrame(watch: Watch): void {
+    const due = watch.orderTimeMs + (watch.lastQrTime + 1) * 1000;
+    watch.frameTimer = setTimeout(() => {
+      this.sendFrame(watch);
+      this.scheduleFrame(watch);
+    }, Math.max(0, due - this.clock.nowMs()));
+  }
+
+  private sendFrame(watch: Watch): void {
+    const qrTime = qrTimeAt(watch.state.orderTime, this.clock.now());
+    if (qrTime <= watch.lastQrTime) return;
+    watch.lastQrTime = qrTime;
+    this.broadcast(watch, this.frameEvent(watch, qrTime));
+  }
+
+  private frameEvent(watch: Watch, qrTime: number): string {
+    const { startToken, startSecret } = watch.state.qr!;
+    return sse('frame', { qrTime, qrData: qrData(startToken, startSecret, qrTime) });
+  }
+
+  private broadcast(watch: Watch, event: string): void {
+    for (const viewer of watch.viewers) viewer.send(event);
+  }
+
+  private unwatch(watch: Watch): void {
+    clearTimeout(watch.frameTimer);
+    this.watches.delete(watch.state.id);
+    if (this.watches.size === 0) this.stopRefreshing();
+  }
+
+  private startRefreshing(): void {
+    this.refreshTimer ??= setInterval(() => void this.refreshStatuses(), STATUS_REFRESH_MS);
+  }
+
+  private stopRefreshing(): void {
+    clearInterval(this.refreshTimer);
+    this.refreshTimer = undefined;
+  }
+}
+
+const statusOf = (state: KioskSessionState) => ({ status: state.status, ...(state.hintCode ? { hintCode: state.hintCode } : {}) });

@@ -1,0 +1,82 @@
+import { Controller, Get, Headers, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../auth/auth.decorators.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
+import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
+import { loadKioskAssets } from './kiosk-assets.js';
+import { KioskLinks } from './kiosk-links.service.js';
+import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
+import { KioskStreamsService } from './kiosk-streams.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The kiosk page (SPEC 3.2): no API key; the page's token in the URL fragment is the only credential. */
+@ApiTags('kiosk')
+@Public()
+@Controller('kiosk')
+export class KioskController {
+  private readonly assets = loadKioskAssets();
+  private readonly pageHeaders: Record<string, string>;
+
+  constructor(
+    private readonly links: KioskLinks,
+    private readonly streams: KioskStreamsService,
+    @Inject(kioskConfig.KEY) config: KioskConfig,
+  ) {
+    this.pageHeaders = kioskPageHeaders(config.frameAncestors);
+  }
+
+  @Get('assets/:name')
+  @ApiExcludeEndpoint()
+  asset(@Param('name') name: string, @Res() reply: FastifyReply): void {
+    const asset = this.assets.get(name);
+    if (!asset) throw new DomainException('not_found', 'No such resource.');
+    void reply
+      .header('content-type', asset.contentType)
+      .header('cache-control', 'public, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .send(asset.body);
+  }
+
+  @Get(':sessionId')
+  @ApiOperation({ summary: "The kiosk page of a session: its rotating QR, then the outcome (open the start answer's kioskUrl)" })
+  page(@Param('sessionId') sessionId: string, @Query('lang') lang: string | undefined, @Res() reply: FastifyReply): void {
+    if (!UUID.test(sessionId)) throw new DomainException('not_found', 'No such resource.');
+    const language: KioskLanguage = KIOSK_LANGUAGES.find((l) => l === lang) ?? 'sv';
+    void reply.headers(this.pageHeaders).type('text/html; charset=utf-8').send(kioskPage(language, this.assets));
+  }
+
+  @Get(':sessionId/events')
+  @ApiHeader({ name: 'authorization', description: 'Kiosk <token from the kioskUrl fragment>', required: true })
+  @ApiOperation({ summary: 'Server-sent events for the kiosk page: a QR frame every second, then status changes' })
+  async events(
+    @Param('sessionId') sessionId: string,
+    @Headers('authorization') authorization: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    this.links.authorize(authorization, sessionId);
+    const state = await this.streams.prepare(sessionId);
+    // From here the stream is ours: Fastify must not answer (or time out) this request itself.
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      // no-transform: a compressing proxy would buffer the stream and frames would arrive in bursts.
+      'cache-control': 'no-store, no-transform',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-request-id': String(request.id),
+    });
+    // After a blip the page reconnects itself (it sends a header, so it reads the stream with fetch).
+    raw.write('retry: 2000\n\n');
+    const viewer = {
+      send: (event: string) => void raw.write(event),
+      close: () => raw.end(),
+    };
+    raw.on('close', () => this.streams.detach(sessionId, viewer));
+    this.streams.attach(state, viewer);
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { KioskTokenModule } from './kiosk-token.module.js';
+import { KioskStreamsService } from './kiosk-streams.service.js';
+import { KioskController } from './kiosk.controller.js';
+
+@Module({
+  imports: [SessionsModule, KioskTokenModule],
+  controllers: [KioskController],
+  providers: [KioskStreamsService],
+})
+export class KioskModule {}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { ListingDefinition } from './listing-definition.js';
+import { compileListing, type ListingScope } from './listing-query.js';
+import type { ListingRequestDto } from './listing-request.dto.js';
+
+export type ListingRow = Record<string, string | number | boolean>;
+
+export interface ListingPage {
+  success: true;
+  rows: ListingRow[];
+  /** -1 while more rows exist; otherwise the total row count (the seed's pagination rule). */
+  lastrow: number;
+}
+
+/** Runs a tabular listing (SPEC 3.7) for any definition: one query per page, a count only past the end. */
+@Injectable()
+export class ListingsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async page(definition: ListingDefinition, request: ListingRequestDto, scope: ListingScope): Promise<ListingPage> {
+    const { page, count, pageSize } = compileListing(definition, request, scope);
+    const records: Record<string, unknown>[] = await this.dataSource.query(page.sql, page.parameters);
+    if (records.length > pageSize) return { success: true, rows: records.slice(0, pageSize).map(toRow), lastrow: -1 };
+    let lastrow = request.startRow + records.length;
+    if (records.length === 0 && request.startRow > 0) {
+      const [{ total }]: { total: number }[] = await this.dataSource.query(count.sql, count.parameters);
+      lastrow = total;
+    }
+    return { success: true, rows: records.map(toRow), lastrow };
+  }
+}
+
+/** Times as ISO 8601 UTC; null values left out, as the v2 API does. */
+function toRow(record: Record<string, unknown>): ListingRow {
+  const row: ListingRow = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (value === null || value === undefined) continue;
+    row[key] = value instanceof Date ? value.toISOString() : (value as string | number | boolean);
+  }
+  return row;
+}

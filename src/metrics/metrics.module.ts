@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { MetricsController } from './metrics.controller.js';
+
+/**
+ * One Prometheus registry per application (not prom-client's global one), so that several apps in
+ * one process, as in the tests, each count their own.
+ */
+@Global()
+@Module({
+  controllers: [MetricsController],
+  providers: [
+    {
+      provide: Registry,
+      useFactory: () => {
+        const registry = new Registry();
+        collectDefaultMetrics({ register: registry });
+        return registry;
+      },
+    },
+  ],
+  exports: [Registry],
+})
+export class MetricsModule {}

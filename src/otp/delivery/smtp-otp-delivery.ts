@@ -1,0 +1,27 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { OtpDelivery, OtpDeliveryError, type OtpMessage } from './otp-delivery.js';
+
+/** E-mail through the SMTP server of SMTP_URL (nodemailer). */
+export class SmtpOtpDelivery extends OtpDelivery {
+  readonly channels = ['email'] as const;
+  private readonly transport: Transporter;
+
+  constructor(
+    url: string,
+    private readonly from: string,
+    timeoutMs: number,
+  ) {
+    super();
+    this.transport = nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  }
+
+  async send(message: OtpMessage): Promise<void> {
+    try {
+      await this.transport.sendMail({ from: this.from, to: message.to, subject: 'Your login code', text: message.text });
+    } catch (error) {
+      // Only the kind and the SMTP status: the server's reply text may quote the recipient's address.
+      const { code, responseCode } = error as { code?: string; responseCode?: number };
+      throw new OtpDeliveryError(`SMTP delivery failed: ${code ?? 'error'}${responseCode ? ` (${responseCode})` : ''}`);
+    }
+  }
+}

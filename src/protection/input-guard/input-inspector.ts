@@ -1,0 +1,74 @@
+import { PATTERNS, VIEWS, type AttackCategory } from './attack-patterns.js';
+import { decodedForms } from './decoded-forms.js';
+
+export type RequestPart = 'path' | 'query' | 'body';
+
+export interface Finding {
+  category: AttackCategory;
+  part: RequestPart;
+}
+
+const CATEGORIES = Object.keys(PATTERNS) as AttackCategory[];
+// Letters, digits and a few separators cannot form any signature: ids, keys, e-mails, numbers, dates
+// skip the regular expressions. `..`, spaces, quotes, brackets, `%`, `&`, `+` and slashes do not.
+const PLAIN = /^[\p{L}\p{N}_.,@:-]*$/u;
+// JSON nested deeper than this is refused by validation anyway; the walk stops rather than recurse without end.
+const MAX_DEPTH = 32;
+
+const isPlain = (value: string): boolean => PLAIN.test(value) && !value.includes('..');
+
+/** The first attack category a single value shows in any decoded form, or null. */
+export function detectAttack(value: string, options: { plusIsSpace?: boolean } = {}): AttackCategory | null {
+  if (isPlain(value)) return null;
+  const forms = decodedForms(value, options);
+  for (const category of CATEGORIES) {
+    for (const form of forms) {
+      for (const view of VIEWS[category](form)) {
+        if (PATTERNS[category].some((pattern) => pattern.test(view))) return category;
+      }
+    }
+  }
+  return null;
+}
+
+function* stringsOf(value: unknown, depth = 0): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return;
+  else if (Array.isArray(value)) for (const item of value) yield* stringsOf(item, depth + 1);
+  else
+    for (const [key, item] of Object.entries(value)) {
+      yield key;
+      yield* stringsOf(item, depth + 1);
+    }
+}
+
+/**
+ * Inspects what the SPEC's input guard covers: the raw path and its segments, every raw query name and value, and
+ * every string (keys too) of a parsed body. Raw, so that double encoding is seen as sent.
+ */
+export function inspectRequest(parts: { url: string; body?: unknown }): Finding | null {
+  const queryStart = parts.url.indexOf('?');
+  const path = queryStart === -1 ? parts.url : parts.url.slice(0, queryStart);
+  const query = queryStart === -1 ? '' : parts.url.slice(queryStart + 1);
+
+  // The whole path for `/../`, each segment for what starts a value (`alert(1)` as a route parameter);
+  // a path of plain segments (`/api/v1/auth/<uuid>/poll`) can hold neither.
+  const segments = path.split('/');
+  for (const piece of segments.every(isPlain) ? [] : [path, ...segments]) {
+    const inPath = detectAttack(piece);
+    if (inPath) return { category: inPath, part: 'path' };
+  }
+  for (const pair of query.split('&')) {
+    const separator = pair.indexOf('=');
+    const pieces = separator === -1 ? [pair] : [pair.slice(0, separator), pair.slice(separator + 1)];
+    for (const piece of pieces) {
+      const inQuery = detectAttack(piece, { plusIsSpace: true });
+      if (inQuery) return { category: inQuery, part: 'query' };
+    }
+  }
+  for (const text of stringsOf(parts.body)) {
+    const inBody = detectAttack(text);
+    if (inBody) return { category: inBody, part: 'body' };
+  }
+  return null;
+}

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { IpBlockPurgeJob } from './ip-blocks/ip-block-purge.job.js';
+import { IpBlockStore } from './ip-blocks/ip-block.store.js';
+import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
+import { PostgresIpBlockStore } from './ip-blocks/postgres-ip-block.store.js';
+import { RedisIpBlockStore } from './ip-blocks/redis-ip-block.store.js';
+import { ProtectionHooks } from './protection.hooks.js';
+import { PostgresQuotaStore } from './rate-limits/postgres-quota.store.js';
+import { QuotaStore } from './rate-limits/quota.store.js';
+import { RateLimitInterceptor } from './rate-limits/rate-limit.interceptor.js';
+import { RateLimitsService } from './rate-limits/rate-limits.service.js';
+import { RedisQuotaStore } from './rate-limits/redis-quota.store.js';
+import { RedisConnection } from './redis/redis-connection.js';
+
+/** SPEC 5's protection: IP blocks, the input guard, per-key rate limits; state in PostgreSQL or Redis. */
+@Module({
+  providers: [
+    RedisConnection,
+    {
+      provide: IpBlockStore,
+      inject: [RedisConnection, DataSource],
+      useFactory: (redis: RedisConnection, dataSource: DataSource) =>
+        redis.client ? new RedisIpBlockStore(redis.client, redis.keyPrefix) : new PostgresIpBlockStore(dataSource),
+    },
+    {
+      provide: QuotaStore,
+      inject: [RedisConnection, DataSource],
+      useFactory: (redis: RedisConnection, dataSource: DataSource) =>
+        redis.client ? new RedisQuotaStore(redis.client, redis.keyPrefix) : new PostgresQuotaStore(dataSource),
+    },
+    IpBlocksService,
+    RateLimitsService,
+    ProtectionHooks,
+    IpBlockPurgeJob,
+    { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
+  ],
+})
+export class ProtectionModule {}

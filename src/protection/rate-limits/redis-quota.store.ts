@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { ProtectionRedis } from '../redis/redis-connection.js';
+import { QuotaStore, type KeyLimits, type QuotaUsage } from './quota.store.js';
+import { startOfNextMonthUtc } from './rate-limit-decision.js';
+
+// Month keys outlive their month by a day, so a replica whose clock lags still finds them.
+const MONTH_KEY_GRACE_MS = 86_400_000;
+
+const limitArg = (limit: number | null): string => (limit === null ? '' : String(limit));
+
+export class RedisQuotaStore extends QuotaStore {
+  constructor(
+    private readonly redis: ProtectionRedis,
+    private readonly keyPrefix: string,
+  ) {
+    super();
+  }
+
+  async consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage> {
+    const key = (part: string) => `${this.keyPrefix}quota:{${apiKeyId}}:${part}`;
+    const month = now.getUTCFullYear() * 100 + now.getUTCMonth() + 1;
+    // Relative TTLs: the service clock may differ from Redis's (tests move it), an absolute expiry would not.
+    const monthTtlMs = startOfNextMonthUtc(now).getTime() - now.getTime() + MONTH_KEY_GRACE_MS;
+    const [accepted, recentCount, oldest, monthCount, addressCount, addressKnown] = await this.redis.consumeQuota(
+      key('recent'),
+      key('usage'),
+      key('addresses'),
+      now.getTime(),
+      limitArg(limits.perMinute),
+      limitArg(limits.monthly),
+      limitArg(limits.addresses),
+      address,
+      month,
+      `${now.getTime()}:${randomUUID()}`,
+      monthTtlMs,
+    );
+    return {
+      accepted: accepted === 1,
+      recentCount,
+      oldestRecent: oldest === '' ? null : new Date(Number(oldest)),
+      monthCount,
+      addressCount,
+      addressKnown: addressKnown === 1,
+    };
+  }
+}

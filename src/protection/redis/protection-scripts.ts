@@ -1,0 +1,90 @@
+// The Redis twins of consume_api_key_quota() and record_failed_attempt() (migration 1795300400000):
+// same rules, same answers. Times are epoch milliseconds from the service's clock. Keys of one API
+// key share a hash tag, so the script also runs on Redis Cluster.
+
+/**
+ * KEYS: recent (sorted set of accepted requests, score = time), usage (hash: month, requests),
+ * addresses (set of the month's client addresses).
+ * ARGV: now, per-minute limit, monthly limit, address limit ('' = none), address, month (yyyymm),
+ * a unique member for this request, ttl of the month keys in ms.
+ * Returns {accepted 0|1, recent count, oldest recent time or '', month count, address count, address known 0|1}.
+ */
+export const CONSUME_QUOTA_LUA = `
+local now = tonumber(ARGV[1])
+local perMinute = tonumber(ARGV[2])
+local monthly = tonumber(ARGV[3])
+local addressLimit = tonumber(ARGV[4])
+local address = ARGV[5]
+local month = tonumber(ARGV[6])
+
+local storedMonth = tonumber(redis.call('HGET', KEYS[2], 'month') or '0')
+local requests = 0
+if storedMonth >= month then
+  month = storedMonth
+  requests = tonumber(redis.call('HGET', KEYS[2], 'requests') or '0')
+else
+  redis.call('DEL', KEYS[3])
+end
+
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 60000)
+local recent = redis.call('ZCARD', KEYS[1])
+local known = redis.call('SISMEMBER', KEYS[3], address) == 1
+local addresses = redis.call('SCARD', KEYS[3])
+
+local accepted = (not perMinute or recent < perMinute)
+  and (not monthly or requests < monthly)
+  and (not addressLimit or known or addresses < addressLimit)
+
+if accepted then
+  if perMinute then
+    redis.call('ZADD', KEYS[1], now, ARGV[7])
+    redis.call('PEXPIRE', KEYS[1], 60000)
+    recent = recent + 1
+  else
+    redis.call('DEL', KEYS[1])
+    recent = 0
+  end
+  requests = requests + 1
+  redis.call('HSET', KEYS[2], 'month', month, 'requests', requests)
+  redis.call('PEXPIRE', KEYS[2], ARGV[8])
+  if not addressLimit then
+    redis.call('DEL', KEYS[3])
+    addresses = 0
+  elseif not known then
+    redis.call('SADD', KEYS[3], address)
+    redis.call('PEXPIRE', KEYS[3], ARGV[8])
+    addresses = addresses + 1
+    known = true
+  end
+end
+
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] or ''
+return {accepted and 1 or 0, recent, oldest, requests, addresses, known and 1 or 0}
+`;
+
+/**
+ * KEYS: failures (sorted set of failed attempts, score = time), block (string: end of the block).
+ * ARGV: now, window ms, threshold, block duration ms, a unique member for this failure.
+ * Returns the end of the address's block, or 0 when it is not blocked.
+ */
+export const RECORD_FAILURE_LUA = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local threshold = tonumber(ARGV[3])
+local duration = tonumber(ARGV[4])
+
+local blockedUntil = tonumber(redis.call('GET', KEYS[2]) or '0')
+if blockedUntil > now then
+  return blockedUntil
+end
+
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+if redis.call('ZCARD', KEYS[1]) >= threshold then
+  redis.call('DEL', KEYS[1])
+  redis.call('SET', KEYS[2], now + duration, 'PX', duration)
+  return now + duration
+end
+redis.call('PEXPIRE', KEYS[1], window)
+return 0
+`;

@@ -1,0 +1,48 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { protectionConfig, type ProtectionConfig } from '../../config/protection.config.js';
+import { CONSUME_QUOTA_LUA, RECORD_FAILURE_LUA } from './protection-scripts.js';
+
+/** Lua scripts run atomically in Redis: each one is a whole decision, as the SQL functions are. */
+export interface ProtectionCommands {
+  consumeQuota(recentKey: string, usageKey: string, addressesKey: string, ...args: (string | number)[]): Promise<[number, number, string, number, number, number]>;
+  recordFailure(failuresKey: string, blockKey: string, ...args: (string | number)[]): Promise<number>;
+}
+
+export type ProtectionRedis = Redis & ProtectionCommands;
+
+/** The Redis client of the protection stores, present only when REDIS_URL is set. */
+@Injectable()
+export class RedisConnection implements OnModuleInit, OnModuleDestroy {
+  readonly client: ProtectionRedis | null = null;
+  readonly keyPrefix: string;
+
+  constructor(@Inject(protectionConfig.KEY) config: ProtectionConfig) {
+    this.keyPrefix = config.redisKeyPrefix;
+    if (!config.redisUrl) return;
+    const client = new Redis(config.redisUrl, {
+      lazyConnect: true,
+      // Fail a command fast instead of queueing it while Redis is away: callers fail open (docs/protection.md).
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2_000,
+    });
+    client.defineCommand('consumeQuota', { numberOfKeys: 3, lua: CONSUME_QUOTA_LUA });
+    client.defineCommand('recordFailure', { numberOfKeys: 2, lua: RECORD_FAILURE_LUA });
+    this.client = client as ProtectionRedis;
+  }
+
+  /** A bad REDIS_URL or an unreachable Redis stops the start, like an unreachable database. */
+  async onModuleInit(): Promise<void> {
+    try {
+      await this.client?.connect();
+    } catch (error) {
+      // Stop ioredis's reconnect loop: the start has failed, nothing will close this client later.
+      this.client?.disconnect();
+      throw error;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.client?.quit().catch(() => this.client?.disconnect());
+  }
+}

@@ -1,0 +1,62 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsIP, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+
+const METADATA_MAX_BYTES = 1024;
+
+/** A flat object of strings, numbers, booleans or nulls, at most 1 KiB as JSON (SPEC 3.1). */
+function IsFlatMetadata(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isFlatMetadata',
+      target: target.constructor,
+      propertyName,
+      options: { message: `metadata must be a flat object of scalar values, at most ${METADATA_MAX_BYTES} bytes as JSON`, ...options },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)) &&
+          Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES,
+      },
+    });
+}
+
+export class StartSessionDto {
+  @ApiProperty({ example: '192.0.2.10', description: "The end user's IP address, IPv4 or IPv6, as your backend sees it." })
+  @IsIP(undefined, { message: 'endUserIp must be an IPv4 or IPv6 address' })
+  endUserIp: string;
+
+  @ApiPropertyOptional({ maxLength: 1500, description: 'Plain text the e-ID app shows the user.' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1500)
+  userVisibleData?: string;
+
+  @ApiPropertyOptional({ enum: ['plaintext', 'simpleMarkdownV1'], default: 'plaintext', description: 'How the app renders userVisibleData.' })
+  @IsOptional()
+  @IsIn(['plaintext', 'simpleMarkdownV1'])
+  userVisibleDataFormat?: 'plaintext' | 'simpleMarkdownV1';
+
+  @ApiPropertyOptional({
+    maxLength: 512,
+    example: 'https://rp.example/login/return?nonce=3f9a',
+    description: 'Same-device flows: where the e-ID app returns the user. Carry a nonce and check that the same browser comes back.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @Matches(/^[a-z][a-z0-9+.-]*:\/\/\S+$/i, { message: 'returnUrl must be an absolute URL' })
+  returnUrl?: string;
+
+  @ApiPropertyOptional({ description: "Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber)." })
+  @IsOptional()
+  @IsObject()
+  requirement?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ example: { orderId: 'A-1001' }, description: 'Your own flat key/values, echoed in webhooks (≤ 1 KiB).' })
+  @IsOptional()
+  @IsFlatMetadata()
+  metadata?: Record<string, string | number | boolean | null>;
+}

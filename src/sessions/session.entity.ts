@@ -1,0 +1,67 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { SessionStatus } from './session-state.js';
+
+@Entity('sessions')
+export class Session {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid', { name: 'team_id' })
+  teamId: string;
+
+  @Column('uuid', { name: 'api_key_id', nullable: true })
+  apiKeyId: string | null;
+
+  @Column('text')
+  environment: ApiKeyEnvironment;
+
+  @Column('text')
+  provider: string;
+
+  /** The provider's reference: BankID orderRef, Freja authRef. */
+  @Column('text', { name: 'order_ref' })
+  orderRef: string;
+
+  @Column('text')
+  status: SessionStatus;
+
+  @Column('text', { name: 'hint_code', nullable: true })
+  hintCode: string | null;
+
+  @Column('uuid', { name: 'qr_start_token', nullable: true })
+  qrStartToken: string | null;
+
+  @Column('bytea', { name: 'qr_start_secret_enc', nullable: true })
+  qrStartSecretEnc: Buffer | null;
+
+  /** The QR clock starts here (SPEC 3.1). */
+  @Column('timestamptz', { name: 'order_time' })
+  orderTime: Date;
+
+  @Column('text', { name: 'end_user_ip', nullable: true })
+  endUserIp: string | null;
+
+  /** The RP's own flat key/values, echoed in webhooks; erased with the personal data. */
+  @Column('jsonb', { nullable: true })
+  metadata: Record<string, string | number | boolean | null> | null;
+
+  /** The identity from the provider (personal number, names, device), encrypted. */
+  @Column('bytea', { name: 'completion_enc', nullable: true })
+  completionEnc: Buffer | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'expires_at' })
+  expiresAt: Date;
+
+  @Column('timestamptz', { name: 'completed_at', nullable: true })
+  completedAt: Date | null;
+
+  @Column('timestamptz', { name: 'last_collected_at' })
+  lastCollectedAt: Date;
+
+  @Column('timestamptz', { name: 'pii_purged_at', nullable: true })
+  piiPurgedAt: Date | null;
+}

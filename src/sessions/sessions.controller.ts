@@ -1,0 +1,72 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Scopes } from '../auth/auth.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal, type Principal } from '../auth/principal.js';
+import { Clock } from '../common/clock/clock.js';
+import { qrData, qrTimeAt } from '../qr/qr-frame.js';
+import { negotiateQrFormat } from '../qr/qr-format.js';
+import { QrRendererService } from '../qr/qr-renderer.service.js';
+import { QrQueryDto } from './dto/qr-query.dto.js';
+import { StartSessionDto } from './dto/start-session.dto.js';
+import { SessionsService } from './sessions.service.js';
+
+@ApiTags('sessions')
+@ApiSecurity('apiKey')
+@Controller('api/v1/auth')
+export class SessionsController {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly renderer: QrRendererService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Post(':provider/start')
+  @HttpCode(200)
+  @Scopes('sessions:write')
+  @ApiOperation({ summary: 'Start an e-ID session for an end user' })
+  start(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('provider') provider: string, @Body() body: StartSessionDto) {
+    return this.sessions.start(principal, provider, body);
+  }
+
+  @Post(':sessionId/poll')
+  @HttpCode(200)
+  @Scopes('sessions:read')
+  @ApiOperation({ summary: 'Current status (collected from the provider at most every 2 s)' })
+  poll(@CurrentPrincipal() principal: Principal, @Param('sessionId') sessionId: string) {
+    return this.sessions.poll(principal, sessionId);
+  }
+
+  @Post(':sessionId/cancel')
+  @HttpCode(200)
+  @Scopes('sessions:write')
+  @ApiOperation({ summary: 'Cancel a pending session' })
+  cancel(@CurrentPrincipal() principal: Principal, @Param('sessionId') sessionId: string) {
+    return this.sessions.cancel(principal, sessionId);
+  }
+
+  @Get(':sessionId/qr')
+  @Scopes('sessions:read')
+  @ApiOperation({ summary: 'The current frame of the animated QR: JSON, PNG or SVG' })
+  async qr(
+    @CurrentPrincipal() principal: Principal,
+    @Param('sessionId') sessionId: string,
+    @Query() query: QrQueryDto,
+    @Headers('accept') accept: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { session, qrStartSecret } = await this.sessions.pendingForQr(principal, sessionId);
+    const now = this.clock.now();
+    const qrTime = qrTimeAt(session.orderTime, now);
+    const data = qrData(session.qrStartToken!, qrStartSecret, qrTime);
+    const format = negotiateQrFormat(query.format, accept);
+    // A frame is valid for one second: never let a cache keep it.
+    void reply.header('cache-control', 'no-store').header('vary', 'accept');
+    if (format === 'json') {
+      void reply.send({ sessionId: session.id, qrData: data, qrTime, status: session.status });
+      return;
+    }
+    const image = this.renderer.render(session.id, data, format, query.size, now.getTime());
+    void reply.type(format === 'png' ? 'image/png' : 'image/svg+xml').send(image);
+  }
+}

@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { In, type DataSource, type Repository } from 'typeorm';
+import type { ApiKeyPrincipal, Principal } from '../auth/principal.js';
+import { Clock } from '../common/clock/clock.js';
+import { DataCipher } from '../common/crypto/data-cipher.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
+import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
+import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
+import { ProviderUnavailableError, type CollectResult, type CompletedIdentity, type EidProvider } from '../eid-providers/eid-provider.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.service.js';
+import { KioskLinks } from '../kiosk/kiosk-links.service.js';
+import type { StartSessionDto } from './dto/start-session.dto.js';
+import { transitionAfterCollect, type SessionTransition } from './session-state.js';
+import { sessionView, type SessionView } from './session-view.js';
+import { Session } from './session.entity.js';
+
+/** BankID: collect every two seconds, no more often. */
+export const COLLECT_INTERVAL_MS = 2_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const secretAad = (id: string) => `sessions:${id}:qr_start_secret`;
+const completionAad = (id: string) => `sessions:${id}:completion`;
+
+/** What a kiosk screen may know of a session: its QR and progress, never the identity. */
+export interface KioskSessionState {
+  id: string;
+  status: Session['status'];
+  hintCode: string | null;
+  orderTime: Date;
+  /** Present while the session is pending and has an animated QR. */
+  qr?: { startToken: string; startSecret: string };
+}
+
+@Injectable()
+export class SessionsService {
+  private readonly logger = new Logger(SessionsService.name);
+
+  constructor(
+    @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly providers: EidProviderRegistry,
+    private readonly cipher: DataCipher,
+    private readonly clock: Clock,
+    private readonly kioskLinks: KioskLinks,
+    @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionDto) {
+    const provider = this.providers.forStart(providerName, principal.apiKey.environment);
+    const order = await this.callProvider(provider, 'start', () =>
+      provider.start({
+        environment: principal.apiKey.environment,
+        endUserIp: request.endUserIp,
+        userVisibleData: request.userVisibleData,
+        userVisibleDataFormat: request.userVisibleDataFormat,
+        requirement: request.requirement,
+        returnUrl: request.returnUrl,
+      }),
+    );
+    const now = this.clock.now();
+    const id = randomUUID();
+    const session = this.sessions.create({
+      id,
+      teamId: principal.team.id,
+      apiKeyId: principal.apiKey.id,
+      environment: principal.apiKey.environment,
+      provider: provider.name,
+      orderRef: order.orderRef,
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+      qrStartToken: order.qr?.startToken ?? null,
+      qrStartSecretEnc: order.qr ? this.cipher.encrypt(order.qr.startSecret, secretAad(id)) : null,
+      orderTime: order.orderTime,
+      endUserIp: request.endUserIp,
+      metadata: request.metadata ?? null,
+      completionEnc: null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.config.sessionTtlMs),
+      completedAt: null,
+      // The order was just made: the first collect is due one interval from now.
+      lastCollectedAt: now,
+      piiPurgedAt: null,
+    });
+    await this.sessions.insert(session);
+    return {
+      sessionId: id,
+      provider: provider.name,
+      status: session.status,
+      qrStartToken: order.qr?.startToken,
+      qrStartSecret: order.qr?.startSecret,
+      autoStartToken: order.autoStartToken,
+      createdAt: session.createdAt.toISOString(),
+      expiresAt: session.expiresAt.toISOString(),
+      // A kiosk can only show an animated QR: providers without one get no link.
+      kioskUrl: order.qr ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
+    };
+  }
+
+  /** The stored state, refreshed from the provider first when the last collect is due. */
+  async poll(principal: Principal, sessionId: string): Promise<SessionView> {
+    let session = await this.findForTeam(principal, sessionId);
+    // The row says whether a collect is due; only then try to claim it (most polls need no write).
+    const due = session.lastCollectedAt.getTime() <= this.clock.nowMs() - COLLECT_INTERVAL_MS;
+    if (session.status === 'pending' && due && (await this.claimForCollect(session.id))) session = await this.collect(session);
+    return this.view(session);
+  }
+
+  async cancel(principal: Principal, sessionId: string): Promise<SessionView> {
+    const session = await this.findForTeam(principal, sessionId);
+    if (session.status !== 'pending') throw new DomainException('session_not_pending', 'The session has already ended.');
+    const provider = this.providers.find(session.provider);
+    if (provider) await this.callProvider(provider, 'cancel', () => provider.cancel(session));
+    const updated = await this.applyTransition(session, { kind: 'fail', hintCode: 'cancelled' });
+    if (!updated) throw new DomainException('session_not_pending', 'The session has already ended.');
+    return this.view(updated);
+  }
+
+  /** A pending session of the caller's team, with its decrypted QR secret. */
+  async pendingForQr(principal: Principal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
+    const session = await this.findForTeam(principal, sessionId);
+    if (session.status !== 'pending' || this.clock.now() >= session.expiresAt || !session.qrStartSecretEnc || !session.qrStartToken) {
+      throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
+    }
+    return { session, qrStartSecret: this.cipher.decrypt(session.qrStartSecretEnc, secretAad(session.id)) };
+  }
+
+  /** A session by id alone: the kiosk's token already names it. */
+  async forKiosk(sessionId: string): Promise<KioskSessionState> {
+    const session = UUID.test(sessionId) ? await this.sessions.findOneBy({ id: sessionId }) : null;
+    if (!session) throw new DomainException('session_not_found', 'No such session.');
+    const { id, status, hintCode, orderTime, qrStartToken, qrStartSecretEnc } = session;
+    const showsQr = status === 'pending' && qrStartToken && qrStartSecretEnc;
+    return {
+      id,
+      status,
+      hintCode,
+      orderTime,
+      ...(showsQr ? { qr: { startToken: qrStartToken, startSecret: this.cipher.decrypt(qrStartSecretEnc, secretAad(id)) } } : {}),
+    };
+  }
+
+  /**
+   * Of the sessions a kiosk process watches, those whose status or hint is no longer what it last
+   * saw: one query a second for all of them, however many, and the database does the comparing.
+   */
+  async kioskChanges(known: { id: string; hintCode: string | null }[]): Promise<{ id: string; status: Session['status']; hintCode: string | null }[]> {
+    if (known.length === 0) return [];
+    const rows: { id: string; status: Session['status']; hint_code: string | null }[] = await this.dataSource.query(
+      `SELECT s.id, s.status, s.hint_code
+         FROM sessions s
+         JOIN unnest($1::uuid[], $2::text[]) AS known(id, hint_code) ON known.id = s.id
+        WHERE s.status <> 'pending' OR s.hint_code IS DISTINCT FROM known.hint_code`,
+      [known.map((k) => k.id), known.map((k) => k.hintCode)],
+    );
+    return rows.map((row) => ({ id: row.id, status: row.status, hintCode: row.hint_code }));
+  }
+
+  /**
+   * One tick of the background collector: claims up to `limit` pending sessions whose collect is
+   * due and collects them. Replicas run this at once safely: SKIP LOCKED hands each due session to
+   * one claimer, and moving last_collected_at makes it not due again for an interval.
+   */
+  async collectDue(limit = 200): Promise<string[]> {
+    const now = this.clock.now();
+    const claimed: { id: string }[] = await this.dataSource.query(
+      `UPDATE sessions SET last_collected_at = $1
+        WHERE id IN (SELECT id FROM sessions
+                      WHERE status = 'pending' AND last_collected_at <= $2
+                      ORDER BY last_collected_at LIMIT $3
+                      FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit],
+    ).then(([rows]: [{ id: string }[]]) => rows);
+    const ids = claimed.map((row) => row.id);
+    const sessions = ids.length ? await this.sessions.findBy({ id: In(ids) }) : [];
+    const byProvider = new Map<string, Session[]>();
+    for (const session of sessions) {
+      const group = byProvider.get(session.provider);
+      if (group) group.push(session);
+      else byProvider.set(session.provider, [session]);
+    }
+    await Promise.all([...byProvider].map(([name, group]) => this.collectGroup(name, group)));
+    return ids;
+  }
+
+  private async findForTeam(principal: Principal, sessionId: string): Promise<Session> {
+    // Another team's session answers exactly like a missing one: no enumeration.
+    const session = UUID.test(sessionId) ? await this.sessions.findOneBy({ id: sessionId, teamId: principal.team.id }) : null;
+    if (!session) throw new DomainException('session_not_found', 'No such session.');
+    return session;
+  }
+
+  /** Takes the right to collect this session now; false when another poll or replica did within the interval. */
+  private async claimForCollect(id: string): Promise<boolean> {
+    const now = this.clock.now();
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE sessions SET last_collected_at = $2 WHERE id = $1 AND status = 'pending' AND last_collected_at <= $3`,
+      [id, now, new Date(now.getTime() - COLLECT_INTERVAL_MS)],
+    );
+    return affected > 0;
+  }
+
+  private async collect(session: Session): Promise<Session> {
+    const provider = this.providers.find(session.provider);
+    let collected: CollectResult | null = null;
+    try {
+      collected = provider ? await provider.collect(session) : null;
+    } catch (error) {
+      // Retried at the next interval; the session fails by itself at expiry if the provider stays away.
+      this.logger.warn({ sessionId: session.id, provider: session.provider, err: describe(error) }, 'Collect failed');
+    }
+    return this.settle(session, collected);
+  }
+
+  /** A claimed batch of one provider's sessions: one call where the provider answers for many orders. */
+  private async collectGroup(providerName: string, group: Session[]): Promise<void> {
+    const provider = this.providers.find(providerName);
+    if (!provider?.collectMany) {
+      await Promise.all(group.map((session) => this.collect(session)));
+      return;
+    }
+    let results: Map<string, CollectResult> | null = null;
+    try {
+      results = await provider.collectMany(group);
+    } catch (error) {
+      this.logger.warn({ provider: providerName, sessions: group.length, err: describe(error) }, 'Collect failed');
+    }
+    await Promise.all(group.map((session) => this.settle(session, results?.get(session.orderRef) ?? null)));
+  }
+
+  private async settle(session: Session, collected: CollectResult | null): Promise<Session> {
+    const transition = transitionAfterCollect(session, collected, this.clock.now());
+    return (await this.applyTransition(session, transition)) ?? (await this.sessions.findOneByOrFail({ id: session.id }));
+  }
+
+  /**
+   * Writes a transition if the session is still pending; null when something else ended it first.
+   * The end of a session and its webhook messages are one transaction (the outbox): a crash
+   * between the two cannot lose a webhook, nor send one for a change that was rolled back.
+   */
+  private async applyTransition(session: Session, transition: SessionTransition): Promise<Session | null> {
+    if (transition.kind === 'none') return session;
+    const now = this.clock.now();
+    const changes: Partial<Session> =
+      transition.kind === 'progress'
+        ? { hintCode: transition.hintCode }
+        : transition.kind === 'complete'
+          ? { status: 'complete', hintCode: null, completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)), completedAt: now }
+          : { status: 'failed', hintCode: transition.hintCode, completedAt: now };
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const result = await manager.update(Session, { id: session.id, status: 'pending' }, changes);
+      if (!result.affected) return null;
+      if (transition.kind === 'progress') return { messages: 0 };
+      const ended = { ...session, ...changes } as Session;
+      const event = endedEvent(ended, transition.kind === 'complete' ? transition.completion : null);
+      return { messages: await this.outbox.enqueue(manager, event, now) };
+    });
+    if (!outcome) return null;
+    if (outcome.messages > 0) this.outbox.dispatchSoon();
+    return Object.assign(session, changes);
+  }
+
+  private view(session: Session): SessionView {
+    const completion =
+      session.status === 'complete' && session.completionEnc
+        ? this.cipher.decryptJson<CompletedIdentity>(session.completionEnc, completionAad(session.id))
+        : null;
+    return sessionView(session, completion);
+  }
+
+  private async callProvider<T>(provider: EidProvider, operation: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof DomainException || error instanceof ValidationProblemException) throw error;
+      this.logger.warn({ provider: provider.name, operation, err: describe(error) }, 'e-ID provider call failed');
+      throw new DomainException('provider_unavailable', `The ${provider.name} provider did not answer; try again shortly.`);
+    }
+  }
+}
+
+/** The webhook of an ended session (SPEC 4): the poll answer plus the RP's metadata. */
+function endedEvent(session: Session, completion: CompletedIdentity | null): SessionEndedEvent {
+  return {
+    teamId: session.teamId,
+    environment: session.environment,
+    sessionId: session.id,
+    type: session.status === 'complete' ? 'auth.session.completed' : 'auth.session.failed',
+    occurredAt: session.completedAt!,
+    data: { ...sessionView(session, completion), ...(session.metadata ? { metadata: session.metadata } : {}) },
+  };
+}
+
+// Provider errors may quote request bodies; log the kind and message only, never the data.
+const describe = (error: unknown) =>
+  error instanceof ProviderUnavailableError || error instanceof Error ? { type: error.name, message: error.message } : { type: typeof error };

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
+import type { ListingRequestDto } from '../listings/listing-request.dto.js';
+import { ListingsService, type ListingRow } from '../listings/listings.service.js';
+import type { AttemptTrigger } from './webhook-attempt.entity.js';
+import type { DeliveryStatus } from './webhook-delivery.entity.js';
+import { WEBHOOK_DELIVERY_LISTING } from './webhook-delivery-listing.js';
+import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import type { WebhookEventType } from './webhook-event-types.js';
+import type { AttemptOutcome } from './webhook-sender.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A row of the log: WEBHOOK_DELIVERY_LISTING's columns (absent values left out, times ISO 8601) and the attempts. */
+export interface DeliveryView {
+  id: string;
+  messageId: string;
+  endpointId: string;
+  url: string;
+  environment: string;
+  sessionId: string;
+  eventType: WebhookEventType;
+  status: DeliveryStatus;
+  attemptCount: number;
+  lastStatusCode?: number;
+  lastError?: string;
+  eventAt: string;
+  createdAt: string;
+  lastAttemptAt?: string;
+  nextAttemptAt?: string;
+  deliveredAt?: string;
+  payloadPurgedAt?: string;
+  attempts: AttemptView[];
+}
+
+export interface AttemptView {
+  number: number;
+  attemptedAt: string;
+  trigger: AttemptTrigger;
+  outcome: AttemptOutcome;
+  statusCode?: number;
+  latencyMs: number;
+  error?: string;
+  responseExcerpt?: string;
+}
+
+/** The delivery log of a team, and redelivery. */
+@Injectable()
+export class WebhookDeliveriesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly listings: ListingsService,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A page of the log (SPEC 3.7), each row with its attempts. */
+  async list(teamId: string, request: ListingRequestDto): Promise<{ success: true; rows: DeliveryView[]; lastrow: number }> {
+    const page = await this.listings.page(WEBHOOK_DELIVERY_LISTING, request, (p) => `d.team_id = ${p.add(teamId)}`);
+    return { ...page, rows: await this.withAttempts(page.rows) };
+  }
+
+  /**
+   * Sends a message again, with its own webhook-id (receivers deduplicate on it). A finished one
+   * gets one attempt and no retries; a pending one is brought forward to now.
+   */
+  async redeliver(teamId: string, id: string): Promise<DeliveryView> {
+    await this.dataSource.transaction(async (manager) => {
+      const [delivery]: { has_payload: boolean; disabled_at: Date | null }[] = UUID.test(id)
+        ? await manager.query(
+            `SELECT d.payload_enc IS NOT NULL AS has_payload, e.disabled_at
+               FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+              WHERE d.id = $1 AND d.team_id = $2
+              FOR UPDATE OF d`,
+            [id, teamId],
+          )
+        : [];
+      if (!delivery) throw new DomainException('not_found', `No webhook delivery ${id}.`);
+      if (!delivery.has_payload) {
+        throw new DomainException('delivery_not_redeliverable', 'The payload was erased after the retention period (it held personal data).');
+      }
+      if (delivery.disabled_at) throw new DomainException('delivery_not_redeliverable', 'The endpoint is disabled; enable it first.');
+      await manager.query(
+        `UPDATE webhook_deliveries
+            SET status = 'pending', next_attempt_at = $2, finished_at = NULL,
+                manual_attempt = (status <> 'pending')
+          WHERE id = $1`,
+        [id, this.clock.now()],
+      );
+    });
+    this.dispatcher.wake();
+    const { rows } = await this.list(teamId, { startRow: 0, endRow: 1, filterModel: { id: { filterType: 'text', type: 'equals', filter: id } } });
+    return rows[0];
+  }
+
+  private async withAttempts(rows: ListingRow[]): Promise<DeliveryView[]> {
+    if (rows.length === 0) return [];
+    const attempts: ({ deliveryId: string } & Record<string, unknown>)[] = await this.dataSource.query(
+      `SELECT delivery_id AS "deliveryId", attempt_number AS "number", attempted_at AS "attemptedAt", trigger, outcome,
+              status_code AS "statusCode", latency_ms AS "latencyMs", error, response_excerpt AS "responseExcerpt"
+         FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt_number`,
+      [rows.map((row) => row.id)],
+    );
+    const byDelivery = new Map<string, AttemptView[]>();
+    for (const { deliveryId, ...attempt } of attempts) byDelivery.set(deliveryId, [...(byDelivery.get(deliveryId) ?? []), withoutNulls(attempt) as unknown as AttemptView]);
+    // The row's members are the listing definition's columns: DeliveryView spells them out.
+    return rows.map((row) => ({ ...(row as unknown as Omit<DeliveryView, 'attempts'>), attempts: byDelivery.get(String(row.id)) ?? [] }));
+  }
+}
+
+/** As the listing writes its rows: times in ISO 8601 UTC, absent values left out. */
+function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (value !== null && value !== undefined) view[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return view;
+}

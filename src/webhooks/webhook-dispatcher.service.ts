@@ -1,0 +1,128 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Clock } from '../common/clock/clock.js';
+import { DataCipher } from '../common/crypto/data-cipher.js';
+import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
+import { WebhookDeliveryStore, type ClaimedDelivery } from './webhook-delivery-store.js';
+import { payloadAad, previousSecretAad, secretAad } from './webhook-encryption.js';
+import { WebhookMetrics } from './webhook-metrics.js';
+import { nextRetryDelayMs } from './webhook-retry-policy.js';
+import { WebhookSender } from './webhook-sender.js';
+import { signWebhook } from './webhook-signer.js';
+
+/** Sends in flight per replica; more due messages wait for a free slot (or another replica). */
+export const MAX_IN_FLIGHT = 16;
+/**
+ * How long a claim outlives the attempt's own deadline. A send is aborted at WEBHOOK_TIMEOUT, so
+ * once the lease has run out the first sender has certainly stopped: a message is never sent by
+ * two workers at the same time, even when one of them hangs or dies.
+ */
+export const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * Delivers due messages: claims them, signs and sends outside any transaction, records the
+ * outcome. Woken by new messages (in-process, right after the commit) and by a poll for retries
+ * and for work other replicas left behind.
+ */
+@Injectable()
+export class WebhookDispatcher implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private pumping: Promise<void> | null = null;
+  private wakeAgain = false;
+  /** The last claim filled every free slot, so more may be due as soon as one frees. */
+  private saturated = false;
+  private stopping = false;
+
+  constructor(
+    private readonly store: WebhookDeliveryStore,
+    private readonly sender: WebhookSender,
+    private readonly cipher: DataCipher,
+    private readonly clock: Clock,
+    private readonly metrics: WebhookMetrics,
+    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
+  ) {}
+
+  /** Looks for due messages now; cheap to call often (calls during a look coalesce into one more). */
+  wake(): void {
+    if (this.stopping) return;
+    if (this.pumping) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.pumping = this.pump()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'Claiming due webhooks failed'))
+      .finally(() => {
+        this.pumping = null;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Resolves when nothing is being claimed or sent (tests, and shutdown). */
+  async idle(): Promise<void> {
+    while (this.pumping || this.inFlight.size > 0) await Promise.all([this.pumping, ...this.inFlight]);
+  }
+
+  /** SPEC 3.8: a graceful shutdown lets attempts in flight finish and be recorded (each is bounded by the timeout). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.idle();
+    await this.sender.close();
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.stopping) {
+      const free = MAX_IN_FLIGHT - this.inFlight.size;
+      if (free <= 0) return;
+      const claims = await this.store.claimDue(free, this.clock.now(), this.config.timeoutMs + LEASE_MARGIN_MS);
+      this.saturated = claims.length === free;
+      for (const claim of claims) this.track(this.deliver(claim));
+      if (!this.saturated) return;
+    }
+  }
+
+  private track(delivery: Promise<void>): void {
+    this.inFlight.add(delivery);
+    void delivery.finally(() => {
+      this.inFlight.delete(delivery);
+      if (this.saturated) this.wake();
+    });
+  }
+
+  private async deliver(claim: ClaimedDelivery): Promise<void> {
+    const log = { deliveryId: claim.id, endpointId: claim.endpointId, teamId: claim.teamId, attempt: claim.attemptCount };
+    try {
+      const body = this.cipher.decrypt(claim.payloadEnc, payloadAad(claim.id));
+      const sentAt = this.clock.now();
+      const headers = signWebhook(claim.messageId, sentAt, body, this.signingSecrets(claim, sentAt));
+      const result = await this.sender.send({ url: claim.url, headers, body });
+      const now = this.clock.now();
+      const retryDelayMs = claim.trigger === 'manual' ? null : nextRetryDelayMs(claim.attemptCount, this.config.retryScheduleMs);
+      const recorded = await this.store.record(claim, result, now, retryDelayMs);
+
+      this.metrics.attempted(result.outcome, result.latencyMs);
+      if (recorded.status === 'delivered' && claim.trigger === 'scheduled') this.metrics.delivered(claim.eventAt, now);
+      const outcome = { ...log, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, status: recorded.status };
+      if (result.outcome === 'success') this.logger.debug(outcome, 'Webhook delivered');
+      else this.logger.warn({ ...outcome, error: result.error, nextAttemptAt: recorded.nextAttemptAt }, 'Webhook attempt failed');
+      if (recorded.status === 'lease_lost') this.logger.warn(log, 'Webhook lease ran out before the attempt was recorded; another worker owns it');
+      if (recorded.endpointDisabled) {
+        this.metrics.endpointDisabled(recorded.endpointDisabled);
+        this.logger.warn({ ...log, reason: recorded.endpointDisabled }, 'Webhook endpoint disabled');
+      }
+    } catch (error) {
+      // The lease runs out and the message is tried again; nothing is lost.
+      this.logger.error({ ...log, err: error }, 'Webhook attempt could not be completed');
+    }
+  }
+
+  private signingSecrets(claim: ClaimedDelivery, now: Date): string[] {
+    const secrets = [this.cipher.decrypt(claim.secretEnc, secretAad(claim.endpointId))];
+    if (claim.previousSecretEnc && claim.previousSecretExpiresAt && claim.previousSecretExpiresAt > now) {
+      secrets.push(this.cipher.decrypt(claim.previousSecretEnc, previousSecretAad(claim.endpointId)));
+    }
+    return secrets;
+  }
+}

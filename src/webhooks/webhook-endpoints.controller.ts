@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ManagementEndpoint, RequireFeatures } from '../auth/auth.decorators.js';
+import { CurrentPrincipal, type Principal } from '../auth/principal.js';
+import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto.js';
+import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+
+@ApiTags('webhooks')
+@ApiBearerAuth('bearer')
+@ManagementEndpoint()
+@RequireFeatures('pro')
+@Controller('api/v1/webhook-endpoints')
+export class WebhookEndpointsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Get()
+  @ApiOperation({ summary: "The team's webhook endpoints (never their secrets)" })
+  async list(@CurrentPrincipal() principal: Principal) {
+    return { data: await this.endpoints.list(principal.team.id) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Register an endpoint; the signing secret is in this answer only' })
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointDto) {
+    const { endpoint, secret } = await this.endpoints.create(principal.team.id, body);
+    return { ...endpoint, secret };
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change the URL, event types or description; enable or disable' })
+  update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
+    return this.endpoints.update(principal.team.id, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an endpoint with its pending messages and delivery log' })
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
+    await this.endpoints.remove(principal.team.id, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'A new signing secret; the old one keeps signing beside it for 24 hours' })
+  async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    const { endpoint, secret } = await this.endpoints.rotateSecret(principal.team.id, id);
+    return { ...endpoint, secret };
+  }
+}

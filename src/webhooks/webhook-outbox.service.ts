@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import { DataCipher } from '../common/crypto/data-cipher.js';
+import { randomBase62 } from '../common/crypto/random-token.js';
+import { featuresOf, type Plan } from '../teams/plans.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { payloadAad } from './webhook-encryption.js';
+import type { WebhookEventType } from './webhook-event-types.js';
+
+export interface SessionEndedEvent {
+  teamId: string;
+  environment: ApiKeyEnvironment;
+  sessionId: string;
+  type: WebhookEventType;
+  occurredAt: Date;
+  /** The `data` member of the body (SPEC 4). */
+  data: Record<string, unknown>;
+}
+
+/** Standard Webhooks ids: opaque, and never containing the `.` that separates the signed parts. */
+const newMessageId = () => `msg_${randomBase62(27)}`;
+
+/**
+ * The transactional outbox: the messages of an event are written by the same transaction that
+ * records the event, so they exist exactly when it does, whatever crashes afterwards.
+ */
+@Injectable()
+export class WebhookOutbox {
+  constructor(
+    private readonly cipher: DataCipher,
+    private readonly dispatcher: WebhookDispatcher,
+  ) {}
+
+  /** Inside the caller's transaction: one message per enabled endpoint that wants this event. */
+  async enqueue(manager: EntityManager, event: SessionEndedEvent, now: Date): Promise<number> {
+    const endpoints: { id: string; plan: Plan; extra_features: string[] }[] = await manager.query(
+      `SELECT e.id, t.plan, t.extra_features FROM webhook_endpoints e JOIN teams t ON t.id = e.team_id
+        WHERE e.team_id = $1 AND e.environment = $2 AND e.disabled_at IS NULL AND $3 = ANY (e.event_types)`,
+      [event.teamId, event.environment, event.type],
+    );
+    // A team that left the pro plan keeps its endpoints but gets no webhooks (SPEC 5).
+    const eligible = endpoints.filter((e) => featuresOf({ plan: e.plan, extraFeatures: e.extra_features }).has('pro'));
+    if (eligible.length === 0) return 0;
+    // Serialised once: these bytes are stored, signed and sent as they are.
+    const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+    const rows = eligible.map((endpoint): WebhookDelivery => {
+      const id = randomUUID();
+      return {
+        id,
+        messageId: newMessageId(),
+        teamId: event.teamId,
+        endpointId: endpoint.id,
+        sessionId: event.sessionId,
+        eventType: event.type,
+        eventAt: event.occurredAt,
+        payloadEnc: this.cipher.encrypt(body, payloadAad(id)),
+        status: 'pending',
+        attemptCount: 0,
+        nextAttemptAt: now,
+        manualAttempt: false,
+        leaseToken: null,
+        leaseExpiresAt: null,
+        lastAttemptAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        deliveredAt: null,
+        finishedAt: null,
+        payloadPurgedAt: null,
+        createdAt: now,
+      };
+    });
+    await manager.insert(WebhookDelivery, rows);
+    return rows.length;
+  }
+
+  /** After the transaction committed: send now rather than at the next poll. */
+  dispatchSoon(): void {
+    this.dispatcher.wake();
+  }
+}

@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
+import { ListingsModule } from '../listings/listings.module.js';
+import { WebhookDeliveriesController } from './webhook-deliveries.controller.js';
+import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
+import { WebhookDeliveryStore } from './webhook-delivery-store.js';
+import { WebhookDispatcherJob } from './webhook-dispatcher.job.js';
+import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
+import { WebhookEndpointsModule } from './webhook-endpoints.module.js';
+import { WebhookMetrics } from './webhook-metrics.js';
+import { WebhookOutbox } from './webhook-outbox.service.js';
+import { WebhookPayloadPurgeJob } from './webhook-payload-purge.job.js';
+import { WebhookSender } from './webhook-sender.js';
+
+/** The relay (SPEC 4): endpoints, the outbox sessions write to, the dispatcher, the delivery log. */
+@Module({
+  imports: [WebhookEndpointsModule, ListingsModule],
+  controllers: [WebhookEndpointsController, WebhookDeliveriesController],
+  providers: [
+    {
+      provide: WebhookSender,
+      inject: [webhooksConfig.KEY],
+      useFactory: (config: WebhooksConfig) =>
+        new WebhookSender({ timeoutMs: config.timeoutMs, allowPrivateTargets: config.allowPrivateTargets }),
+    },
+    WebhookDeliveryStore,
+    WebhookDispatcher,
+    WebhookDispatcherJob,
+    WebhookOutbox,
+    WebhookMetrics,
+    WebhookDeliveriesService,
+    WebhookPayloadPurgeJob,
+  ],
+  exports: [WebhookOutbox],
+})
+export class WebhooksModule {}

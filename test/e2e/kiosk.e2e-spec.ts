@@ -1,0 +1,227 @@
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { KioskStreamsService, MAX_VIEWERS_PER_SESSION } from '../../src/kiosk/kiosk-streams.service.js';
+import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTeamWithKey } from '../support/fixtures.js';
+
+interface KioskEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** An open kiosk event stream, read as the page reads it (fetch, not EventSource: it sends a header). */
+class EventStream {
+  private buffer = '';
+  private readonly queue: KioskEvent[] = [];
+  private waiting: (() => void) | null = null;
+  ended = false;
+
+  constructor(
+    readonly response: Response,
+    private readonly abort: AbortController,
+  ) {
+    // Error answers are problem documents for the test to read, not streams.
+    if (response.ok) void this.pump();
+    else this.ended = true;
+  }
+
+  /** The next event, or null once the server has ended the stream. */
+  async next(): Promise<KioskEvent | null> {
+    while (this.queue.length === 0 && !this.ended) await new Promise<void>((resolve) => (this.waiting = resolve));
+    return this.queue.shift() ?? null;
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      for await (const chunk of this.response.body!.pipeThrough(new TextDecoderStream())) {
+        this.buffer += chunk;
+        let end: number;
+        while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+          const block = this.buffer.slice(0, end);
+          this.buffer = this.buffer.slice(end + 2);
+          const event = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (event && data) this.queue.push({ event, data: JSON.parse(data) });
+          this.wake();
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+    this.ended = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    this.waiting?.();
+    this.waiting = null;
+  }
+}
+
+describe('Kiosk page and event stream', () => {
+  let database: TestDatabase;
+  let testApp: TestApp;
+  let http: ReturnType<typeof request>;
+  let base: string;
+  let key: string;
+  const streams: EventStream[] = [];
+
+  const start = async () => {
+    const body = (await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const [, sessionId, token] = /\/kiosk\/([0-9a-f-]{36})#t=(.+)$/.exec(body.kioskUrl)!;
+    expect(sessionId).toBe(body.sessionId);
+    return { ...body, token } as { sessionId: string; qrStartToken: string; qrStartSecret: string; token: string };
+  };
+
+  const open = async (sessionId: string, authorization?: string) => {
+    const abort = new AbortController();
+    const response = await fetch(`${base}/kiosk/${sessionId}/events`, {
+      headers: authorization ? { authorization } : {},
+      signal: abort.signal,
+    });
+    const stream = new EventStream(response, abort);
+    streams.push(stream);
+    return stream;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    testApp = await createTestApp({ ...database.env, PUBLIC_BASE_URL: 'https://id.example.com/', KIOSK_FRAME_ANCESTORS: 'https://rp.example' });
+    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+    http = request(testApp.app.getHttpServer());
+    ({ key } = await createTeamWithKey(testApp.app));
+  });
+
+  beforeEach(() => testApp.clock.freeze());
+
+  afterEach(() => {
+    for (const stream of streams.splice(0)) stream.close();
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await database?.drop();
+  });
+
+  it('should give a kiosk link under PUBLIC_BASE_URL with the token in the fragment', async () => {
+    const body = (await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    expect(body.kioskUrl).toMatch(new RegExp(`^https://id\\.example\\.com/kiosk/${body.sessionId}#t=[A-Za-z0-9_-]{28}$`));
+  });
+
+  it('should serve the page with a strict CSP, no Referer, no caching and the configured frame ancestors', async () => {
+    const { sessionId } = await start();
+    const page = await http.get(`/kiosk/${sessionId}`).expect(200).expect('content-type', /^text\/html/);
+    const csp = page.headers['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain('frame-ancestors https://rp.example');
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    expect(page.headers['x-frame-options']).toBeUndefined();
+    // No inline script or style: everything the page runs comes from its own files.
+    expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(page.text).not.toMatch(/\sstyle=/);
+    expect(page.text).toContain('<html lang="sv">');
+
+    const english = await http.get(`/kiosk/${sessionId}?lang=en`).expect(200);
+    expect(english.text).toContain('<html lang="en">');
+    expect((await http.get(`/kiosk/${sessionId}?lang=xx`).expect(200)).text).toContain('<html lang="sv">');
+  });
+
+  it('should serve the page assets and nothing else from the assets folder', async () => {
+    const page = (await http.get(`/kiosk/${(await start()).sessionId}`).expect(200)).text;
+    for (const [, path] of page.matchAll(/(?:src|href)="(assets\/[^"]+)"/g)) {
+      await http.get(`/kiosk/${path}`).expect(200).expect('cache-control', /max-age/);
+    }
+    await http.get('/kiosk/assets/qrcode.mjs').expect(200).expect('content-type', /^text\/javascript/);
+    await http.get('/kiosk/assets/kiosk.controller.ts').expect(404);
+    // Path traversal never reaches the handler: the input guard answers first.
+    await http.get('/kiosk/assets/..%2Fkiosk.controller.ts').expect(400);
+    await http.get('/kiosk/not-a-session').expect(404);
+  });
+
+  it('should stream the current frame and status, then the outcome, and end the stream', async () => {
+    const { sessionId, qrStartToken, qrStartSecret, token } = await start();
+    const stream = await open(sessionId, `Kiosk ${token}`);
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.response.headers.get('cache-control')).toBe('no-store, no-transform');
+
+    expect(await stream.next()).toEqual({ event: 'status', data: { status: 'pending', hintCode: 'outstandingTransaction' } });
+    const frame = await stream.next();
+    const expected = `bankid.${qrStartToken}.0.${createHmac('sha256', qrStartSecret).update('0').digest('hex')}`;
+    expect(frame).toEqual({ event: 'frame', data: { qrTime: 0, qrData: expected } });
+
+    testApp.clock.advance(1_000);
+    await http.post('/api/v1/simulator/scan').send({ qrData: expected }).expect(200);
+    testApp.clock.advance(1_500);
+    await testApp.app.get(SessionsService).collectDue();
+    await testApp.app.get(KioskStreamsService).refreshStatuses();
+    // Frames keep coming while the session is pending (the page hides them once the app has it).
+    let next = await stream.next();
+    while (next?.event === 'frame') next = await stream.next();
+    expect(next).toEqual({ event: 'status', data: { status: 'pending', hintCode: 'userSign' } });
+
+    testApp.clock.advance(2_000);
+    await testApp.app.get(SessionsService).collectDue();
+    await testApp.app.get(KioskStreamsService).refreshStatuses();
+    // Whatever frames were in flight, the stream ends with the outcome, and no identity reaches the screen.
+    let last: KioskEvent | null = null;
+    for (let event = await stream.next(); event; event = await stream.next()) last = event;
+    expect(last).toEqual({ event: 'status', data: { status: 'complete' } });
+    expect(stream.ended).toBe(true);
+  });
+
+  it('should answer a finished session with its outcome only', async () => {
+    const { sessionId, token } = await start();
+    await http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', key).expect(200);
+    const stream = await open(sessionId, `Kiosk ${token}`);
+    expect(await stream.next()).toEqual({ event: 'status', data: { status: 'failed', hintCode: 'cancelled' } });
+    expect(await stream.next()).toBeNull();
+  });
+
+  it.each([
+    ['no token', () => undefined],
+    ['a bearer token', (token: string) => `Bearer ${token}`],
+    ['a malformed token', () => 'Kiosk not-a-token'],
+  ])('should refuse %s with 401 invalid_kiosk_token', async (_name, header) => {
+    const { sessionId, token } = await start();
+    const stream = await open(sessionId, header(token));
+    expect(stream.response.status).toBe(401);
+    expect(stream.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(stream.response.headers.get('www-authenticate')).toBe('Kiosk realm="eid-gateway"');
+    expect(((await stream.response.json()) as { code: string }).code).toBe('invalid_kiosk_token');
+  });
+
+  it("should refuse another session's token and an expired one", async () => {
+    const first = await start();
+    const second = await start();
+    const crossed = await open(second.sessionId, `Kiosk ${first.token}`);
+    expect(crossed.response.status).toBe(401);
+
+    // The link lives as long as the session plus a minute to show the outcome.
+    testApp.clock.advance(180_000 + 60_000);
+    const expired = await open(first.sessionId, `Kiosk ${first.token}`);
+    expect(expired.response.status).toBe(401);
+    expect(await expired.response.json()).toMatchObject({ code: 'invalid_kiosk_token', detail: 'The kiosk link has expired.' });
+  });
+
+  it(`should let at most ${MAX_VIEWERS_PER_SESSION} screens watch one session`, async () => {
+    const { sessionId, token } = await start();
+    for (let i = 0; i < MAX_VIEWERS_PER_SESSION; i++) {
+      const stream = await open(sessionId, `Kiosk ${token}`);
+      expect(stream.response.status).toBe(200);
+      await stream.next();
+    }
+    const refused = await open(sessionId, `Kiosk ${token}`);
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get('retry-after')).toBe('5');
+  });
+});

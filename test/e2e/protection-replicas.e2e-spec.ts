@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTeamWithKey } from '../support/fixtures.js';
+import { protectionBackends } from '../support/protection-backends.js';
+import { usingRealPostgres } from '../support/test-postgres.js';
+
+const { backends, redisSkipped } = await protectionBackends();
+
+// Two replicas need a database several processes can use: the embedded fallback serves one.
+const describeReplicas = usingRealPostgres() ? describe.each(backends) : describe.skip.each(backends);
+
+describeReplicas('Limits and blocks across two replicas ($name)', (backend) => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let replicas: TestApp[];
+  let clients: ReturnType<typeof request>[];
+
+  const poll = (replica: number, key: string, clientIp = '198.51.100.1') =>
+    clients[replica].post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', key).set('x-forwarded-for', clientIp);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // One database (and one Redis key prefix) shared by two service instances, as two replicas would.
+    env = { ...database.env, ...backend.env(), TRUST_PROXY: '127.0.0.1,::1' };
+    replicas = [await createTestApp(env), await createTestApp(env)];
+    clients = replicas.map((replica) => request(replica.app.getHttpServer()));
+  });
+
+  beforeEach(() => {
+    const now = Date.now();
+    for (const replica of replicas) replica.clock.freeze(now);
+  });
+
+  afterAll(async () => {
+    for (const replica of replicas ?? []) await replica.close();
+    await database?.drop();
+    if (env) await backend.cleanUp(env);
+  });
+
+  it('should admit exactly N requests per minute in total across both under concurrent load', async () => {
+    const { key } = await createTeamWithKey(replicas[0].app, { key: { perMinuteLimit: 10 } });
+    const responses = await Promise.all(Array.from({ length: 60 }, (_, i) => poll(i % 2, key)));
+    const admitted = responses.filter((res) => res.status === 404);
+    expect(admitted).toHaveLength(10);
+    expect(responses.filter((res) => res.status === 429)).toHaveLength(50);
+    // Both replicas admitted some: the limit is shared, not per replica.
+    expect(new Set(responses.flatMap((res, i) => (res.status === 404 ? [i % 2] : []))).size).toBe(2);
+
+    for (const replica of replicas) replica.clock.advance(60_000);
+    const next = await Promise.all(Array.from({ length: 20 }, (_, i) => poll(i % 2, key)));
+    expect(next.filter((res) => res.status === 404)).toHaveLength(10);
+  });
+
+  it('should admit exactly the monthly limit across both under concurrent load', async () => {
+    const { key } = await createTeamWithKey(replicas[0].app, { key: { monthlyLimit: 15 } });
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => poll(i % 2, key)));
+    expect(responses.filter((res) => res.status === 404)).toHaveLength(15);
+  });
+
+  it('should block on the other replica an address that failed through the first', async () => {
+    const { key } = await createTeamWithKey(replicas[0].app);
+    const ip = '203.0.113.50';
+    const failures = await Promise.all(Array.from({ length: 10 }, () => poll(0, 'eidk_test_wrong', ip)));
+    expect(failures.map((res) => res.body.code)).toEqual(Array(10).fill('invalid_api_key'));
+    expect((await poll(1, key, ip).expect(401)).body.code).toBe('ip_blocked');
+    expect((await poll(0, key, ip).expect(401)).body.code).toBe('ip_blocked');
+    await poll(1, key, '203.0.113.51').expect(404);
+  });
+
+  it('should add up the failures an address makes on both replicas', async () => {
+    const { key } = await createTeamWithKey(replicas[0].app);
+    const ip = '203.0.113.60';
+    await Promise.all(Array.from({ length: 9 }, (_, i) => poll(i % 2, 'eidk_test_wrong', ip).expect(401)));
+    await poll(0, key, ip).expect(404);
+    await poll(1, 'eidk_test_wrong', ip).expect(401);
+    expect((await poll(0, key, ip).expect(401)).body.code).toBe('ip_blocked');
+  });
+});
+
+if (redisSkipped) it.skip('Redis variants of the replica tests (Redis unreachable)', () => undefined);

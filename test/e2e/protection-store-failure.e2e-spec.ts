@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { RedisConnection } from '../../src/protection/redis/redis-connection.js';
+import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTeamWithKey } from '../support/fixtures.js';
+import { protectionBackends } from '../support/protection-backends.js';
+
+const { backends, redisSkipped } = await protectionBackends();
+const redis = backends.find((backend) => backend.name === 'Redis');
+
+describe('Protection when its Redis fails', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('should refuse to start when Redis is unreachable, as with an unreachable database', async () => {
+    // Port 1 on loopback: nothing listens there. Its own database: on the embedded fallback, a boot
+    // that fails leaves its database open, and the next test needs one.
+    const own = await createTestDatabase();
+    try {
+      await expect(createTestApp({ ...own.env, REDIS_URL: 'redis://127.0.0.1:1' })).rejects.toThrow(/ECONNREFUSED|connect/i);
+    } finally {
+      await own.drop();
+    }
+  });
+
+  (redis ? it : it.skip)('should fail open once running: requests go through, unlimited, while Redis is away', async () => {
+    const env = { ...database.env, ...redis!.env() };
+    let testApp: TestApp | undefined;
+    try {
+      testApp = await createTestApp(env);
+      const http = request(testApp.app.getHttpServer());
+      const { key } = await createTeamWithKey(testApp.app, { key: { perMinuteLimit: 1 } });
+      const poll = () => http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', key);
+      await poll().expect(404);
+      expect((await poll()).status).toBe(429);
+
+      testApp.app.get(RedisConnection).client!.disconnect();
+      for (let i = 0; i < 3; i++) {
+        const res = await poll().expect(404);
+        expect(res.headers['ratelimit-limit']).toBeUndefined();
+      }
+      for (let i = 0; i < 12; i++) await http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', 'eidk_test_wrong').expect(401);
+    } finally {
+      await testApp?.close();
+      await redis!.cleanUp(env);
+    }
+  });
+});
+
+if (redisSkipped) it.skip('Redis fail-open test (Redis unreachable)', () => undefined);

@@ -1,0 +1,388 @@
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+
+/**
+ * A fake BankID RP API v6.0 server: HTTPS that demands and verifies the RP's client certificate,
+ * with BankID's order life cycle, hint codes, error codes and QR rules. It is an independent
+ * peer: nothing here imports the service's code, so a mistake on one side is not copied to the other.
+ * Tests play the end user's app and BankID's operators through its methods, not through HTTP.
+ */
+
+export interface FakeBankIdOptions {
+  key: string;
+  cert: string;
+  /** The CA that issues RP certificates: the handshake refuses any other. */
+  clientCa: string;
+  /** Subject CNs of the RPs that have access; another RP certificate gets 401 unauthorized. */
+  authorizedClients: string[];
+  /** BankID's clock; tests pass theirs so one moved clock drives both sides. */
+  now?: () => Date;
+}
+
+export interface FakeUser {
+  personalNumber: string;
+  name: string;
+  givenName: string;
+  surname: string;
+}
+
+export const FAKE_USER: FakeUser = { personalNumber: '199001012393', name: 'Test Testsson', givenName: 'Test', surname: 'Testsson' };
+
+export interface RecordedRequest {
+  path: string;
+  contentType: string | undefined;
+  body: unknown;
+  clientCn: string | undefined;
+}
+
+/** One injected answer: an error body, or a delay before the normal answer (for timeouts). */
+export type Fault =
+  | { path: Operation; times: number; status: number; errorCode: string; details?: string; headers?: Record<string, string> }
+  | { path: Operation; times: number; delayMs: number };
+
+type Operation = 'auth' | 'collect' | 'cancel';
+
+interface FakeOrder {
+  orderRef: string;
+  autoStartToken: string;
+  qrStartToken: string;
+  qrStartSecret: string;
+  endUserIp: string;
+  requirement: Record<string, unknown>;
+  userVisibleData?: string;
+  returnRisk: boolean;
+  createdAt: number;
+  pickedUpAt?: number;
+  status: 'pending' | 'complete' | 'failed';
+  hintCode?: string;
+  endedAt?: number;
+  user?: FakeUser;
+}
+
+/** Why the fake app refused a QR frame or an action, as the real app would. */
+export class FakeAppRefusal extends Error {
+  constructor(readonly reason: 'qr_invalid' | 'qr_expired' | 'not_pending' | 'not_picked_up') {
+    super(reason);
+  }
+}
+
+// BankID's timings: an order nobody picks up fails after 30 s; the user has 3 minutes in all; a
+// result stays collectable 3 min after completion and 5 min after failure, then the order is forgotten.
+const START_WINDOW_MS = 30_000;
+const ORDER_LIFETIME_MS = 180_000;
+const KEEP_COMPLETE_MS = 180_000;
+const KEEP_FAILED_MS = 300_000;
+// A frame must be the current one: the app refuses an older one (the same bound as the simulator's).
+const QR_TOLERANCE_SECONDS = 3;
+const USER_VISIBLE_DATA_MAX = 1500;
+const AUTH_FIELDS = new Set(['endUserIp', 'requirement', 'userVisibleData', 'userNonVisibleData', 'userVisibleDataFormat', 'returnUrl', 'returnRisk', 'web', 'app']);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string,
+    readonly details: string,
+  ) {
+    super(errorCode);
+  }
+}
+
+const invalid = (details: string) => new ApiError(400, 'invalidParameters', details);
+
+export class FakeBankIdServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly orders = new Map<string, FakeOrder>();
+  private faults: Fault[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly now: () => number;
+
+  private constructor(
+    private readonly server: Server,
+    private readonly options: FakeBankIdOptions,
+  ) {
+    this.now = () => (options.now ?? (() => new Date()))().getTime();
+  }
+
+  static async start(options: FakeBankIdOptions): Promise<FakeBankIdServer> {
+    const server = createServer({ key: options.key, cert: options.cert, ca: options.clientCa, requestCert: true, rejectUnauthorized: true });
+    const fake = new FakeBankIdServer(server, options);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}/rp/v6.0`;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  /** The next `times` calls of `path` get this answer instead of the normal one. */
+  injectFault(fault: Fault): void {
+    this.faults.push({ ...fault });
+  }
+
+  requestsTo(path: Operation): RecordedRequest[] {
+    return this.requests.filter((r) => r.path === path);
+  }
+
+  /** What BankID knows of an order now (undefined once forgotten). */
+  order(orderRef: string): Readonly<FakeOrder> | undefined {
+    return this.current(orderRef);
+  }
+
+  // ---- the end user's BankID app ----
+
+  /** Scans one frame of the animated QR: its HMAC must verify and its time must be the current one. */
+  scanQr(qrData: string): string {
+    const match = QR_DATA.exec(qrData);
+    const order = match && [...this.orders.values()].find((o) => o.qrStartToken === match[1]);
+    if (!match || !order) throw new FakeAppRefusal('qr_invalid');
+    const expected = createHmac('sha256', order.qrStartSecret).update(match[2]).digest();
+    if (!timingSafeEqual(expected, Buffer.from(match[3], 'hex'))) throw new FakeAppRefusal('qr_invalid');
+    this.refresh(order);
+    const elapsed = Math.floor((this.now() - order.createdAt) / 1000);
+    if (Math.abs(elapsed - Number(match[2])) > QR_TOLERANCE_SECONDS) throw new FakeAppRefusal('qr_expired');
+    this.pickUp(order);
+    return order.orderRef;
+  }
+
+  /** Opens the app on the same device with the autostart token. */
+  openWithAutoStartToken(autoStartToken: string): string {
+    const order = [...this.orders.values()].find((o) => o.autoStartToken === autoStartToken);
+    if (!order) throw new FakeAppRefusal('qr_invalid');
+    this.refresh(order);
+    this.pickUp(order);
+    return order.orderRef;
+  }
+
+  /** Moves a picked-up order to another pending hint (noClient, started, userMrtd, userCallConfirm, …). */
+  setHint(orderRef: string, hintCode: string): void {
+    this.pending(orderRef).hintCode = hintCode;
+  }
+
+  /** The user identifies: the order completes with this identity. */
+  approve(orderRef: string, user: FakeUser = FAKE_USER): void {
+    const order = this.pending(orderRef);
+    if (order.pickedUpAt === undefined) throw new FakeAppRefusal('not_picked_up');
+    Object.assign(order, { status: 'complete', hintCode: undefined, endedAt: this.now(), user });
+  }
+
+  /** The user presses cancel in the app. */
+  cancelInApp(orderRef: string): void {
+    this.endWith(this.pending(orderRef), 'userCancel');
+  }
+
+  /** BankID ends the order with a failure hint (certificateErr, notSupportedByUserApp, …). */
+  failOrder(orderRef: string, hintCode: string): void {
+    this.endWith(this.pending(orderRef), hintCode);
+  }
+
+  // ---- the RP API ----
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').replace(/^\/rp\/v6\.0\//, '');
+    const socket = req.socket as TLSSocket;
+    const cn = socket.getPeerCertificate()?.subject?.CN;
+    const clientCn = Array.isArray(cn) ? cn[0] : cn;
+    const raw = await readBody(req);
+    const body = parseJson(raw);
+    this.requests.push({ path, contentType: req.headers['content-type'], body, clientCn });
+    try {
+      if (!req.url?.startsWith('/rp/v6.0/') || !['auth', 'collect', 'cancel'].includes(path)) throw new ApiError(404, 'notFound', 'No such endpoint.');
+      if (req.method !== 'POST') throw new ApiError(405, 'methodNotAllowed', 'Only POST is allowed.');
+      if (!clientCn || !this.options.authorizedClients.includes(clientCn)) throw new ApiError(401, 'unauthorized', 'The RP does not have access to the service.');
+      // BankID takes exactly application/json: even a charset parameter is refused.
+      if (req.headers['content-type']?.toLowerCase() !== 'application/json') throw new ApiError(415, 'unsupportedMediaType', 'Content-Type must be application/json.');
+      if (!isObject(body)) throw invalid('The body is not a JSON object.');
+      const fault = this.takeFault(path as Operation);
+      if (fault && 'delayMs' in fault) await this.delay(fault.delayMs);
+      if (fault && 'errorCode' in fault) {
+        send(res, fault.status, { errorCode: fault.errorCode, details: fault.details ?? fault.errorCode }, fault.headers);
+        return;
+      }
+      send(res, 200, path === 'auth' ? this.auth(body) : path === 'collect' ? this.collect(body) : this.cancel(body));
+    } catch (error) {
+      const known = error instanceof ApiError ? error : new ApiError(500, 'internalError', 'Internal technical error.');
+      send(res, known.status, { errorCode: known.errorCode, details: known.details });
+    }
+  }
+
+  private auth(body: Record<string, unknown>) {
+    for (const field of Object.keys(body)) if (!AUTH_FIELDS.has(field)) throw invalid(`Unknown parameter ${field}.`);
+    const { endUserIp, requirement = {}, userVisibleData, userVisibleDataFormat, returnUrl, returnRisk = false } = body;
+    if (typeof endUserIp !== 'string' || isIP(endUserIp) === 0) throw invalid('Invalid endUserIp.');
+    if (userVisibleData !== undefined) {
+      if (typeof userVisibleData !== 'string' || !BASE64.test(userVisibleData) || userVisibleData.length < 1 || userVisibleData.length > USER_VISIBLE_DATA_MAX) {
+        throw invalid('Invalid userVisibleData.');
+      }
+    }
+    if (userVisibleDataFormat !== undefined && (userVisibleData === undefined || !['plaintext', 'simpleMarkdownV1'].includes(userVisibleDataFormat as string))) {
+      throw invalid('Invalid userVisibleDataFormat.');
+    }
+    if (returnUrl !== undefined && (typeof returnUrl !== 'string' || returnUrl.length < 1 || returnUrl.length > 512)) throw invalid('Invalid returnUrl.');
+    if (typeof returnRisk !== 'boolean') throw invalid('Invalid returnRisk.');
+    if (!isObject(requirement)) throw invalid('Invalid requirement.');
+    checkRequirement(requirement);
+    if (typeof requirement.personalNumber === 'string') {
+      const running = [...this.orders.values()].find(
+        (o) => this.refresh(o) && o.status === 'pending' && o.requirement.personalNumber === requirement.personalNumber,
+      );
+      if (running) {
+        // Both orders are cancelled: the running one fails, the new one is never created.
+        this.endWith(running, 'cancelled');
+        throw new ApiError(400, 'alreadyInProgress', 'An order for this person is already in progress.');
+      }
+    }
+    const order: FakeOrder = {
+      orderRef: randomUUID(),
+      autoStartToken: randomUUID(),
+      qrStartToken: randomUUID(),
+      qrStartSecret: randomUUID(),
+      endUserIp,
+      requirement,
+      userVisibleData: userVisibleData as string | undefined,
+      returnRisk,
+      createdAt: this.now(),
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+    };
+    this.orders.set(order.orderRef, order);
+    return { orderRef: order.orderRef, autoStartToken: order.autoStartToken, qrStartToken: order.qrStartToken, qrStartSecret: order.qrStartSecret };
+  }
+
+  private collect(body: Record<string, unknown>) {
+    const order = typeof body.orderRef === 'string' && Object.keys(body).length === 1 ? this.current(body.orderRef) : undefined;
+    if (!order) throw invalid('No such order.');
+    if (order.status !== 'complete') return { orderRef: order.orderRef, status: order.status, hintCode: order.hintCode };
+    return { orderRef: order.orderRef, status: 'complete', completionData: this.completionData(order) };
+  }
+
+  private cancel(body: Record<string, unknown>) {
+    const order = typeof body.orderRef === 'string' ? this.current(body.orderRef) : undefined;
+    // Cancelling a finished or unknown order is a parameter error, as at BankID.
+    if (!order || order.status !== 'pending') throw invalid('No such order.');
+    this.endWith(order, 'cancelled');
+    return {};
+  }
+
+  private completionData(order: FakeOrder) {
+    const signed = Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo>` +
+        `<Reference URI="#bidSignedData"/></SignedInfo><Object><bankIdSignedData Id="bidSignedData"><srvInfo><nonce>` +
+        `${randomBytes(16).toString('base64')}</nonce></srvInfo><clientInfo><funcId>Identification</funcId></clientInfo>` +
+        `</bankIdSignedData></Object></Signature>`,
+    ).toString('base64');
+    return {
+      user: order.user,
+      device: { ipAddress: order.endUserIp, uhi: randomBytes(18).toString('base64url') },
+      bankIdIssueDate: '2024-03-01',
+      ...(order.requirement.mrtd === true ? { stepUp: { mrtd: true } } : {}),
+      signature: signed,
+      ocspResponse: randomBytes(96).toString('base64'),
+      ...(order.returnRisk ? { risk: 'low' } : {}),
+    };
+  }
+
+  // ---- order life cycle ----
+
+  /** An order as it stands now: expiry applied, forgotten when past its keeping time. */
+  private current(orderRef: string): FakeOrder | undefined {
+    const order = this.orders.get(orderRef);
+    if (!order || this.refresh(order)) return order;
+    this.orders.delete(orderRef);
+    return undefined;
+  }
+
+  /** Applies what time did to the order; false when BankID has forgotten it. */
+  private refresh(order: FakeOrder): boolean {
+    const now = this.now();
+    if (order.status === 'pending' && order.pickedUpAt === undefined && now >= order.createdAt + START_WINDOW_MS) {
+      this.endWith(order, 'startFailed', order.createdAt + START_WINDOW_MS);
+    } else if (order.status === 'pending' && now >= order.createdAt + ORDER_LIFETIME_MS) {
+      this.endWith(order, 'expiredTransaction', order.createdAt + ORDER_LIFETIME_MS);
+    }
+    if (order.endedAt === undefined) return true;
+    return now < order.endedAt + (order.status === 'complete' ? KEEP_COMPLETE_MS : KEEP_FAILED_MS);
+  }
+
+  private pending(orderRef: string): FakeOrder {
+    const order = this.current(orderRef);
+    if (!order || order.status !== 'pending') throw new FakeAppRefusal('not_pending');
+    return order;
+  }
+
+  private pickUp(order: FakeOrder): void {
+    if (order.status !== 'pending' || order.pickedUpAt !== undefined) throw new FakeAppRefusal('not_pending');
+    order.pickedUpAt = this.now();
+    order.hintCode = order.requirement.mrtd === true ? 'userMrtd' : 'userSign';
+  }
+
+  private endWith(order: FakeOrder, hintCode: string, at = this.now()): void {
+    Object.assign(order, { status: 'failed', hintCode, endedAt: at });
+  }
+
+  private takeFault(path: Operation): Fault | undefined {
+    const fault = this.faults.find((f) => f.path === path && f.times > 0);
+    if (fault) fault.times -= 1;
+    this.faults = this.faults.filter((f) => f.times > 0);
+    return fault;
+  }
+
+  private delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+    });
+  }
+}
+
+function checkRequirement(requirement: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(requirement)) {
+    const ok =
+      name === 'pinCode' || name === 'mrtd'
+        ? typeof value === 'boolean'
+        : name === 'cardReader'
+          ? value === 'class1' || value === 'class2'
+          : name === 'certificatePolicies'
+            ? Array.isArray(value) && value.every((p) => typeof p === 'string')
+            : name === 'personalNumber'
+              ? typeof value === 'string' && /^\d{12}$/.test(value)
+              : false;
+    if (!ok) throw invalid(`Invalid requirement ${name}.`);
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}

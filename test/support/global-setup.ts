@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+// Jest loads this file through require() without the ESM mapping of .js imports, so it is
+// self-contained: it only decides where e2e tests run and names this run's databases.
+const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export default async function globalSetup(): Promise<void> {
+  let real = false;
+  if (process.env.EIDGW_TEST_FORCE_PGLITE !== 'true') {
+    const client = new Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 2_000 });
+    try {
+      await client.connect();
+      real = true;
+    } catch {
+      real = false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  process.env.EIDGW_TEST_POSTGRES = String(real);
+  // Databases of this run carry its id, so runs side by side (or a crashed earlier one) never collide.
+  process.env.EIDGW_TEST_RUN = randomBytes(4).toString('hex');
+  if (!real) process.stdout.write('\n[tests] No PostgreSQL reachable: e2e tests run on embedded PGlite.\n');
+}
