@@ -7,7 +7,6 @@ import { FAKE_USER, FakeAppRefusal, FakeBankIdServer } from '../fakes/bankid-rp-
 import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
-import { usingRealPostgres } from '../support/test-postgres.js';
 
 const COLLECT_MS = 2_000;
 
@@ -306,7 +305,6 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
 describe('BankID RP certificates: forms, refusals and expiry', () => {
   let pki: TestPki;
   let fake: FakeBankIdServer;
-  let database: TestDatabase;
   let clock: TestApp['clock'] | undefined;
 
   beforeAll(async () => {
@@ -319,34 +317,36 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
       authorizedClients: ['Fake RP'],
       now: () => clock?.now() ?? new Date(),
     });
-    database = await createTestDatabase();
   });
 
   afterAll(async () => {
     await fake?.close();
-    await database?.drop();
     await pki?.remove();
   });
 
   /** An app whose test environment uses its own certificate settings; live keys have none. */
   async function withApp(env: Record<string, string>, work: (testApp: TestApp) => Promise<void>): Promise<void> {
-    // On the embedded fallback an app that fails to boot keeps its database open: give each its own.
-    const own = usingRealPostgres() ? null : await createTestDatabase();
-    const testApp = await createTestApp({
-      ...(own ?? database).env,
-      PROVIDERS: 'simulator,bankid',
-      BANKID_TEST_URL: fake.url,
-      BANKID_TIMEOUT: '400ms',
-      BANKID_RETRY_SCHEDULE: '10ms,20ms',
-      ...env,
-    });
-    clock = testApp.clock;
+    // An app that fails to boot cannot be closed and keeps its connections (or, on the embedded
+    // fallback, the database itself) open: each gets its own database, dropped afterwards.
+    const own = await createTestDatabase();
     try {
-      await work(testApp);
+      const testApp = await createTestApp({
+        ...own.env,
+        PROVIDERS: 'simulator,bankid',
+        BANKID_TEST_URL: fake.url,
+        BANKID_TIMEOUT: '400ms',
+        BANKID_RETRY_SCHEDULE: '10ms,20ms',
+        ...env,
+      });
+      clock = testApp.clock;
+      try {
+        await work(testApp);
+      } finally {
+        clock = undefined;
+        await testApp.close();
+      }
     } finally {
-      clock = undefined;
-      await testApp.close();
-      await own?.drop();
+      await own.drop();
     }
   }
 

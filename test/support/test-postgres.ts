@@ -18,6 +18,9 @@ export function databaseUrl(database: string): string {
 
 export async function withServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: TEST_SERVER_URL, connectionTimeoutMillis: 2_000 });
+  // A backend terminated while idle (a server restart, an administrator) reaches the client as an
+  // 'error' event: without a listener that would crash the test worker; failed queries still reject.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     return await work(client);
