@@ -11,7 +11,7 @@ export default async function globalSetup(): Promise<void> {
     const client = new Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 2_000 });
     try {
       client.on('error', () => undefined); // a terminated idle backend must not crash jest
-    await client.connect();
+      await client.connect();
       real = true;
     } catch {
       real = false;
