@@ -13,6 +13,7 @@ import { CreateSessionsAndSimulatorOrders1795300100000 } from '../../migrations/
 import { CreateWebhooks1795300200000 } from '../../migrations/1795300200000-CreateWebhooks.js';
 import { CreateOtpChallengesAndSigningKeys1795300300000 } from '../../migrations/1795300300000-CreateOtpChallengesAndSigningKeys.js';
 import { CreateProtectionState1795300400000 } from '../../migrations/1795300400000-CreateProtectionState.js';
+import { IndexIpBlocksInForce1795300500000 } from '../../migrations/1795300500000-IndexIpBlocksInForce.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   CreateWebhooks1795300200000,
   CreateOtpChallengesAndSigningKeys1795300300000,
   CreateProtectionState1795300400000,
+  IndexIpBlocksInForce1795300500000,
 ];

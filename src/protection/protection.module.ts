@@ -3,6 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { IpBlockPurgeJob } from './ip-blocks/ip-block-purge.job.js';
 import { IpBlockStore } from './ip-blocks/ip-block.store.js';
+import { IpBlockSyncJob } from './ip-blocks/ip-block-sync.job.js';
 import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
 import { PostgresIpBlockStore } from './ip-blocks/postgres-ip-block.store.js';
 import { RedisIpBlockStore } from './ip-blocks/redis-ip-block.store.js';
@@ -34,6 +35,7 @@ import { RedisConnection } from './redis/redis-connection.js';
     RateLimitsService,
     ProtectionHooks,
     IpBlockPurgeJob,
+    IpBlockSyncJob,
     { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
   ],
 })

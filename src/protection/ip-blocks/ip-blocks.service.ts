@@ -17,16 +17,26 @@ export const FAILED_ATTEMPT_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'validation_code_expired',
 ]);
 
-// Blocks this process has seen, so a blocked client hammering the service costs no store lookups.
-// A block is never lifted early, so remembering one until it ends is always right.
-const MAX_REMEMBERED_BLOCKS = 10_000;
+// How long the copy of the blocks in force may go without a successful sync (IpBlockSyncJob runs
+// every second) before checks ask the store again, request by request.
+const SYNC_STALE_AFTER_MS = 3_000;
 
-/** Failed-attempt IP blocks (SPEC 5): fail2ban's rule with maxretry 10, findtime and bantime 15 min. */
+/**
+ * Failed-attempt IP blocks (SPEC 5): fail2ban's rule with maxretry 10, findtime and bantime 15 min.
+ *
+ * The check runs before every request, so it reads a per-process copy of the blocks in force
+ * instead of the store: the copy gets this process's blocks at once and everyone else's at the next
+ * sync (at most a second later; a failed attempt on this process learns of its block at once too).
+ * A block is never lifted early, so a copied block stays right until it ends. While syncing fails,
+ * checks fall back to the store.
+ */
 @Injectable()
 export class IpBlocksService {
   private readonly logger = new Logger(IpBlocksService.name);
   private readonly policy: BlockPolicy;
-  private readonly knownBlocks = new Map<string, number>();
+  private readonly blocksInForce = new Map<string, number>();
+  /** performance.now() of the last successful sync: wall time, not the (testable) domain clock. */
+  private syncedAt = -Infinity;
 
   constructor(
     private readonly store: IpBlockStore,
@@ -38,26 +48,37 @@ export class IpBlocksService {
 
   /** Throws 401 ip_blocked while the client's address is blocked. */
   async assertNotBlocked(ip: string): Promise<void> {
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     let until: number;
     try {
       const address = clientAddressOf(ip);
-      until = this.knownBlocks.get(address) ?? 0;
-      if (until <= now.getTime()) {
-        this.knownBlocks.delete(address);
-        until = (await this.store.blockedUntil(address, now))?.getTime() ?? 0;
-        if (until > now.getTime()) this.remember(address, until);
+      until = this.blocksInForce.get(address) ?? 0;
+      if (until <= now && performance.now() - this.syncedAt > SYNC_STALE_AFTER_MS) {
+        until = (await this.store.blockedUntil(address, new Date(now)))?.getTime() ?? 0;
+        if (until > now) this.blocksInForce.set(address, until);
       }
     } catch (error) {
       // Fail open: a store outage must not lock every client out (docs/protection.md).
       this.logger.error({ err: error }, 'IP block check failed; request let through');
       return;
     }
-    if (until <= now.getTime()) return;
-    const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+    if (until <= now) return;
+    const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
     throw new DomainException('ip_blocked', `Too many failed authentication attempts from this address; retry after ${retryAfter} s.`, {
       headers: { 'retry-after': String(retryAfter) },
     });
+  }
+
+  /** Copies the blocks in force from the store, and forgets those that have ended. */
+  async syncBlocks(): Promise<void> {
+    const startedAt = performance.now();
+    const now = this.clock.now();
+    const blocks = await this.store.blocksInForce(now);
+    for (const [address, until] of this.blocksInForce) if (until <= now.getTime()) this.blocksInForce.delete(address);
+    for (const { address, until } of blocks) {
+      if (until.getTime() > (this.blocksInForce.get(address) ?? 0)) this.blocksInForce.set(address, until.getTime());
+    }
+    this.syncedAt = startedAt;
   }
 
   /** Counts a failed attempt from the client's address; the one that reaches the threshold blocks it. */
@@ -66,17 +87,11 @@ export class IpBlocksService {
       const address = clientAddressOf(ip);
       const until = await this.store.recordFailure(address, this.clock.now(), this.policy);
       if (until) {
-        this.remember(address, until.getTime());
+        this.blocksInForce.set(address, until.getTime());
         this.logger.warn({ address, blockedUntil: until.toISOString() }, 'Address blocked after repeated failed attempts');
       }
     } catch (error) {
       this.logger.error({ err: error }, 'Failed attempt could not be counted');
     }
-  }
-
-  private remember(address: string, until: number): void {
-    // A Map iterates in insertion order: past the cap, forget the oldest entry.
-    if (this.knownBlocks.size >= MAX_REMEMBERED_BLOCKS) this.knownBlocks.delete(this.knownBlocks.keys().next().value!);
-    this.knownBlocks.set(address, until);
   }
 }

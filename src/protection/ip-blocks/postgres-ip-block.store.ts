@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { IpBlockStore, type BlockPolicy } from './ip-block.store.js';
+import { clientAddressOf } from '../client-address.js';
+import { IpBlockStore, type BlockInForce, type BlockPolicy } from './ip-block.store.js';
 
 export class PostgresIpBlockStore extends IpBlockStore {
   constructor(private readonly dataSource: DataSource) {
@@ -12,6 +13,15 @@ export class PostgresIpBlockStore extends IpBlockStore {
       [address, now],
     );
     return rows[0]?.blocked_until ?? null;
+  }
+
+  async blocksInForce(now: Date): Promise<BlockInForce[]> {
+    const rows = await this.dataSource.query<{ address: string; blocked_until: Date }[]>(
+      'SELECT address::text AS address, blocked_until FROM ip_blocks WHERE blocked_until > $1',
+      [now],
+    );
+    // inet's text form of an IPv6 /64 carries its mask: written again the one way the checks compare.
+    return rows.map((row) => ({ address: clientAddressOf(row.address.split('/')[0]), until: row.blocked_until }));
   }
 
   async recordFailure(address: string, now: Date, policy: BlockPolicy): Promise<Date | null> {

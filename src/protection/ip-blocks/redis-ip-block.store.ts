@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ProtectionRedis } from '../redis/redis-connection.js';
-import { IpBlockStore, type BlockPolicy } from './ip-block.store.js';
+import { IpBlockStore, type BlockInForce, type BlockPolicy } from './ip-block.store.js';
 
 export class RedisIpBlockStore extends IpBlockStore {
   constructor(
@@ -15,6 +15,13 @@ export class RedisIpBlockStore extends IpBlockStore {
     return until > now.getTime() ? new Date(until) : null;
   }
 
+  async blocksInForce(now: Date): Promise<BlockInForce[]> {
+    const entries = await this.redis.zrangebyscore(this.inForceKey(), `(${now.getTime()}`, '+inf', 'WITHSCORES');
+    const blocks: BlockInForce[] = [];
+    for (let i = 0; i < entries.length; i += 2) blocks.push({ address: entries[i], until: new Date(Number(entries[i + 1])) });
+    return blocks;
+  }
+
   async recordFailure(address: string, now: Date, policy: BlockPolicy): Promise<Date | null> {
     const until = await this.redis.recordFailure(
       this.key(address, 'failures'),
@@ -25,12 +32,21 @@ export class RedisIpBlockStore extends IpBlockStore {
       policy.durationMs,
       `${now.getTime()}:${randomUUID()}`,
     );
-    return until > 0 ? new Date(until) : null;
+    if (until <= 0) return null;
+    // The index of blocks in force has no hash tag of the address, so the script (which must run on
+    // Redis Cluster too) cannot write it. A crash in between leaves the block unlisted: replicas then
+    // learn of it from the address's next failed attempt, which the script answers with the block.
+    await this.redis.zadd(this.inForceKey(), 'GT', until, address);
+    return new Date(until);
   }
 
-  /** Redis expires the keys itself. */
-  async purgeExpired(): Promise<number> {
-    return 0;
+  /** Redis expires the per-address keys itself; the index of blocks in force is trimmed here. */
+  async purgeExpired(now: Date): Promise<number> {
+    return this.redis.zremrangebyscore(this.inForceKey(), '-inf', now.getTime());
+  }
+
+  private inForceKey(): string {
+    return `${this.keyPrefix}ip-blocks-in-force`;
   }
 
   private key(address: string, part: string): string {
