@@ -1,7 +1,7 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { PinoNestLogger } from './common/logging/pino-nest-logger.js';
 import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
 import type { Env } from './config/env.validation.js';
@@ -31,7 +31,7 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY'>): FastifyAdap
 
 /** Everything main.ts and the e2e tests share, so tests run the production pipeline. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { IpBlockPurgeJob } from './ip-blocks/ip-block-purge.job.js';
 import { IpBlockStore } from './ip-blocks/ip-block.store.js';
@@ -10,7 +10,7 @@ import { RedisIpBlockStore } from './ip-blocks/redis-ip-block.store.js';
 import { ProtectionHooks } from './protection.hooks.js';
 import { PostgresQuotaStore } from './rate-limits/postgres-quota.store.js';
 import { QuotaStore } from './rate-limits/quota.store.js';
-import { RateLimitInterceptor } from './rate-limits/rate-limit.interceptor.js';
+import { RateLimitGuard } from './rate-limits/rate-limit.guard.js';
 import { RateLimitsService } from './rate-limits/rate-limits.service.js';
 import { RedisQuotaStore } from './rate-limits/redis-quota.store.js';
 import { RedisConnection } from './redis/redis-connection.js';
@@ -36,7 +36,8 @@ import { RedisConnection } from './redis/redis-connection.js';
     ProtectionHooks,
     IpBlockPurgeJob,
     IpBlockSyncJob,
-    { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
+    // After AuthModule's AuthGuard: global guards run in the order their modules are imported (AppModule).
+    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
 })
 export class ProtectionModule {}

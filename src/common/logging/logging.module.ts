@@ -1,46 +1,32 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Module, RequestMethod } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { Global, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
-import { redactUrl } from './redact-url.js';
-import { requestIdOf } from './request-id.js';
+import { PinoNestLogger } from './pino-nest-logger.js';
+import { logRequests } from './request-log.js';
+import { createRootLogger } from './root-logger.js';
 
-/** JSON logs with a request id; credentials never reach a log line (SPEC 3.8). */
+/** JSON logs through one pino logger: Nest's Logger calls, and a line per request with its id. */
+@Global()
 @Module({
-  imports: [
-    LoggerModule.forRootAsync({
+  providers: [
+    {
+      provide: PinoNestLogger,
       inject: [serverConfig.KEY],
-      useFactory: (config: ServerConfig) => ({
-        // nestjs-pino's default route pattern does not match under Nest 12's Fastify adapter: name every route.
-        forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-        pinoHttp: {
-          level: config.logLevel,
-          // Fastify's genReqId already chose the id and wrote it onto the request: reuse it.
-          genReqId: (req: IncomingMessage) => requestIdOf(req),
-          redact: {
-            paths: [
-              'req.headers["x-api-key"]',
-              'req.headers.authorization',
-              'req.headers.cookie',
-              'res.headers["set-cookie"]',
-              '*.qrStartSecret',
-              '*.personalNumber',
-            ],
-            censor: '[redacted]',
-          },
-          serializers: {
-            req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
-              id: req.id,
-              method: req.method,
-              url: redactUrl(req.url),
-              remoteAddress: req.remoteAddress,
-            }),
-          },
-          customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-            error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-        },
-      }),
-    }),
+      useFactory: (config: ServerConfig) => new PinoNestLogger(createRootLogger(config.logLevel)),
+    },
   ],
+  exports: [PinoNestLogger],
 })
-export class LoggingModule {}
+export class LoggingModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(PinoNestLogger) private readonly logger: PinoNestLogger,
+  ) {}
+
+  onModuleInit(): void {
+    // The command line builds an application context without HTTP.
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (fastify) logRequests(fastify, this.logger.pino);
+  }
+}

@@ -1,0 +1,46 @@
+import type { LoggerService } from '@nestjs/common';
+import type { Level, Logger } from 'pino';
+
+/**
+ * Nest's Logger calls, written through pino. Services log `this.logger.warn({ sessionId }, 'text')`:
+ * Nest passes the object, the text, then the logger's context (the class name) as the last parameter.
+ */
+export class PinoNestLogger implements LoggerService {
+  constructor(readonly pino: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(level: Level, message: unknown, params: unknown[]): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const last = params.at(-1);
+    const context = params.length > 0 && typeof last === 'string' ? last : undefined;
+    const rest = context === undefined ? params : params.slice(0, -1);
+    // Nest's own error(message, stack, context): the stack comes second.
+    const text = rest.find((param): param is string => typeof param === 'string');
+    if (message instanceof Error) this.pino[level]({ context, err: message }, text ?? message.message);
+    else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message }, text);
+    else this.pino[level]({ context, ...(text ? { stack: text } : {}) }, String(message));
+  }
+}

@@ -1,0 +1,13 @@
+import { pino, type Logger } from 'pino';
+
+/**
+ * The process's one pino logger: JSON lines on stdout. Credentials never reach a line (SPEC 3.8):
+ * request lines carry no headers, URLs are redacted (redactUrl), and these paths are censored
+ * wherever a service logs an object holding them.
+ */
+export function createRootLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: { paths: ['*.qrStartSecret', '*.personalNumber', '*.secret', '*.password', '*.authorization', '*["x-api-key"]'], censor: '[redacted]' },
+  });
+}
