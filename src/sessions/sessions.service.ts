@@ -8,6 +8,7 @@ import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
+import { PreparedSelect } from '../database/prepared-select.js';
 import { ProviderUnavailableError, type CollectResult, type CompletedIdentity, type EidProvider } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.service.js';
@@ -37,6 +38,7 @@ export interface KioskSessionState {
 @Injectable()
 export class SessionsService {
   private readonly logger = new Logger(SessionsService.name);
+  private readonly sessionOfTeam: PreparedSelect<Session>;
 
   constructor(
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
@@ -47,7 +49,9 @@ export class SessionsService {
     private readonly kioskLinks: KioskLinks,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly outbox: WebhookOutbox,
-  ) {}
+  ) {
+    this.sessionOfTeam = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
+  }
 
   async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionDto) {
     const provider = this.providers.forStart(providerName, principal.apiKey.environment);
@@ -189,7 +193,7 @@ export class SessionsService {
 
   private async findForTeam(principal: Principal, sessionId: string): Promise<Session> {
     // Another team's session answers exactly like a missing one: no enumeration.
-    const session = UUID.test(sessionId) ? await this.sessions.findOneBy({ id: sessionId, teamId: principal.team.id }) : null;
+    const session = UUID.test(sessionId) ? await this.sessionOfTeam.one([sessionId, principal.team.id]) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     return session;
   }
