@@ -8,6 +8,7 @@ import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
+import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
 import { ProviderUnavailableError, type CollectResult, type CompletedIdentity, type EidProvider } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
@@ -39,6 +40,7 @@ export interface KioskSessionState {
 export class SessionsService {
   private readonly logger = new Logger(SessionsService.name);
   private readonly sessionOfTeam: PreparedSelect<Session>;
+  private readonly newSessions: InsertBatcher<Session>;
 
   constructor(
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
@@ -51,6 +53,7 @@ export class SessionsService {
     private readonly outbox: WebhookOutbox,
   ) {
     this.sessionOfTeam = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
+    this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
   async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionDto) {
@@ -89,7 +92,7 @@ export class SessionsService {
       lastCollectedAt: now,
       piiPurgedAt: null,
     });
-    await this.sessions.insert(session);
+    await this.newSessions.insert(session);
     return {
       sessionId: id,
       provider: provider.name,

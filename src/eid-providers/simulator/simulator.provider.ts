@@ -7,6 +7,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { InsertBatcher } from '../../database/insert-batcher.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
 import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
@@ -31,6 +32,7 @@ const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
 export class SimulatorProvider implements EidProvider {
   readonly name = 'simulator';
   private readonly timings: SimulatorTimings;
+  private readonly newOrders: InsertBatcher<SimulatorOrder>;
 
   constructor(
     @InjectRepository(SimulatorOrder) private readonly orders: Repository<SimulatorOrder>,
@@ -39,6 +41,7 @@ export class SimulatorProvider implements EidProvider {
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
+    this.newOrders = new InsertBatcher(orders.manager.connection, SimulatorOrder);
   }
 
   supports(environment: ApiKeyEnvironment): boolean {
@@ -62,7 +65,7 @@ export class SimulatorProvider implements EidProvider {
       userEnc: null,
       cancelledAt: null,
     });
-    await this.orders.insert(order);
+    await this.newOrders.insert(order);
     return {
       orderRef,
       orderTime: order.createdAt,

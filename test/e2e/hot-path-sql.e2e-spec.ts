@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { InsertBatcher } from '../../src/database/insert-batcher.js';
+import { PreparedSelect } from '../../src/database/prepared-select.js';
+import { Session } from '../../src/sessions/session.entity.js';
+import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTeamWithKey } from '../support/fixtures.js';
+
+/** The hot-path reader and writer must read and write exactly what TypeORM's find and insert do. */
+describe('Hot-path SQL on the sessions table', () => {
+  let database: TestDatabase;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    testApp = await createTestApp(database.env);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await database?.drop();
+  });
+
+  it('should hydrate pending and completed sessions (dates, json, bytea, nulls) exactly as findOneBy does', async () => {
+    testApp.clock.freeze();
+    const http = request(testApp.app.getHttpServer());
+    const { key } = await createTeamWithKey(testApp.app);
+    const start = () =>
+      http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1', metadata: { orderId: 'A-1' } }).expect(200);
+    const pending = (await start()).body;
+    const completed = (await start()).body;
+    await http.post('/api/v1/simulator/scan').send({ autoStartToken: completed.autoStartToken }).expect(200);
+    testApp.clock.advance(2_000); // the next collect is due
+    expect((await http.post(`/api/v1/auth/${completed.sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe('complete');
+
+    const dataSource = testApp.app.get(DataSource);
+    const reader = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
+    for (const id of [pending.sessionId, completed.sessionId]) {
+      const found = await dataSource.getRepository(Session).findOneByOrFail({ id });
+      const read = await reader.one([id, found.teamId]);
+      expect(read).toBeInstanceOf(Session);
+      expect(read).toEqual(found);
+    }
+    expect((await dataSource.getRepository(Session).findOneByOrFail({ id: completed.sessionId })).completionEnc).toBeInstanceOf(Buffer);
+    // Another team's id finds nothing.
+    expect(await reader.one([pending.sessionId, randomUUID()])).toBeNull();
+  });
+
+  /** A session row as SessionsService writes it, of the given team. */
+  const sessionOf = (teamId: string, overrides: Partial<Session> = {}): Session =>
+    Object.assign(new Session(), {
+      id: randomUUID(),
+      teamId,
+      apiKeyId: null,
+      environment: 'test',
+      provider: 'simulator',
+      orderRef: randomUUID(),
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+      qrStartToken: randomUUID(),
+      qrStartSecretEnc: Buffer.from([0, 1, 2, 255]),
+      orderTime: new Date('2026-11-22T10:00:00.123Z'),
+      endUserIp: '192.0.2.1',
+      metadata: { orderId: 'A-1', paid: true, amount: 12.5, note: null },
+      completionEnc: null,
+      createdAt: new Date('2026-11-22T10:00:00.123Z'),
+      expiresAt: new Date('2026-11-22T10:03:00.123Z'),
+      completedAt: null,
+      lastCollectedAt: new Date('2026-11-22T10:00:00.123Z'),
+      piiPurgedAt: null,
+      ...overrides,
+    });
+
+  it('should insert rows written concurrently, in fewer statements, exactly as TypeORM writes them', async () => {
+    const { team } = await createTeamWithKey(testApp.app);
+    const dataSource = testApp.app.get(DataSource);
+    const batcher = new InsertBatcher(dataSource, Session);
+    const rows = Array.from({ length: 40 }, () => sessionOf(team.id));
+    const statements: string[] = [];
+    const query = dataSource.query.bind(dataSource);
+    // Counts the statements that reach the database; the real query still runs.
+    dataSource.query = ((sql: string, parameters?: unknown[]) => (statements.push(sql), query(sql, parameters))) as typeof dataSource.query;
+    try {
+      await Promise.all(rows.map((row) => batcher.insert(row)));
+    } finally {
+      dataSource.query = query;
+    }
+    expect(statements.length).toBeLessThan(rows.length);
+    expect(statements[0]).toMatch(/^INSERT INTO "sessions"/);
+    for (const row of rows) expect(await dataSource.getRepository(Session).findOneByOrFail({ id: row.id })).toEqual(row);
+  });
+
+  it('should fail only the row that breaks a constraint, not the others of its batch', async () => {
+    const { team } = await createTeamWithKey(testApp.app);
+    const batcher = new InsertBatcher(testApp.app.get(DataSource), Session);
+    const good = Array.from({ length: 5 }, () => sessionOf(team.id));
+    const orphan = sessionOf(randomUUID()); // no such team: fk_sessions_team
+    const results = await Promise.allSettled([good[0], orphan, ...good.slice(1)].map((row) => batcher.insert(row)));
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/fk_sessions_team/);
+    expect(await testApp.app.get(DataSource).getRepository(Session).countBy({ teamId: team.id })).toBe(5);
+  });
+});
