@@ -121,7 +121,7 @@ export class SessionsService {
     if (session.status !== 'pending') throw new DomainException('session_not_pending', 'The session has already ended.');
     const provider = this.providers.find(session.provider);
     if (provider) await this.callProvider(provider, 'cancel', () => provider.cancel(session));
-    const updated = await this.applyTransition(session, { kind: 'fail', hintCode: 'cancelled' });
+    const [updated] = await this.applyTransitions([{ session, transition: { kind: 'fail', hintCode: 'cancelled' } }]);
     if (!updated) throw new DomainException('session_not_pending', 'The session has already ended.');
     return this.view(updated);
   }
@@ -212,22 +212,27 @@ export class SessionsService {
   }
 
   private async collect(session: Session): Promise<Session> {
+    const [settled] = await this.settle([{ session, collected: await this.collectOne(session) }]);
+    return settled;
+  }
+
+  private async collectOne(session: Session): Promise<CollectResult | null> {
     const provider = this.providers.find(session.provider);
-    let collected: CollectResult | null = null;
     try {
-      collected = provider ? await provider.collect(session) : null;
+      return provider ? await provider.collect(session) : null;
     } catch (error) {
       // Retried at the next interval; the session fails by itself at expiry if the provider stays away.
       this.logger.warn({ sessionId: session.id, provider: session.provider, err: describe(error) }, 'Collect failed');
+      return null;
     }
-    return this.settle(session, collected);
   }
 
   /** A claimed batch of one provider's sessions: one call where the provider answers for many orders. */
   private async collectGroup(providerName: string, group: Session[]): Promise<void> {
     const provider = this.providers.find(providerName);
     if (!provider?.collectMany) {
-      await Promise.all(group.map((session) => this.collect(session)));
+      const collected = await Promise.all(group.map((session) => this.collectOne(session)));
+      await this.settle(group.map((session, i) => ({ session, collected: collected[i] })));
       return;
     }
     let results: Map<string, CollectResult> | null = null;
@@ -236,39 +241,63 @@ export class SessionsService {
     } catch (error) {
       this.logger.warn({ provider: providerName, sessions: group.length, err: describe(error) }, 'Collect failed');
     }
-    await Promise.all(group.map((session) => this.settle(session, results?.get(session.orderRef) ?? null)));
+    await this.settle(group.map((session) => ({ session, collected: results?.get(session.orderRef) ?? null })));
   }
 
-  private async settle(session: Session, collected: CollectResult | null): Promise<Session> {
-    const transition = transitionAfterCollect(session, collected, this.clock.now());
-    return (await this.applyTransition(session, transition)) ?? (await this.sessions.findOneByOrFail({ id: session.id }));
+  /** Writes what collects found, all in one transaction; answers each session as it now stands. */
+  private async settle(collects: { session: Session; collected: CollectResult | null }[]): Promise<Session[]> {
+    const now = this.clock.now();
+    const applied = await this.applyTransitions(collects.map(({ session, collected }) => ({ session, transition: transitionAfterCollect(session, collected, now) })));
+    // A session that something else ended meanwhile (a cancel, another replica) is read again.
+    return Promise.all(applied.map((session, i) => session ?? this.sessions.findOneByOrFail({ id: collects[i].session.id })));
   }
 
   /**
-   * Writes a transition if the session is still pending; null when something else ended it first.
-   * The end of a session and its webhook messages are one transaction (the outbox): a crash
-   * between the two cannot lose a webhook, nor send one for a change that was rolled back.
+   * Writes transitions of sessions that are still pending, in one transaction of a few statements
+   * however many there are; null for a session that something else ended first. The end of a
+   * session and its webhook messages are one transaction (the outbox): a crash between the two
+   * cannot lose a webhook, nor send one for a change that was rolled back.
    */
-  private async applyTransition(session: Session, transition: SessionTransition): Promise<Session | null> {
-    if (transition.kind === 'none') return session;
+  private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
     const now = this.clock.now();
-    const changes: Partial<Session> =
-      transition.kind === 'progress'
-        ? { hintCode: transition.hintCode }
-        : transition.kind === 'complete'
-          ? { status: 'complete', hintCode: null, completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)), completedAt: now }
-          : { status: 'failed', hintCode: transition.hintCode, completedAt: now };
+    const changed = items.flatMap(({ session, transition }) => (transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }]));
+    if (changed.length === 0) return items.map(({ session }) => session);
     const outcome = await this.dataSource.transaction(async (manager) => {
-      const result = await manager.update(Session, { id: session.id, status: 'pending' }, changes);
-      if (!result.affected) return null;
-      if (transition.kind === 'progress') return { messages: 0 };
-      const ended = { ...session, ...changes } as Session;
-      const event = endedEvent(ended, transition.kind === 'complete' ? transition.completion : null);
-      return { messages: await this.outbox.enqueue(manager, event, now) };
+      // Every column a transition may touch, for every changed session: a progress keeps the pending values.
+      const [rows]: [{ id: string }[]] = await manager.query(
+        `UPDATE sessions s SET status = v.status, hint_code = v.hint_code, completion_enc = v.completion_enc, completed_at = v.completed_at
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bytea[], $5::timestamptz[]) AS v (id, status, hint_code, completion_enc, completed_at)
+          WHERE s.id = v.id AND s.status = 'pending'
+         RETURNING s.id`,
+        [
+          changed.map(({ session }) => session.id),
+          changed.map(({ session, changes }) => changes.status ?? session.status),
+          changed.map(({ session, changes }) => (changes.hintCode === undefined ? session.hintCode : changes.hintCode)),
+          changed.map(({ changes }) => changes.completionEnc ?? null),
+          changed.map(({ changes }) => changes.completedAt ?? null),
+        ],
+      );
+      const updated = new Set(rows.map((row) => row.id));
+      const events = changed
+        .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
+        .map(({ session, transition, changes }) => endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null));
+      return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
-    if (!outcome) return null;
     if (outcome.messages > 0) this.outbox.dispatchSoon();
-    return Object.assign(session, changes);
+    const changesById = new Map(changed.map(({ session, changes }) => [session.id, changes]));
+    return items.map(({ session }) => {
+      const changes = changesById.get(session.id);
+      if (!changes) return session;
+      return outcome.updated.has(session.id) ? Object.assign(session, changes) : null;
+    });
+  }
+
+  private changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Partial<Session> {
+    if (transition.kind === 'progress') return { hintCode: transition.hintCode };
+    if (transition.kind === 'complete') {
+      return { status: 'complete', hintCode: null, completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)), completedAt: now };
+    }
+    return { status: 'failed', hintCode: transition.hintCode, completedAt: now };
   }
 
   private view(session: Session): SessionView {

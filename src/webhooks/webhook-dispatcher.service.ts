@@ -10,7 +10,7 @@ import { WebhookSender } from './webhook-sender.js';
 import { signWebhook } from './webhook-signer.js';
 
 /** Sends in flight per replica; more due messages wait for a free slot (or another replica). */
-export const MAX_IN_FLIGHT = 16;
+export const MAX_IN_FLIGHT = 64;
 /**
  * How long a claim outlives the attempt's own deadline. A send is aborted at WEBHOOK_TIMEOUT, so
  * once the lease has run out the first sender has certainly stopped: a message is never sent by

@@ -20,6 +20,15 @@ export interface SessionEndedEvent {
   data: Record<string, unknown>;
 }
 
+interface EndpointRow {
+  id: string;
+  team_id: string;
+  environment: ApiKeyEnvironment;
+  event_types: string[];
+  plan: Plan;
+  extra_features: string[];
+}
+
 /** Standard Webhooks ids: opaque, and never containing the `.` that separates the signed parts. */
 const newMessageId = () => `msg_${randomBase62(27)}`;
 
@@ -34,46 +43,56 @@ export class WebhookOutbox {
     private readonly dispatcher: WebhookDispatcher,
   ) {}
 
-  /** Inside the caller's transaction: one message per enabled endpoint that wants this event. */
-  async enqueue(manager: EntityManager, event: SessionEndedEvent, now: Date): Promise<number> {
-    const endpoints: { id: string; plan: Plan; extra_features: string[] }[] = await manager.query(
-      `SELECT e.id, t.plan, t.extra_features FROM webhook_endpoints e JOIN teams t ON t.id = e.team_id
-        WHERE e.team_id = $1 AND e.environment = $2 AND e.disabled_at IS NULL AND $3 = ANY (e.event_types)`,
-      [event.teamId, event.environment, event.type],
+  /**
+   * Inside the caller's transaction: one message per enabled endpoint that wants each event, written
+   * in two statements however many events there are (a collector batch ends many sessions at once).
+   */
+  async enqueue(manager: EntityManager, events: SessionEndedEvent[], now: Date): Promise<number> {
+    if (events.length === 0) return 0;
+    const endpoints: EndpointRow[] = await manager.query(
+      `SELECT e.id, e.team_id, e.environment, e.event_types, t.plan, t.extra_features
+         FROM webhook_endpoints e JOIN teams t ON t.id = e.team_id
+        WHERE e.team_id = ANY ($1::uuid[]) AND e.disabled_at IS NULL`,
+      [[...new Set(events.map((event) => event.teamId))]],
     );
     // A team that left the pro plan keeps its endpoints but gets no webhooks (SPEC 5).
     const eligible = endpoints.filter((e) => featuresOf({ plan: e.plan, extraFeatures: e.extra_features }).has('pro'));
-    if (eligible.length === 0) return 0;
-    // Serialised once: these bytes are stored, signed and sent as they are.
-    const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
-    const rows = eligible.map((endpoint): WebhookDelivery => {
-      const id = randomUUID();
-      return {
-        id,
-        messageId: newMessageId(),
-        teamId: event.teamId,
-        endpointId: endpoint.id,
-        sessionId: event.sessionId,
-        eventType: event.type,
-        eventAt: event.occurredAt,
-        payloadEnc: this.cipher.encrypt(body, payloadAad(id)),
-        status: 'pending',
-        attemptCount: 0,
-        nextAttemptAt: now,
-        manualAttempt: false,
-        leaseToken: null,
-        leaseExpiresAt: null,
-        lastAttemptAt: null,
-        lastStatusCode: null,
-        lastError: null,
-        deliveredAt: null,
-        finishedAt: null,
-        payloadPurgedAt: null,
-        createdAt: now,
-      };
+    const rows = events.flatMap((event) => {
+      const targets = eligible.filter((e) => e.team_id === event.teamId && e.environment === event.environment && e.event_types.includes(event.type));
+      if (targets.length === 0) return [];
+      // Serialised once: these bytes are stored, signed and sent as they are.
+      const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+      return targets.map((endpoint) => this.message(event, endpoint.id, body, now));
     });
-    await manager.insert(WebhookDelivery, rows);
+    if (rows.length > 0) await manager.insert(WebhookDelivery, rows);
     return rows.length;
+  }
+
+  private message(event: SessionEndedEvent, endpointId: string, body: string, now: Date): WebhookDelivery {
+    const id = randomUUID();
+    return {
+      id,
+      messageId: newMessageId(),
+      teamId: event.teamId,
+      endpointId,
+      sessionId: event.sessionId,
+      eventType: event.type,
+      eventAt: event.occurredAt,
+      payloadEnc: this.cipher.encrypt(body, payloadAad(id)),
+      status: 'pending',
+      attemptCount: 0,
+      nextAttemptAt: now,
+      manualAttempt: false,
+      leaseToken: null,
+      leaseExpiresAt: null,
+      lastAttemptAt: null,
+      lastStatusCode: null,
+      lastError: null,
+      deliveredAt: null,
+      finishedAt: null,
+      payloadPurgedAt: null,
+      createdAt: now,
+    };
   }
 
   /** After the transaction committed: send now rather than at the next poll. */

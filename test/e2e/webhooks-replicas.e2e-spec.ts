@@ -100,7 +100,7 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     await a.app.get(DataSource).transaction((manager) =>
       a.app.get(WebhookOutbox).enqueue(
         manager,
-        { teamId: team.team.id, environment: 'test', sessionId, type: 'auth.session.failed', occurredAt: new Date(at), data: { sessionId } },
+        [{ teamId: team.team.id, environment: 'test', sessionId, type: 'auth.session.failed', occurredAt: new Date(at), data: { sessionId } }],
         due,
       ),
     );

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { DomainException } from '../../src/common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../src/common/problem-details/validation-problem.exception.js';
+import { SessionsService } from '../../src/sessions/sessions.service.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { WebhookDeliveriesService } from '../../src/webhooks/webhook-deliveries.service.js';
@@ -139,6 +140,34 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       timestamp: testApp.clock.now().toISOString(),
       data: { sessionId: started.body.sessionId, provider: 'simulator', status: 'failed', hintCode: 'cancelled', completedAt: testApp.clock.now().toISOString() },
     });
+  });
+
+  it("should end a whole collector batch in one go: one message per ended session, each to its own team's endpoint", async () => {
+    const http = request(app().getHttpServer());
+    const other = await createTeamWithKey(app(), { plan: 'pro' });
+    const { secret: otherSecret } = await createEndpoint(app(), other.team.id, { url: receiver.url('/other') });
+    const start = (key: string) => http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200);
+    const [approved, declined, waiting, otherApproved] = await Promise.all([start(team.key), start(team.key), start(team.key), start(other.key)]);
+    const scan = (token: string, action: 'approve' | 'cancel') => http.post('/api/v1/simulator/scan').send({ autoStartToken: token, action }).expect(200);
+    await Promise.all([scan(approved.body.autoStartToken, 'approve'), scan(declined.body.autoStartToken, 'cancel'), scan(otherApproved.body.autoStartToken, 'approve')]);
+
+    testApp.clock.advance(2_000);
+    await app().get(SessionsService).collectDue();
+    const received = await receiver.waitForRequests(3);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more comes
+    expect(receiver.requests).toHaveLength(3);
+
+    const byPath = (path: string) => received.filter((r) => r.path === path);
+    const ours = byPath('/hooks/eid').map((r) => verify(r) as { type: string; data: { sessionId: string; hintCode?: string } });
+    expect(ours.map((m) => [m.data.sessionId, m.type, m.data.hintCode]).sort()).toEqual(
+      [
+        [approved.body.sessionId, 'auth.session.completed', undefined],
+        [declined.body.sessionId, 'auth.session.failed', 'userCancel'],
+      ].sort(),
+    );
+    const [theirs] = byPath('/other');
+    expect((verify(theirs, otherSecret) as { data: { sessionId: string } }).data.sessionId).toBe(otherApproved.body.sessionId);
+    expect((await http.post(`/api/v1/auth/${waiting.body.sessionId}/poll`).set('x-api-key', team.key).expect(200)).body.status).toBe('pending');
   });
 
   it('should retry after a 500 and a timeout, with the same webhook-id, until it succeeds', async () => {
