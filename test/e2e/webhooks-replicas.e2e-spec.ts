@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../../src/config/webhooks.config.js';
 import { SessionsService } from '../../src/sessions/sessions.service.js';
 import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery-store.js';
-import { LEASE_MARGIN_MS, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
+import { LEASE_MARGIN_MS, MAX_IN_FLIGHT, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
@@ -12,7 +12,8 @@ import { usingRealPostgres } from '../support/test-postgres.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint, deliveriesOf, waitUntil } from '../support/webhooks.js';
 
-const MESSAGES = 40;
+// More than one replica keeps in flight, so that the other must take part.
+const MESSAGES = MAX_IN_FLIGHT + 36;
 // Replicas share a PostgreSQL server; the embedded database belongs to one process.
 const describeOnPostgres = usingRealPostgres() ? describe : describe.skip;
 
