@@ -3,12 +3,14 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 
 /**
- * Whole entities by one fixed condition, for the hottest reads (a session by id, on every poll and
- * QR frame). TypeORM's find builds and escapes its query anew on each call, which cost half of a
- * poll's CPU; here the SQL is built once, and rows are hydrated through TypeORM's own column
- * metadata and driver, so types, transformers and dates come out exactly as find returns them.
+ * Whole entities by one fixed condition, for the hottest reads (a session by id on every poll and QR
+ * frame, the collector's batches). TypeORM's find builds and escapes its query anew on each call,
+ * which cost half of a poll's CPU; here the SQL is built once, and rows are hydrated through TypeORM's
+ * own column metadata and driver, so types, transformers and dates come out exactly as find returns them.
  */
 export class PreparedSelect<T extends ObjectLiteral> {
+  /** Every column of the entity, quoted, for a SELECT list or a RETURNING clause. */
+  readonly columnList: string;
   private readonly metadata: EntityMetadata;
   private readonly columns: ColumnMetadata[];
   private readonly sql: string;
@@ -21,13 +23,22 @@ export class PreparedSelect<T extends ObjectLiteral> {
   ) {
     this.metadata = dataSource.getMetadata(entity);
     this.columns = this.metadata.columns;
-    const select = this.columns.map((column) => `"${column.databaseName}"`).join(', ');
-    this.sql = `SELECT ${select} FROM "${this.metadata.tableName}" WHERE ${where} LIMIT 1`;
+    this.columnList = this.columns.map((column) => `"${column.databaseName}"`).join(', ');
+    this.sql = `SELECT ${this.columnList} FROM "${this.metadata.tableName}" WHERE ${where}`;
   }
 
   async one(parameters: unknown[]): Promise<T | null> {
-    const [row] = await this.dataSource.query<Record<string, unknown>[]>(this.sql, parameters);
-    if (!row) return null;
+    const [row] = await this.dataSource.query<Record<string, unknown>[]>(`${this.sql} LIMIT 1`, parameters);
+    return row ? this.hydrate(row) : null;
+  }
+
+  async many(parameters: unknown[]): Promise<T[]> {
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(this.sql, parameters);
+    return rows.map((row) => this.hydrate(row));
+  }
+
+  /** An entity from a row that holds every column (see columnList). */
+  hydrate(row: Record<string, unknown>): T {
     const entity = this.metadata.create() as T;
     for (const column of this.columns) column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
     return entity;

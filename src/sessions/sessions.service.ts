@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, type DataSource, type Repository } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import type { ApiKeyPrincipal, Principal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
@@ -39,7 +39,8 @@ export interface KioskSessionState {
 @Injectable()
 export class SessionsService {
   private readonly logger = new Logger(SessionsService.name);
-  private readonly sessionOfTeam: PreparedSelect<Session>;
+  /** A session of a team by id; its column list and hydration also serve the collector's claims. */
+  private readonly sessionRows: PreparedSelect<Session>;
   private readonly newSessions: InsertBatcher<Session>;
 
   constructor(
@@ -52,7 +53,7 @@ export class SessionsService {
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly outbox: WebhookOutbox,
   ) {
-    this.sessionOfTeam = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
+    this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
@@ -173,17 +174,16 @@ export class SessionsService {
    */
   async collectDue(limit = 200): Promise<string[]> {
     const now = this.clock.now();
-    const claimed: { id: string }[] = await this.dataSource.query(
+    const [rows]: [Record<string, unknown>[]] = await this.dataSource.query(
       `UPDATE sessions SET last_collected_at = $1
         WHERE id IN (SELECT id FROM sessions
                       WHERE status = 'pending' AND last_collected_at <= $2
                       ORDER BY last_collected_at LIMIT $3
                       FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
+        RETURNING ${this.sessionRows.columnList}`,
       [now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit],
-    ).then(([rows]: [{ id: string }[]]) => rows);
-    const ids = claimed.map((row) => row.id);
-    const sessions = ids.length ? await this.sessions.findBy({ id: In(ids) }) : [];
+    );
+    const sessions = rows.map((row) => this.sessionRows.hydrate(row));
     const byProvider = new Map<string, Session[]>();
     for (const session of sessions) {
       const group = byProvider.get(session.provider);
@@ -191,12 +191,12 @@ export class SessionsService {
       else byProvider.set(session.provider, [session]);
     }
     await Promise.all([...byProvider].map(([name, group]) => this.collectGroup(name, group)));
-    return ids;
+    return sessions.map((session) => session.id);
   }
 
   private async findForTeam(principal: Principal, sessionId: string): Promise<Session> {
     // Another team's session answers exactly like a missing one: no enumeration.
-    const session = UUID.test(sessionId) ? await this.sessionOfTeam.one([sessionId, principal.team.id]) : null;
+    const session = UUID.test(sessionId) ? await this.sessionRows.one([sessionId, principal.team.id]) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     return session;
   }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, type Repository } from 'typeorm';
+import { IsNull, type Repository } from 'typeorm';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { InsertBatcher } from '../../database/insert-batcher.js';
+import { PreparedSelect } from '../../database/prepared-select.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
 import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
@@ -33,6 +34,7 @@ export class SimulatorProvider implements EidProvider {
   readonly name = 'simulator';
   private readonly timings: SimulatorTimings;
   private readonly newOrders: InsertBatcher<SimulatorOrder>;
+  private readonly ordersByRef: PreparedSelect<SimulatorOrder>;
 
   constructor(
     @InjectRepository(SimulatorOrder) private readonly orders: Repository<SimulatorOrder>,
@@ -42,6 +44,7 @@ export class SimulatorProvider implements EidProvider {
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
     this.newOrders = new InsertBatcher(orders.manager.connection, SimulatorOrder);
+    this.ordersByRef = new PreparedSelect(orders.manager.connection, SimulatorOrder, 'order_ref = ANY ($1::uuid[])');
   }
 
   supports(environment: ApiKeyEnvironment): boolean {
@@ -80,7 +83,7 @@ export class SimulatorProvider implements EidProvider {
 
   async collectMany(references: OrderReference[]): Promise<Map<string, CollectResult>> {
     const now = this.clock.now();
-    const found = await this.orders.findBy({ orderRef: In(references.map((r) => r.orderRef)) });
+    const found = await this.ordersByRef.many([references.map((r) => r.orderRef)]);
     return new Map(found.map((order) => [order.orderRef, this.resultOf(order, now)]));
   }
 
