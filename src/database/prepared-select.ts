@@ -1,12 +1,14 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
+import { queryPrepared } from './prepared-statement.js';
 
 /**
  * Whole entities by one fixed condition, for the hottest reads (a session by id on every poll and QR
  * frame, the collector's batches). TypeORM's find builds and escapes its query anew on each call,
- * which cost half of a poll's CPU; here the SQL is built once, and rows are hydrated through TypeORM's
- * own column metadata and driver, so types, transformers and dates come out exactly as find returns them.
+ * which cost half of a poll's CPU; here the SQL is built once and runs as a prepared statement, and
+ * rows are hydrated through TypeORM's own column metadata and driver, so types, transformers and
+ * dates come out exactly as find returns them.
  */
 export class PreparedSelect<T extends ObjectLiteral> {
   /** Every column of the entity, quoted, for a SELECT list or a RETURNING clause. */
@@ -28,12 +30,12 @@ export class PreparedSelect<T extends ObjectLiteral> {
   }
 
   async one(parameters: unknown[]): Promise<T | null> {
-    const [row] = await this.dataSource.query<Record<string, unknown>[]>(`${this.sql} LIMIT 1`, parameters);
+    const [row] = await queryPrepared<Record<string, unknown>>(this.dataSource, `${this.sql} LIMIT 1`, parameters);
     return row ? this.hydrate(row) : null;
   }
 
   async many(parameters: unknown[]): Promise<T[]> {
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(this.sql, parameters);
+    const rows = await queryPrepared<Record<string, unknown>>(this.dataSource, this.sql, parameters);
     return rows.map((row) => this.hydrate(row));
   }
 
