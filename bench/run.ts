@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './lib/load.js';
-import { cpuTimeMs, rssMiB, startProcess, type RunningProcess } from './lib/processes.js';
+import { cpuTimeMs, rssMiB, SERVICE_NODE_FLAGS, startProcess, type RunningProcess } from './lib/processes.js';
 import { fmt, machine, markdownTable, textTable, type Target } from './lib/report.js';
 
 /**
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 }
 
 async function onPostgres(env: Record<string, string>, databaseUrl: string): Promise<void> {
-  const service = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const service = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
   const baseline = await startProcess(BASELINE, { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) }, `http://127.0.0.1:${PORT.baseline}/hello`);
   results.push(['start-up to ready (PostgreSQL)', fmt.ms(service.startupMs), '', '']);
   try {
@@ -163,13 +163,19 @@ async function memoryAndCollector(service: RunningProcess, api: string, headers:
   await sleep(4_000);
   const cpuBefore = cpuTimeMs(pid);
   const window = 10_000;
-  await sleep(window);
+  // RSS rises and falls with the garbage collector's cycle: sampled through the window, the peak counts.
+  const samples: number[] = [];
+  for (let waited = 0; waited < window; waited += 500) {
+    await sleep(500);
+    samples.push(rssMiB(pid));
+  }
   const cpuShare = (cpuTimeMs(pid) - cpuBefore) / window;
-  const rss = rssMiB(pid);
+  samples.sort((a, b) => a - b);
+  const [median, peak] = [samples[Math.floor(samples.length / 2)], samples.at(-1)!];
   results.push([`collecting ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending sessions every 2 s`, `${fmt.pct(cpuShare)} of a core`, '', '', `${fmt.pct(cpuShare / 10)} per 1,000 pending`]);
-  results.push([`RSS with ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending`, `${rss.toFixed(0)} MiB`, '', '']);
+  results.push([`RSS with ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending (peak of 20 samples in 10 s)`, `${peak.toFixed(0)} MiB`, '', '', `median ${median.toFixed(0)} MiB`]);
   target('collector CPU at 10,000 pending', '≤ 25% of one core', cpuShare, cpuShare <= 0.25);
-  target('RSS at 10,000 pending', '≤ 200 MB', rss * 1.048576, rss * 1.048576 <= 200, (v) => `${v.toFixed(0)} MB`);
+  target('RSS at 10,000 pending (peak)', '≤ 200 MB', peak * 1.048576, peak * 1.048576 <= 200, (v) => `${v.toFixed(0)} MB`);
 }
 
 async function cluster(env: Record<string, string>, key: string, sessionIds: string[], single: RunningProcess, baseline: RunningProcess): Promise<void> {
@@ -178,7 +184,7 @@ async function cluster(env: Record<string, string>, key: string, sessionIds: str
   const path = cycle(sessionIds, (id) => `/api/v1/auth/${id}/poll`);
   const one = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
   await single.stop();
-  const two = await startProcess(SERVICE, { ...env, WEB_CONCURRENCY: '2' }, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const two = await startProcess(SERVICE, { ...env, WEB_CONCURRENCY: '2' }, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
   try {
     await sleep(3_000); // let the second worker finish booting
     const both = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
@@ -190,9 +196,9 @@ async function cluster(env: Record<string, string>, key: string, sessionIds: str
 
 async function embeddedStartup(dataDir: string): Promise<void> {
   const env = { DATA_DIR: join(dataDir, 'embedded'), PORT: String(PORT.service), LOG_LEVEL: 'warn' };
-  const first = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const first = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
   await first.stop();
-  const again = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const again = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
   await again.stop();
   results.push(['start-up to ready (embedded, first start)', fmt.ms(first.startupMs), '', '']);
   results.push(['start-up to ready (embedded, restart)', fmt.ms(again.startupMs), '', '']);

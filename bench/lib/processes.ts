@@ -4,6 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** The Node flags `npm start` gives the service (package.json), so the bench measures that same process. */
+export const SERVICE_NODE_FLAGS: string[] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
 export interface RunningProcess {
   child: ChildProcess;
   /** Milliseconds from spawn until the readiness URL answered 200. */
@@ -12,9 +17,9 @@ export interface RunningProcess {
 }
 
 /** Starts a Node program and waits until `readyUrl` answers 200 (or the process says 'ready'). */
-export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 120_000): Promise<RunningProcess> {
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 120_000, nodeFlags: string[] = []): Promise<RunningProcess> {
   const startedAt = performance.now();
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(script, [], { execArgv: nodeFlags, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   let exited = false;
   child.once('exit', () => (exited = true));
   const deadline = Date.now() + timeoutMs;

@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 // Linux caps a Unix socket path at 108 bytes including the terminator.
 const MAX_SOCKET_PATH = 107;
@@ -71,6 +71,8 @@ export class EmbeddedPostgres {
     await mkdir(embeddedSocketDir(dataDir), { recursive: true, mode: 0o700 });
     // A socket file left by a crash would make listen() fail with EADDRINUSE.
     await rm(path, { force: true });
+    // Loaded only here: a service on a real PostgreSQL never carries PGlite in memory.
+    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
     const db = await PGlite.create({ dataDir: join(dataDir, 'pgdata') });
     const server = new PGLiteSocketServer({ db, path, maxConnections: MAX_CONNECTIONS });
     try {
