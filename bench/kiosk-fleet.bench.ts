@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { SERVICE_NODE_FLAGS } from './lib/processes.js';
+import { printSection } from './lib/report.js';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 30);
@@ -227,7 +228,7 @@ async function main(): Promise<void> {
       `| errors (refused or broken requests) | ${errors.length}${errors.length ? ` (first: ${errors[0].message})` : ""} | 0 |`,
       `| load generator CPU (this process) | ${(((benchUsage.user + benchUsage.system) / 1e6 / SECONDS) * 100).toFixed(1)}% of one core | |`,
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
+    await printSection(VIEWER === 'stream' ? 'Kiosk fleet' : 'QR fleet', lines);
   } finally {
     for (const req of requests) req.destroy();
     agent.destroy();

@@ -7,6 +7,7 @@ import { qrData } from '../src/qr/qr-frame.js';
 import { qrMatrix } from '../src/qr/qr-matrix.js';
 import { renderQrPng } from '../src/qr/qr-png.js';
 import { renderQrSvg } from '../src/qr/qr-svg.js';
+import { printSection } from './lib/report.js';
 
 const FRAMES = Number(process.env.FRAMES ?? 500);
 const ROUNDS = 5;
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     `SVG: ours ${ours.svg.toFixed(3)} ms vs qrcode default ${svgDefault.toFixed(3)} ms: ${(svgDefault / ours.svg).toFixed(1)}x less CPU (target <= 0.3 ms: ${ours.svg <= 0.3 ? 'met' : 'MISSED'}).`,
     'Every row includes making the frame text (its HMAC), which the first row measures alone.',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  await printSection('QR rendering per frame', lines);
 }
 
 await main();

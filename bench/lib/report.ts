@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 
 export interface Row {
@@ -39,3 +40,13 @@ export const fmt = {
   ms: (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`,
   pct: (n: number) => `${(n * 100).toFixed(0)}%`,
 };
+
+/**
+ * Prints a section and, when `npm run bench` runs the whole suite (BENCH_REPORT=1), appends it to
+ * docs/benchmarks.md, which run.js has just rewritten: one file holds the whole run.
+ */
+export async function printSection(title: string, lines: string[]): Promise<void> {
+  const text = `${lines.join('\n')}\n`;
+  process.stdout.write(text);
+  if (process.env.BENCH_REPORT === '1') await appendFile('docs/benchmarks.md', `\n## ${title}\n\n${text}`);
+}
