@@ -8,6 +8,8 @@ import type { AttemptResult } from './webhook-sender.js';
 
 /** SPEC 4: an endpoint that has failed every attempt for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+// Attempts recorded by one statement at most (16 parameters each, as arrays).
+const MAX_RECORDS_PER_STATEMENT = 200;
 
 /** A due message taken by one dispatcher, with what it needs to sign and send it. */
 export interface ClaimedDelivery {
@@ -37,6 +39,9 @@ export interface RecordedAttempt {
 /** The queue in SQL: claiming due messages under a lease, and recording what each attempt did. */
 @Injectable()
 export class WebhookDeliveryStore {
+  private pendingRecords: PendingRecord[] = [];
+  private recording = false;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
@@ -85,59 +90,127 @@ export class WebhookDeliveryStore {
    * when that is null. Only the lease holder moves the message; a worker whose lease ran out still
    * logs what it did. The endpoint's failure streak follows: a success ends it, a failure starts or
    * extends it and may disable the endpoint (Standard Webhooks: 410 Gone at once, else after five
-   * days). One statement, so one round trip and one atomic change, however busy the dispatcher is.
+   * days). Attempts that finish while a record is on its way are recorded together by the next one
+   * statement: a burst of deliveries costs a few commits, not one each (docs/performance.md).
    */
-  async record(claim: ClaimedDelivery, result: AttemptResult, now: Date, retryDelayMs: number | null): Promise<RecordedAttempt> {
+  record(claim: ClaimedDelivery, result: AttemptResult, now: Date, retryDelayMs: number | null): Promise<RecordedAttempt> {
     const success = result.outcome === 'success';
     const nextAttemptAt = !success && retryDelayMs !== null ? new Date(now.getTime() + retryDelayMs) : null;
-    const status = success ? 'delivered' : nextAttemptAt ? 'pending' : 'failed';
-    const reason: EndpointDisabledReason = result.statusCode === 410 ? 'gone' : 'failing';
-    const [row]: { moved: boolean; disabled_reason: EndpointDisabledReason | null }[] = await this.dataSource.query(
-      `WITH attempt AS (
+    const attempt: PendingRecord = {
+      claim,
+      result,
+      now,
+      success,
+      nextAttemptAt,
+      status: success ? 'delivered' : nextAttemptAt ? 'pending' : 'failed',
+      resolve: () => undefined,
+      reject: () => undefined,
+    };
+    const recorded = new Promise<RecordedAttempt>((resolve, reject) => Object.assign(attempt, { resolve, reject }));
+    this.pendingRecords.push(attempt);
+    if (!this.recording) void this.recordPending();
+    return recorded;
+  }
+
+  private async recordPending(): Promise<void> {
+    this.recording = true;
+    try {
+      while (this.pendingRecords.length > 0) {
+        const batch = this.pendingRecords.splice(0, MAX_RECORDS_PER_STATEMENT);
+        try {
+          await this.recordBatch(batch);
+        } catch (error) {
+          if (batch.length === 1) batch[0].reject(error);
+          // One attempt whose message vanished (its endpoint was deleted) must not fail the others.
+          else await Promise.all(batch.map((attempt) => this.recordBatch([attempt]).catch(attempt.reject)));
+        }
+      }
+    } finally {
+      this.recording = false;
+    }
+  }
+
+  private async recordBatch(batch: PendingRecord[]): Promise<void> {
+    const column = <T>(pick: (attempt: PendingRecord) => T) => batch.map(pick);
+    const [row]: { moved: string[] | null; disabled: { id: string; reason: EndpointDisabledReason }[] | null }[] = await this.dataSource.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::text[], $6::text[], $7::int[], $8::int[],
+                              $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::uuid[], $14::boolean[], $15::boolean[], $16::uuid[])
+           AS i (attempt_id, delivery_id, attempt_number, attempted_at, trigger, outcome, status_code, latency_ms,
+                 error, response_excerpt, status, next_attempt_at, lease_token, success, gone, endpoint_id)),
+       attempt AS (
          INSERT INTO webhook_attempts (id, delivery_id, attempt_number, attempted_at, trigger, outcome, status_code, latency_ms, error, response_excerpt)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)),
+         SELECT attempt_id, delivery_id, attempt_number, attempted_at, trigger, outcome, status_code, latency_ms, error, response_excerpt FROM input),
        moved AS (
-         UPDATE webhook_deliveries
-            SET status = $11, next_attempt_at = $12, finished_at = CASE WHEN $11 = 'pending' THEN NULL ELSE $4::timestamptz END,
-                delivered_at = CASE WHEN $11 = 'delivered' THEN $4::timestamptz ELSE delivered_at END,
-                last_attempt_at = $4, last_status_code = $7, last_error = $9,
+         UPDATE webhook_deliveries d
+            SET status = i.status, next_attempt_at = i.next_attempt_at,
+                finished_at = CASE WHEN i.status = 'pending' THEN NULL ELSE i.attempted_at END,
+                delivered_at = CASE WHEN i.status = 'delivered' THEN i.attempted_at ELSE d.delivered_at END,
+                last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
                 lease_token = NULL, lease_expires_at = NULL, manual_attempt = false
-          WHERE id = $2 AND lease_token = $13
-         RETURNING id),
+           FROM input i
+          WHERE d.id = i.delivery_id AND d.lease_token = i.lease_token
+         RETURNING d.id),
+       -- Per endpoint: any success in the batch ends the streak; otherwise its first failure counts.
+       outcome AS (
+         SELECT endpoint_id, bool_or(success) AS any_success, bool_or(gone) AS gone, min(attempted_at) AS at
+           FROM input GROUP BY endpoint_id),
        health AS (
-         UPDATE webhook_endpoints
-            SET failing_since = CASE WHEN $14 THEN NULL ELSE coalesce(failing_since, $4) END,
-                disabled_at = CASE WHEN NOT $14 AND ($15 = 'gone' OR coalesce(failing_since, $4) <= $16) THEN $4 ELSE disabled_at END,
-                disabled_reason = CASE WHEN NOT $14 AND ($15 = 'gone' OR coalesce(failing_since, $4) <= $16) THEN $15 ELSE disabled_reason END
-          WHERE id = $17 AND CASE WHEN $14 THEN failing_since IS NOT NULL ELSE disabled_at IS NULL END
-         RETURNING disabled_reason)
-       SELECT EXISTS (SELECT 1 FROM moved) AS moved, (SELECT disabled_reason FROM health) AS disabled_reason`,
+         UPDATE webhook_endpoints e
+            SET failing_since = CASE WHEN o.any_success THEN NULL ELSE coalesce(e.failing_since, o.at) END,
+                disabled_at = CASE WHEN NOT o.any_success AND (o.gone OR coalesce(e.failing_since, o.at) <= o.at - $17::interval) THEN o.at ELSE e.disabled_at END,
+                disabled_reason = CASE WHEN o.any_success THEN e.disabled_reason WHEN o.gone THEN 'gone'
+                                       WHEN coalesce(e.failing_since, o.at) <= o.at - $17::interval THEN 'failing' ELSE e.disabled_reason END
+           FROM outcome o
+          WHERE e.id = o.endpoint_id AND CASE WHEN o.any_success THEN e.failing_since IS NOT NULL ELSE e.disabled_at IS NULL END
+         RETURNING e.id, CASE WHEN NOT o.any_success AND e.disabled_at IS NOT NULL THEN e.disabled_reason END AS disabled_reason)
+       SELECT (SELECT array_agg(id) FROM moved) AS moved,
+              (SELECT json_agg(json_build_object('id', id, 'reason', disabled_reason)) FROM health WHERE disabled_reason IS NOT NULL) AS disabled`,
       [
-        randomUUID(),
-        claim.id,
-        claim.attemptCount,
-        now,
-        claim.trigger,
-        result.outcome,
-        result.statusCode,
-        result.latencyMs,
-        result.error,
-        result.responseExcerpt,
-        status,
-        nextAttemptAt,
-        claim.leaseToken,
-        success,
-        reason,
-        new Date(now.getTime() - DISABLE_AFTER_FAILING_MS),
-        claim.endpointId,
+        column(() => randomUUID()),
+        column((a) => a.claim.id),
+        column((a) => a.claim.attemptCount),
+        column((a) => a.now),
+        column((a) => a.claim.trigger),
+        column((a) => a.result.outcome),
+        column((a) => a.result.statusCode),
+        column((a) => a.result.latencyMs),
+        column((a) => a.result.error),
+        column((a) => a.result.responseExcerpt),
+        column((a) => a.status),
+        column((a) => a.nextAttemptAt),
+        column((a) => a.claim.leaseToken),
+        column((a) => a.success),
+        column((a) => a.result.statusCode === 410),
+        column((a) => a.claim.endpointId),
+        `${DISABLE_AFTER_FAILING_MS} milliseconds`,
       ],
     );
-    return {
-      status: !row.moved ? 'lease_lost' : status === 'pending' ? 'retrying' : status,
-      nextAttemptAt,
-      endpointDisabled: row.disabled_reason,
-    };
+    const moved = new Set(row.moved ?? []);
+    // A disable is reported once, with the first attempt of that endpoint in the batch.
+    const disabled = new Map((row.disabled ?? []).map((d) => [d.id, d.reason]));
+    for (const attempt of batch) {
+      const endpointDisabled = disabled.get(attempt.claim.endpointId) ?? null;
+      disabled.delete(attempt.claim.endpointId);
+      attempt.resolve({
+        status: !moved.has(attempt.claim.id) ? 'lease_lost' : attempt.status === 'pending' ? 'retrying' : attempt.status,
+        nextAttemptAt: attempt.nextAttemptAt,
+        endpointDisabled,
+      });
+    }
   }
+}
+
+/** An attempt waiting for its record (WebhookDeliveryStore.record). */
+interface PendingRecord {
+  claim: ClaimedDelivery;
+  result: AttemptResult;
+  now: Date;
+  success: boolean;
+  nextAttemptAt: Date | null;
+  status: 'delivered' | 'pending' | 'failed';
+  resolve(recorded: RecordedAttempt): void;
+  reject(error: unknown): void;
 }
 
 interface ClaimRow {

@@ -10,8 +10,10 @@ import { SessionsService } from '../../src/sessions/sessions.service.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { WebhookDeliveriesService } from '../../src/webhooks/webhook-deliveries.service.js';
+import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery-store.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
+import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';
 import { WebhookPayloadPurgeJob } from '../../src/webhooks/webhook-payload-purge.job.js';
 import { createTestApp, createTestDatabase, TEST_ENCRYPTION_KEY, withEnv, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
@@ -168,6 +170,42 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const [theirs] = byPath('/other');
     expect((verify(theirs, otherSecret) as { data: { sessionId: string } }).data.sessionId).toBe(otherApproved.body.sessionId);
     expect((await http.post(`/api/v1/auth/${waiting.body.sessionId}/poll`).set('x-api-key', team.key).expect(200)).body.status).toBe('pending');
+  });
+
+  it('should record attempts that finish together in fewer statements, and fail only the one whose message vanished', async () => {
+    const dataSource = app().get(DataSource);
+    const store = app().get(WebhookDeliveryStore);
+    // Messages due an hour from now: no dispatcher takes them; this test claims them itself.
+    const due = new Date(testApp.clock.nowMs() + 3_600_000);
+    const sessionIds = await Promise.all(
+      Array.from({ length: 4 }, async () => (await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body.sessionId as string),
+    );
+    const events = sessionIds.map((sessionId) => ({ teamId: team.team.id, environment: 'test' as const, sessionId, type: 'auth.session.failed' as const, occurredAt: due, data: { sessionId } }));
+    await dataSource.transaction((manager) => app().get(WebhookOutbox).enqueue(manager, events, due));
+    const claims = await store.claimDue(4, due, 60_000);
+    expect(claims).toHaveLength(4);
+    await dataSource.query('DELETE FROM webhook_deliveries WHERE id = $1', [claims[2].id]);
+
+    const ok = { outcome: 'success' as const, statusCode: 200, latencyMs: 3, error: null, responseExcerpt: 'ok' };
+    const statements: string[] = [];
+    const query = dataSource.query.bind(dataSource);
+    // Counts the statements that reach the database; the real query still runs.
+    dataSource.query = ((sql: string, parameters?: unknown[]) => (statements.push(sql), query(sql, parameters))) as typeof dataSource.query;
+    let results: PromiseSettledResult<unknown>[];
+    try {
+      results = await Promise.allSettled(claims.map((claim) => store.record(claim, ok, due, null)));
+    } finally {
+      dataSource.query = query;
+    }
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ status: string }>).value.status)).toEqual(['delivered', 'delivered', 'delivered']);
+    // The first alone, the three that came meanwhile together (failing on the vanished one), then those three one by one.
+    expect(statements).toHaveLength(5);
+    const rows: { status: string; attempts: number }[] = await dataSource.query(
+      `SELECT d.status, (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts FROM webhook_deliveries d WHERE d.id = ANY ($1::uuid[]) ORDER BY d.id`,
+      [claims.map((c) => c.id)],
+    );
+    expect(rows).toEqual(Array(3).fill({ status: 'delivered', attempts: 1 }));
   });
 
   it('should retry after a 500 and a timeout, with the same webhook-id, until it succeeds', async () => {
