@@ -329,8 +329,9 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
     // An app that fails to boot cannot be closed and keeps its connections (or, on the embedded
     // fallback, the database itself) open: each gets its own database, dropped afterwards.
     const own = await createTestDatabase();
+    let testApp: TestApp;
     try {
-      const testApp = await createTestApp({
+      testApp = await createTestApp({
         ...own.env,
         PROVIDERS: 'simulator,bankid',
         BANKID_TEST_URL: fake.url,
@@ -338,14 +339,17 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
         BANKID_RETRY_SCHEDULE: '10ms,20ms',
         ...env,
       });
-      clock = testApp.clock;
-      try {
-        await work(testApp);
-      } finally {
-        clock = undefined;
-        await testApp.close();
-      }
+    } catch (error) {
+      // The refused app's embedded database may still be writing its files: the refusal is the result.
+      await own.drop().catch(() => undefined);
+      throw error;
+    }
+    clock = testApp.clock;
+    try {
+      await work(testApp);
     } finally {
+      clock = undefined;
+      await testApp.close();
       await own.drop();
     }
   }
