@@ -174,38 +174,63 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
 
   it('should record attempts that finish together in fewer statements, and fail only the one whose message vanished', async () => {
     const dataSource = app().get(DataSource);
-    const store = app().get(WebhookDeliveryStore);
-    // Messages due an hour from now: no dispatcher takes them; this test claims them itself.
+    // A store of its own: the app's dispatcher records through the app's store, never through this one.
+    const store = new WebhookDeliveryStore(dataSource);
     const due = new Date(testApp.clock.nowMs() + 3_600_000);
     const sessionIds = await Promise.all(
-      Array.from({ length: 4 }, async () => (await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body.sessionId as string),
+      Array.from({ length: 7 }, async () => (await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body.sessionId as string),
     );
+    // Ended here without their own messages, so no later collect ends them (and writes messages) again.
+    await dataSource.query(`UPDATE sessions SET status = 'failed', hint_code = 'cancelled', completed_at = now() WHERE id = ANY ($1::uuid[])`, [sessionIds]);
     const events = sessionIds.map((sessionId) => ({ teamId: team.team.id, environment: 'test' as const, sessionId, type: 'auth.session.failed' as const, occurredAt: due, data: { sessionId } }));
     await dataSource.transaction((manager) => app().get(WebhookOutbox).enqueue(manager, events, due));
-    const claims = await store.claimDue(4, due, 60_000);
-    expect(claims).toHaveLength(4);
-    await dataSource.query('DELETE FROM webhook_deliveries WHERE id = $1', [claims[2].id]);
-
+    // Claimed by hand (exactly these messages, due an hour from now, which no dispatcher takes).
+    const leaseToken = randomUUID();
+    const [claimed]: [{ id: string; message_id: string; endpoint_id: string; event_at: Date; attempt_count: number }[]] = await dataSource.query(
+      `UPDATE webhook_deliveries SET lease_token = $1, lease_expires_at = $2, attempt_count = attempt_count + 1
+        WHERE session_id = ANY ($3::uuid[]) RETURNING id, message_id, endpoint_id, event_at, attempt_count`,
+      [leaseToken, due, sessionIds],
+    );
+    const claims = claimed.map((row) => ({
+      id: row.id,
+      messageId: row.message_id,
+      teamId: team.team.id,
+      endpointId: row.endpoint_id,
+      eventAt: row.event_at,
+      attemptCount: row.attempt_count,
+      trigger: 'scheduled' as const,
+      leaseToken,
+      payloadEnc: Buffer.alloc(0),
+      url: receiver.url(),
+      secretEnc: Buffer.alloc(0),
+      previousSecretEnc: null,
+      previousSecretExpiresAt: null,
+    }));
     const ok = { outcome: 'success' as const, statusCode: 200, latencyMs: 3, error: null, responseExcerpt: 'ok' };
+
     const statements: string[] = [];
     const query = dataSource.query.bind(dataSource);
-    // Counts the statements that reach the database; the real query still runs.
-    dataSource.query = ((sql: string, parameters?: unknown[]) => (statements.push(sql), query(sql, parameters))) as typeof dataSource.query;
-    let results: PromiseSettledResult<unknown>[];
+    // Counts this store's statements (a record starts WITH input); the real query still runs.
+    dataSource.query = ((sql: string, parameters?: unknown[]) => (sql.startsWith('WITH input') && statements.push(sql), query(sql, parameters))) as typeof dataSource.query;
     try {
-      results = await Promise.allSettled(claims.map((claim) => store.record(claim, ok, due, null)));
+      const recorded = await Promise.all(claims.slice(0, 4).map((claim) => store.record(claim, ok, due, null)));
+      expect(recorded.map((r) => r.status)).toEqual(Array(4).fill('delivered'));
     } finally {
       dataSource.query = query;
     }
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ status: string }>).value.status)).toEqual(['delivered', 'delivered', 'delivered']);
-    // The first alone, the three that came meanwhile together (failing on the vanished one), then those three one by one.
-    expect(statements).toHaveLength(5);
+    // The first alone, the three that came while it was on its way together.
+    expect(statements).toHaveLength(2);
+
+    // The leader goes alone; the other two share a statement that fails on the vanished one, then go one by one.
+    const [leader, kept, vanished] = claims.slice(4);
+    await dataSource.query('DELETE FROM webhook_deliveries WHERE id = $1', [vanished.id]);
+    const results = await Promise.allSettled([leader, kept, vanished].map((claim) => store.record(claim, ok, due, null)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     const rows: { status: string; attempts: number }[] = await dataSource.query(
-      `SELECT d.status, (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts FROM webhook_deliveries d WHERE d.id = ANY ($1::uuid[]) ORDER BY d.id`,
+      `SELECT d.status, (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts FROM webhook_deliveries d WHERE d.id = ANY ($1::uuid[])`,
       [claims.map((c) => c.id)],
     );
-    expect(rows).toEqual(Array(3).fill({ status: 'delivered', attempts: 1 }));
+    expect(rows).toEqual(Array(6).fill({ status: 'delivered', attempts: 1 }));
   });
 
   it('should retry after a 500 and a timeout, with the same webhook-id, until it succeeds', async () => {
