@@ -4,8 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** The Node flags `npm start` gives the service (package.json), so the bench measures that same process. */
-export const SERVICE_NODE_FLAGS: string[] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start
+/** The Node flags `npm start` gives the service (package.json, three levels above dist/bench/lib), so the bench measures that same process. */
+export const SERVICE_NODE_FLAGS: string[] = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
   .split(/\s+/)
   .filter((arg) => arg.startsWith('--'));
 
