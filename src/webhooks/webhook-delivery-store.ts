@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { EndpointDisabledReason } from './webhook-endpoint.entity.js';
+import { CoalescingWriter } from '../database/coalescing-writer.js';
 import type { AttemptTrigger } from './webhook-attempt.entity.js';
+import type { EndpointDisabledReason } from './webhook-endpoint.entity.js';
 import type { AttemptResult } from './webhook-sender.js';
 
 /** SPEC 4: an endpoint that has failed every attempt for this long is disabled. */
@@ -39,8 +40,8 @@ export interface RecordedAttempt {
 /** The queue in SQL: claiming due messages under a lease, and recording what each attempt did. */
 @Injectable()
 export class WebhookDeliveryStore {
-  private pendingRecords: PendingRecord[] = [];
-  private recording = false;
+  // Attempts that finish together are recorded by one statement (CoalescingWriter).
+  private readonly records = new CoalescingWriter((batch: PendingRecord[]) => this.recordBatch(batch), MAX_RECORDS_PER_STATEMENT);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -96,41 +97,11 @@ export class WebhookDeliveryStore {
   record(claim: ClaimedDelivery, result: AttemptResult, now: Date, retryDelayMs: number | null): Promise<RecordedAttempt> {
     const success = result.outcome === 'success';
     const nextAttemptAt = !success && retryDelayMs !== null ? new Date(now.getTime() + retryDelayMs) : null;
-    const attempt: PendingRecord = {
-      claim,
-      result,
-      now,
-      success,
-      nextAttemptAt,
-      status: success ? 'delivered' : nextAttemptAt ? 'pending' : 'failed',
-      resolve: () => undefined,
-      reject: () => undefined,
-    };
-    const recorded = new Promise<RecordedAttempt>((resolve, reject) => Object.assign(attempt, { resolve, reject }));
-    this.pendingRecords.push(attempt);
-    if (!this.recording) void this.recordPending();
-    return recorded;
+    const status = success ? 'delivered' : nextAttemptAt ? 'pending' : 'failed';
+    return this.records.submit({ claim, result, now, success, nextAttemptAt, status });
   }
 
-  private async recordPending(): Promise<void> {
-    this.recording = true;
-    try {
-      while (this.pendingRecords.length > 0) {
-        const batch = this.pendingRecords.splice(0, MAX_RECORDS_PER_STATEMENT);
-        try {
-          await this.recordBatch(batch);
-        } catch (error) {
-          if (batch.length === 1) batch[0].reject(error);
-          // One attempt whose message vanished (its endpoint was deleted) must not fail the others.
-          else await Promise.all(batch.map((attempt) => this.recordBatch([attempt]).catch(attempt.reject)));
-        }
-      }
-    } finally {
-      this.recording = false;
-    }
-  }
-
-  private async recordBatch(batch: PendingRecord[]): Promise<void> {
+  private async recordBatch(batch: PendingRecord[]): Promise<RecordedAttempt[]> {
     const column = <T>(pick: (attempt: PendingRecord) => T) => batch.map(pick);
     const [row]: { moved: string[] | null; disabled: { id: string; reason: EndpointDisabledReason }[] | null }[] = await this.dataSource.query(
       `WITH input AS (
@@ -189,19 +160,19 @@ export class WebhookDeliveryStore {
     const moved = new Set(row.moved ?? []);
     // A disable is reported once, with the first attempt of that endpoint in the batch.
     const disabled = new Map((row.disabled ?? []).map((d) => [d.id, d.reason]));
-    for (const attempt of batch) {
+    return batch.map((attempt) => {
       const endpointDisabled = disabled.get(attempt.claim.endpointId) ?? null;
       disabled.delete(attempt.claim.endpointId);
-      attempt.resolve({
+      return {
         status: !moved.has(attempt.claim.id) ? 'lease_lost' : attempt.status === 'pending' ? 'retrying' : attempt.status,
         nextAttemptAt: attempt.nextAttemptAt,
         endpointDisabled,
-      });
-    }
+      };
+    });
   }
 }
 
-/** An attempt waiting for its record (WebhookDeliveryStore.record). */
+/** An attempt to record, with what recording it decides (WebhookDeliveryStore.record). */
 interface PendingRecord {
   claim: ClaimedDelivery;
   result: AttemptResult;
@@ -209,8 +180,6 @@ interface PendingRecord {
   success: boolean;
   nextAttemptAt: Date | null;
   status: 'delivered' | 'pending' | 'failed';
-  resolve(recorded: RecordedAttempt): void;
-  reject(error: unknown): void;
 }
 
 interface ClaimRow {

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
@@ -7,7 +7,6 @@ import { logRequests } from './request-log.js';
 import { createRootLogger } from './root-logger.js';
 
 /** JSON logs through one pino logger: Nest's Logger calls, and a line per request with its id. */
-@Global()
 @Module({
   providers: [
     {
@@ -21,7 +20,7 @@ import { createRootLogger } from './root-logger.js';
 export class LoggingModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(PinoNestLogger) private readonly logger: PinoNestLogger,
+    private readonly logger: PinoNestLogger,
   ) {}
 
   onModuleInit(): void {
