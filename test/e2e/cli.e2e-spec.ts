@@ -1,23 +1,10 @@
-import request from 'supertest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { createTestApp, createTestDatabase, withEnv, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { withEnv } from '../support/create-test-app.js';
+import { useE2eApp } from '../support/e2e.js';
 
 describe('Command line', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
-  const cli = (...argv: string[]) => withEnv({ ...database.env, LOG_LEVEL: 'silent' }, () => runCli(argv));
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp(database.env);
-    http = request(testApp.app.getHttpServer());
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
+  const e2e = useE2eApp();
+  const cli = (...argv: string[]) => withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent' }, () => runCli(argv));
 
   it('should create a team, a user and a key whose secret works on the API, then block and revoke it', async () => {
     const team = await cli('teams', 'create', '--name', 'Acme AB', '--plan', 'pro', '--features', 'beta', '--subscription-until', '2099-01-01T00:00:00Z');
@@ -38,26 +25,26 @@ describe('Command line', () => {
     expect(created.output.displayPrefix).toBe(key.slice(0, 14));
     expect(JSON.stringify(created.output)).not.toContain('keyHash');
 
-    const start = () => http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' });
+    const start = () => e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' });
     await start().expect(200);
 
     const blocked = await cli('keys', 'block', '--id', created.output.id as string, '--until', '2099-01-01T00:00:00Z');
     expect(blocked.output.blockedUntil).toEqual(new Date('2099-01-01T00:00:00Z'));
     // The service caches authenticated keys for 5 s; a change made by another process shows after that.
-    testApp.clock.advance(5_000);
+    e2e.clock.advance(5_000);
     expect((await start().expect(403)).body.code).toBe('api_key_blocked');
 
     const revoked = await cli('keys', 'revoke', '--id', created.output.id as string);
     expect(revoked.output.revokedAt).toBeInstanceOf(Date);
     expect(JSON.stringify(revoked.output)).not.toContain(key);
-    testApp.clock.advance(5_000);
+    e2e.clock.advance(5_000);
     expect((await start().expect(401)).body.code).toBe('invalid_api_key');
   });
 
   it('should make keys of a team without --subscription-until answer subscription_required', async () => {
     const team = await cli('teams', 'create', '--name', 'No Sub');
     const { output } = await cli('keys', 'create', '--team', team.output.id as string);
-    const res = await http.post('/api/v1/auth/simulator/start').set('x-api-key', output.key as string).send({ endUserIp: '192.0.2.1' });
+    const res = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', output.key as string).send({ endUserIp: '192.0.2.1' });
     expect(res.body.code).toBe('subscription_required');
   });
 

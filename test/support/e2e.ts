@@ -1,0 +1,147 @@
+// The e2e harness. A test file states only what it tests:
+//
+//   const e2e = useE2eApp({ env: { SESSION_TTL: '3m' }, withKey: { plan: 'pro' }, freezeClock: true });
+//   it('should …', async () => { await e2e.http.post('/api/v1/…').set('x-api-key', e2e.key).expect(200); });
+//
+// useE2eApp registers its own beforeAll / afterAll (a database copied from the migrated template, the
+// production AppModule with a TestClock, optionally a team with an API key) and returns a context whose
+// fields are read inside tests and hooks, once beforeAll has run. Files with special needs (several
+// apps on one database, a refused boot, the CLI or a built service in a child process) use the parts:
+// useTestDatabase(), createTestApp(), createTeamWithKey() and httpOf(). See docs/architecture.md "Tests".
+import type { Type } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from './create-test-app.js';
+import { createTeamWithKey, type TeamKeyOptions } from './fixtures.js';
+import type { TestClock } from './test-clock.js';
+
+export type TestEnv = Record<string, string | undefined>;
+export type Http = ReturnType<typeof request>;
+export type TeamWithKey = Awaited<ReturnType<typeof createTeamWithKey>>;
+
+/** A supertest agent on an app's HTTP server. */
+export const httpOf = (app: NestFastifyApplication): Http => request(app.getHttpServer());
+
+export interface E2eAppOptions {
+  /** Extra environment; a function is called in beforeAll, after earlier hooks (e.g. a receiver's URL). */
+  env?: TestEnv | ((database: TestDatabase) => TestEnv);
+  /** Extra controllers mounted beside AppModule's (probe routes). */
+  controllers?: Type[];
+  /** Stops the interval jobs after boot, so tests drive the jobs' services themselves. */
+  stopBackgroundJobs?: boolean;
+  /** Freezes the clock before each test (`true`: at the next whole second; a function: at the time it returns). */
+  freezeClock?: boolean | (() => number);
+  /** Listens on an ephemeral loopback port (for raw HTTP, fetch or a browser); `http` then goes through it. */
+  listen?: boolean;
+  /** Creates a team with one API key in beforeAll (`true`: the defaults of createTeamWithKey). */
+  withKey?: boolean | TeamKeyOptions;
+}
+
+export interface E2eApp {
+  database: TestDatabase;
+  testApp: TestApp;
+  app: NestFastifyApplication;
+  http: Http;
+  /** The origin the app listens on, with `listen` (e.g. http://127.0.0.1:41234). */
+  baseUrl: string;
+  clock: TestClock;
+  /** The environment the app was started with (the database's plus `env`), for a second app or the CLI. */
+  env: TestEnv;
+  /** The team and key made by `withKey`. */
+  team: TeamWithKey['team'];
+  apiKey: TeamWithKey['apiKey'];
+  key: string;
+}
+
+/** Registers beforeAll / afterAll for a fresh database only; for files that start their apps themselves. */
+export function useTestDatabase(options: { embedded?: boolean } = {}): { readonly current: TestDatabase } {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(options);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return {
+    get current(): TestDatabase {
+      if (!database) throw new Error('useTestDatabase: read the database inside a test or hook');
+      return database;
+    },
+  };
+}
+
+/** One app on a fresh database for the whole file; see the comment at the top of this file. */
+export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
+  let state: { database: TestDatabase; testApp: TestApp; http: Http; baseUrl?: string; env: TestEnv; owner?: TeamWithKey } | undefined;
+  let database: TestDatabase | undefined;
+  let testApp: TestApp | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const extra = typeof options.env === 'function' ? options.env(database) : options.env;
+    const env = { ...database.env, ...extra };
+    testApp = await createTestApp(env, { controllers: options.controllers });
+    if (options.stopBackgroundJobs) testApp.stopBackgroundJobs();
+    let baseUrl: string | undefined;
+    if (options.listen) {
+      await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+      baseUrl = new URL(await testApp.app.getUrl()).origin;
+    }
+    const owner = options.withKey ? await createTeamWithKey(testApp.app, options.withKey === true ? {} : options.withKey) : undefined;
+    state = { database, testApp, http: baseUrl ? request(baseUrl) : httpOf(testApp.app), baseUrl, env, owner };
+  });
+
+  if (options.freezeClock) {
+    const at = options.freezeClock;
+    beforeEach(() => (at === true ? current().testApp.clock.freeze() : current().testApp.clock.freeze(at())));
+  }
+
+  afterAll(async () => {
+    await testApp?.close();
+    await database?.drop();
+  });
+
+  const current = () => {
+    if (!state) throw new Error('useE2eApp: read the context inside a test or hook, after its beforeAll');
+    return state;
+  };
+  const owner = () => {
+    const made = current().owner;
+    if (!made) throw new Error('useE2eApp: pass withKey to get a team and key');
+    return made;
+  };
+  return {
+    get database() {
+      return current().database;
+    },
+    get testApp() {
+      return current().testApp;
+    },
+    get app() {
+      return current().testApp.app;
+    },
+    get http() {
+      return current().http;
+    },
+    get baseUrl() {
+      const { baseUrl } = current();
+      if (!baseUrl) throw new Error('useE2eApp: pass listen to get a base URL');
+      return baseUrl;
+    },
+    get clock() {
+      return current().testApp.clock;
+    },
+    get env() {
+      return current().env;
+    },
+    get team() {
+      return owner().team;
+    },
+    get apiKey() {
+      return owner().apiKey;
+    },
+    get key() {
+      return owner().key;
+    },
+  };
+}
