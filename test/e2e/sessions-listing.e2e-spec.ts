@@ -1,21 +1,18 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { useE2eApp } from '../support/e2e.js';
 
 const ROWS = 2_500;
 const BASE = Date.parse('2026-11-01T00:00:00.000Z');
 
 describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
+  const e2e = useE2eApp();
   let bearer: string;
   let apiKey: string;
 
-  const list = (body: object) => http.post('/api/v1/sessions').set('authorization', bearer).send(body);
+  const list = (body: object) => e2e.http.post('/api/v1/sessions').set('authorization', bearer).send(body);
   const ids = (rows: { sessionId: string }[]) => rows.map((row) => row.sessionId);
 
   /**
@@ -24,7 +21,7 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
    * lies in the future, so the background collector leaves these made-up orders alone.
    */
   async function seed(teamId: string, otherTeamId: string, apiKeyId: string): Promise<void> {
-    await testApp.app.get(DataSource).query(
+    await e2e.app.get(DataSource).query(
       `INSERT INTO sessions (id, team_id, api_key_id, environment, provider, order_ref, status, hint_code, order_time, end_user_ip,
                              metadata, created_at, expires_at, completed_at, last_collected_at)
        SELECT ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid,
@@ -41,20 +38,12 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp(database.env);
-    http = request(testApp.app.getHttpServer());
-    const owner = await createTeamWithKey(testApp.app);
-    const other = await createTeamWithKey(testApp.app);
+    const owner = await createTeamWithKey(e2e.app);
+    const other = await createTeamWithKey(e2e.app);
     apiKey = owner.key;
     await seed(owner.team.id, other.team.id, owner.apiKey.id);
-    const user = await testApp.app.get(UsersService).create({ teamId: owner.team.id, email: 'lists@example.com' });
-    bearer = `Bearer ${(await testApp.app.get(TokensService).issue({ userId: user.id, teamId: user.teamId, clientId: 'test' })).token}`;
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
+    const user = await e2e.app.get(UsersService).create({ teamId: owner.team.id, email: 'lists@example.com' });
+    bearer = `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: user.teamId, clientId: 'test' })).token}`;
   });
 
   it.each([1_000, 700, 500])('should page through all 2,500 rows %p at a time with lastrow right on every page', async (pageSize) => {
@@ -162,6 +151,6 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
   });
 
   it('should be closed to API keys', async () => {
-    expect((await http.post('/api/v1/sessions').set('x-api-key', apiKey).send({ startRow: 0, endRow: 10 }).expect(403)).body.code).toBe('endpoint_not_available');
+    expect((await e2e.http.post('/api/v1/sessions').set('x-api-key', apiKey).send({ startRow: 0, endRow: 10 }).expect(403)).body.code).toBe('endpoint_not_available');
   });
 });

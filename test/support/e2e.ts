@@ -33,6 +33,8 @@ export interface E2eAppOptions {
   freezeClock?: boolean | (() => number);
   /** Listens on an ephemeral loopback port (for raw HTTP, fetch or a browser); `http` then goes through it. */
   listen?: boolean;
+  /** Timeout of the boot hook, for files whose boot is slow on the embedded-database fallback. */
+  bootTimeout?: number;
   /** Creates a team with one API key in beforeAll (`true`: the defaults of createTeamWithKey). */
   withKey?: boolean | TeamKeyOptions;
 }
@@ -89,7 +91,7 @@ export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
     }
     const owner = options.withKey ? await createTeamWithKey(testApp.app, options.withKey === true ? {} : options.withKey) : undefined;
     state = { database, testApp, http: baseUrl ? request(baseUrl) : httpOf(testApp.app), baseUrl, env, owner };
-  });
+  }, options.bootTimeout);
 
   if (options.freezeClock) {
     const at = options.freezeClock;
