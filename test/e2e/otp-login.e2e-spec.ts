@@ -16,13 +16,13 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
   });
-  afterAll(async () => {
-    await smtp?.close();
-  });
   const e2e = useE2eApp({
     env: () => ({ ...NO_IP_BLOCKING, OTP_DELIVERY: 'smtp', SMTP_URL: smtp.url, SMTP_FROM: 'Login <login@eid.example>' }),
     withKey: { scopes: ['otp'] },
     freezeClock: true,
+  });
+  afterAll(async () => {
+    await smtp?.close();
   });
 
   const askForCode = (body: object, key = e2e.key) => e2e.http.post('/ask_for_approval/login-otp').set('x-api-key', key).send(body);

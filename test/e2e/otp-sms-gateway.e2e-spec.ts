@@ -10,10 +10,10 @@ describe('OTP login through the SMS gateway (OTP_DELIVERY=http, a real HTTP rece
   beforeAll(async () => {
     gateway = await startSmsGatewayReceiver();
   });
+  const e2e = useE2eApp({ env: () => ({ OTP_DELIVERY: 'http', OTP_HTTP_URL: gateway.url }), withKey: { scopes: ['otp'] } });
   afterAll(async () => {
     await gateway?.close();
   });
-  const e2e = useE2eApp({ env: () => ({ OTP_DELIVERY: 'http', OTP_HTTP_URL: gateway.url }), withKey: { scopes: ['otp'] } });
 
   const askForCode = (body: object) => e2e.http.post('/ask_for_approval/login-otp').set('x-api-key', e2e.key).send(body);
   const validate = (body: object) => e2e.http.post('/ask_for_approval/login-otp-validate').set('x-api-key', e2e.key).send(body);

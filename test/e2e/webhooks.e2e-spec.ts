@@ -15,11 +15,12 @@ import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';
 import { WebhookPayloadPurgeJob } from '../../src/webhooks/webhook-payload-purge.job.js';
-import { createTestApp, createTestDatabase, TEST_ENCRYPTION_KEY, withEnv, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { freePort } from '../support/service-process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { completeSimulatorSession, createEndpoint, deliveriesOf, waitForDelivery, waitUntil } from '../support/webhooks.js';
+import { useE2eApp } from '../support/e2e.js';
 
 // Retries after 10 s and 20 s (±20 % jitter): three attempts in all, on a clock the tests move.
 const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '10s,20s', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
@@ -27,14 +28,13 @@ const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '10s,20s', WEBHOOK_TIMEOUT: '500ms', 
 const BOOT_TIMEOUT = 120_000;
 
 describe('Webhooks: delivery, signatures, retries, redelivery, rotation, management', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
+  const e2e = useE2eApp({ env: SCHEDULE, bootTimeout: BOOT_TIMEOUT });
   let receiver: WebhookReceiver;
   let team: Awaited<ReturnType<typeof createTeamWithKey>>;
   let endpointId: string;
   let secret: string;
 
-  const app = () => testApp.app;
+  const app = () => e2e.app;
   const dispatcher = () => app().get(WebhookDispatcher);
   const deliveries = () => app().get(WebhookDeliveriesService);
   /** The bearer token of a new member of the team, as the OTP login would issue it. */
@@ -44,25 +44,20 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   };
   // The command line beside the running app (on the embedded database it joins through the app's socket).
   const cli = (...argv: string[]) =>
-    withEnv({ ...database.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, () => runCli(argv));
-  const complete = (options?: Parameters<typeof completeSimulatorSession>[3]) => completeSimulatorSession(app(), testApp.clock, team.key, options);
+    withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, () => runCli(argv));
+  const complete = (options?: Parameters<typeof completeSimulatorSession>[3]) => completeSimulatorSession(app(), e2e.clock, team.key, options);
   const delivered = (sessionId: string) => waitForDelivery(app(), team.team.id, sessionId, (d) => d.status === 'delivered', 'the delivery');
   const verify = (request: { body: string; headers: Record<string, unknown> }, withSecret = secret) =>
     new Webhook(withSecret).verify(request.body, request.headers as Record<string, string>);
   /** Moves the clock past the next retry (schedule delay + jitter) and lets the dispatcher look. */
   const retryAfter = async (seconds: number) => {
-    testApp.clock.advance(seconds * 1_200 + 100);
+    e2e.clock.advance(seconds * 1_200 + 100);
     dispatcher().wake();
     await dispatcher().idle();
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ ...database.env, ...SCHEDULE });
-  }, BOOT_TIMEOUT);
-
   beforeEach(async () => {
-    testApp.clock.freeze();
+    e2e.clock.freeze();
     receiver = await WebhookReceiver.start();
     team = await createTeamWithKey(app(), { plan: 'pro' });
     ({ endpoint: { id: endpointId }, secret } = await createEndpoint(app(), team.team.id, { url: receiver.url() }));
@@ -70,10 +65,6 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
 
   afterEach(() => receiver.close());
 
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
 
   it('should deliver auth.session.completed at once, signed so that standardwebhooks verifies it', async () => {
     const sessionId = await complete({ metadata: { orderId: 'A-1' } });
@@ -81,21 +72,21 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
 
     expect(verify(received)).toEqual({
       type: 'auth.session.completed',
-      timestamp: testApp.clock.now().toISOString(),
+      timestamp: e2e.clock.now().toISOString(),
       data: {
         sessionId,
         provider: 'simulator',
         status: 'complete',
         user: { personalNumber: '198507099805', name: 'Tess Testsson', givenName: 'Tess', surname: 'Testsson' },
         device: { ipAddress: '192.0.2.10' },
-        completedAt: testApp.clock.now().toISOString(),
+        completedAt: e2e.clock.now().toISOString(),
         metadata: { orderId: 'A-1' },
       },
     });
     expect(received.headers).toMatchObject({
       'content-type': 'application/json',
       'webhook-id': expect.stringMatching(/^msg_[0-9A-Za-z]{27}$/),
-      'webhook-timestamp': String(Math.floor(testApp.clock.nowMs() / 1000)),
+      'webhook-timestamp': String(Math.floor(e2e.clock.nowMs() / 1000)),
       'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
     });
 
@@ -106,7 +97,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       eventType: 'auth.session.completed',
       attemptCount: 1,
       lastStatusCode: 200,
-      attempts: [{ number: 1, attemptedAt: testApp.clock.now().toISOString(), trigger: 'scheduled', outcome: 'success', statusCode: 200, latencyMs: expect.any(Number), responseExcerpt: 'ok' }],
+      attempts: [{ number: 1, attemptedAt: e2e.clock.now().toISOString(), trigger: 'scheduled', outcome: 'success', statusCode: 200, latencyMs: expect.any(Number), responseExcerpt: 'ok' }],
     });
     expect(delivery).not.toHaveProperty('nextAttemptAt');
     expect(delivery.attempts[0]).not.toHaveProperty('error');
@@ -139,8 +130,8 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const [received] = await receiver.waitForRequests(1);
     expect(verify(received)).toEqual({
       type: 'auth.session.failed',
-      timestamp: testApp.clock.now().toISOString(),
-      data: { sessionId: started.body.sessionId, provider: 'simulator', status: 'failed', hintCode: 'cancelled', completedAt: testApp.clock.now().toISOString() },
+      timestamp: e2e.clock.now().toISOString(),
+      data: { sessionId: started.body.sessionId, provider: 'simulator', status: 'failed', hintCode: 'cancelled', completedAt: e2e.clock.now().toISOString() },
     });
   });
 
@@ -153,7 +144,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const scan = (token: string, action: 'approve' | 'cancel') => http.post('/api/v1/simulator/scan').send({ autoStartToken: token, action }).expect(200);
     await Promise.all([scan(approved.body.autoStartToken, 'approve'), scan(declined.body.autoStartToken, 'cancel'), scan(otherApproved.body.autoStartToken, 'approve')]);
 
-    testApp.clock.advance(2_000);
+    e2e.clock.advance(2_000);
     await app().get(SessionsService).collectDue();
     const received = await receiver.waitForRequests(3);
     await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more comes
@@ -176,7 +167,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const dataSource = app().get(DataSource);
     // A store of its own: the app's dispatcher records through the app's store, never through this one.
     const store = new WebhookDeliveryStore(dataSource);
-    const due = new Date(testApp.clock.nowMs() + 3_600_000);
+    const due = new Date(e2e.clock.nowMs() + 3_600_000);
     const sessionIds = await Promise.all(
       Array.from({ length: 7 }, async () => (await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body.sessionId as string),
     );
@@ -310,18 +301,18 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     await app().get(WebhookEndpointsService).update(team.team.id, endpointId, { enabled: true });
 
     // SPEC 7: the payload holds personal data, erased after the retention (1 h by default).
-    testApp.clock.advance(3_600_000);
+    e2e.clock.advance(3_600_000);
     expect(await app().get(WebhookPayloadPurgeJob).purgeDeliveredPayloads()).toBeGreaterThanOrEqual(1);
     expect(await codeOf(deliveries().redeliver(team.team.id, delivery.id))).toBe('delivery_not_redeliverable');
     const [purged] = (await deliveries().list(team.team.id, { startRow: 0, endRow: 1, filterModel: { id: { filterType: 'text', type: 'equals', filter: delivery.id } } })).rows;
-    expect(purged).toMatchObject({ status: 'delivered', payloadPurgedAt: testApp.clock.now().toISOString(), attemptCount: 1 });
+    expect(purged).toMatchObject({ status: 'delivered', payloadPurgedAt: e2e.clock.now().toISOString(), attemptCount: 1 });
   });
 
   it('should sign with both the old and the new secret for 24 hours after a rotation', async () => {
     const rotated = await app().get(WebhookEndpointsService).rotateSecret(team.team.id, endpointId);
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(secret);
-    expect(rotated.endpoint.previousSecretExpiresAt).toEqual(new Date(testApp.clock.nowMs() + 86_400_000));
+    expect(rotated.endpoint.previousSecretExpiresAt).toEqual(new Date(e2e.clock.nowMs() + 86_400_000));
 
     await complete();
     const [during] = await receiver.waitForRequests(1);
@@ -329,7 +320,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     expect(verify(during, secret)).toMatchObject({ type: 'auth.session.completed' });
     expect(verify(during, rotated.secret)).toMatchObject({ type: 'auth.session.completed' });
 
-    testApp.clock.advance(86_400_000);
+    e2e.clock.advance(86_400_000);
     await complete();
     const [, after] = await receiver.waitForRequests(2);
     // A day later the receiver's ±5 min window would refuse our moved clock, so the signature is recomputed.
@@ -342,12 +333,12 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const first = await complete();
     await waitForDelivery(app(), team.team.id, first, (d) => d.attempts.length === 1, 'the first failure');
     const endpoints = app().get(WebhookEndpointsService);
-    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: true, failingSince: testApp.clock.now() });
+    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: true, failingSince: e2e.clock.now() });
 
-    testApp.clock.advance(5 * 86_400_000);
+    e2e.clock.advance(5 * 86_400_000);
     dispatcher().wake();
     await waitForDelivery(app(), team.team.id, first, (d) => d.attempts.length === 2, 'the retry five days later');
-    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: false, disabledReason: 'failing', disabledAt: testApp.clock.now() });
+    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: false, disabledReason: 'failing', disabledAt: e2e.clock.now() });
     const metrics = await request(app().getHttpServer()).get('/metrics').expect(200);
     expect(metrics.text).toMatch(/^webhook_endpoints_disabled_total\{reason="failing"\} [1-9]/m);
 
@@ -420,7 +411,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       filterModel: {
         lastStatusCode: { filterType: 'number', type: 'greaterThan', filter: 299 },
         url: { filterType: 'text', type: 'contains', filter: '/HOOKS/' },
-        createdAt: { filterType: 'date', type: 'inRange', dateFrom: testApp.clock.now().toISOString().slice(0, 10), dateTo: testApp.clock.now().toISOString().slice(0, 10) },
+        createdAt: { filterType: 'date', type: 'inRange', dateFrom: e2e.clock.now().toISOString().slice(0, 10), dateTo: e2e.clock.now().toISOString().slice(0, 10) },
       },
     });
     expect(filtered.rows.map((r) => r.lastStatusCode)).toEqual([500]);
