@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
 import { SessionsService } from '../../src/sessions/sessions.service.js';
@@ -7,7 +6,7 @@ import { FAKE_USER, FakeAppRefusal, FakeBankIdServer } from '../fakes/bankid-rp-
 import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
-import { useE2eApp } from '../support/e2e.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 const COLLECT_MS = 2_000;
 
@@ -349,7 +348,7 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   /** The start answer for a new key of that environment. */
   const startAs = async (testApp: TestApp, environment: 'test' | 'live' = 'test') => {
     const { key } = await createTeamWithKey(testApp.app, { environment });
-    return request(testApp.app.getHttpServer()).post('/api/v1/auth/bankid/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' });
+    return httpOf(testApp.app).post('/api/v1/auth/bankid/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' });
   };
 
   const pem = () => ({ BANKID_TEST_CERT: pki.client.certPath, BANKID_TEST_KEY: pki.client.keyPath, BANKID_TEST_CA: pki.bankIdCaPath });
@@ -402,7 +401,7 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
 
   it('should warn in readiness within 30 days of the RP certificate expiry, and fail readiness once it has expired', async () => {
     await withApp(pem(), async (testApp) => {
-      const http = request(testApp.app.getHttpServer());
+      const http = httpOf(testApp.app);
       testApp.clock.freeze();
       const ready = await http.get('/health/ready').expect(200);
       expect(ready.body).toMatchObject({

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { protectionBackends } from '../support/protection-backends.js';
-import { useE2eApp } from '../support/e2e.js';
+import { httpOf, useE2eApp, type Http } from '../support/e2e.js';
 
 const { backends, redisSkipped } = await protectionBackends();
 
@@ -124,9 +123,9 @@ describe.each(backends)('Client address and configurable thresholds ($name)', (b
     const app = await createTestApp(env);
     apps.push({ app, database, env });
     app.clock.freeze();
-    return { app, http: request(app.app.getHttpServer()) };
+    return { app, http: httpOf(app.app) };
   };
-  const wrongKey = (http: ReturnType<typeof request>, forwardedFor?: string) => {
+  const wrongKey = (http: Http, forwardedFor?: string) => {
     const req = http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', 'eidk_test_wrong');
     return forwardedFor ? req.set('x-forwarded-for', forwardedFor) : req;
   };

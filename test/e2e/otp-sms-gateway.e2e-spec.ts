@@ -1,9 +1,8 @@
-import request from 'supertest';
 import { UsersService } from '../../src/users/users.service.js';
 import { createTestApp } from '../support/create-test-app.js';
 import { itOnPostgres } from '../support/test-postgres.js';
 import { startSmsGatewayReceiver, type SmsGatewayReceiver } from '../support/sms-gateway-receiver.js';
-import { useE2eApp } from '../support/e2e.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 describe('OTP login through the SMS gateway (OTP_DELIVERY=http, a real HTTP receiver on loopback)', () => {
   let gateway: SmsGatewayReceiver;
@@ -82,7 +81,7 @@ describe('OTP login through the SMS gateway (OTP_DELIVERY=http, a real HTTP rece
     const unreachable = await createTestApp({ ...e2e.database.env, OTP_DELIVERY: 'http', OTP_HTTP_URL: closed.url });
     try {
       await e2e.app.get(UsersService).create({ teamId: e2e.team.id, phone: '+46704444444' });
-      const res = await request(unreachable.app.getHttpServer())
+      const res = await httpOf(unreachable.app)
         .post('/ask_for_approval/login-otp')
         .set('x-api-key', e2e.key)
         .send({ e164MobilePhoneNumber: '+46704444444' })

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { PNG } from 'pngjs';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
 import { SessionsService } from '../../src/sessions/sessions.service.js';
@@ -8,7 +7,7 @@ import { createTestApp, createTestDatabase } from '../support/create-test-app.js
 import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { itOnPostgres } from '../support/test-postgres.js';
-import { useE2eApp } from '../support/e2e.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 
@@ -236,7 +235,7 @@ describe('Identity sessions: order lifetime', () => {
     const database = await createTestDatabase();
     const testApp = await createTestApp({ ...database.env, SESSION_TTL: '3m', SIMULATOR_START_TIMEOUT: '10m' });
     try {
-      const http = request(testApp.app.getHttpServer());
+      const http = httpOf(testApp.app);
       const { key } = await createTeamWithKey(testApp.app);
       testApp.clock.freeze();
       const { sessionId } = (await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200)).body;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT, type JSONWebKeySet } from 'jose';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { TeamsService } from '../../src/teams/teams.service.js';
@@ -12,7 +11,7 @@ import { createTestApp, TEST_ENCRYPTION_KEY, withEnv } from '../support/create-t
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { itOnPostgres } from '../support/test-postgres.js';
-import { useE2eApp } from '../support/e2e.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 const ISSUER = 'http://localhost:3000';
 const AUDIENCE = 'eid-gateway';
@@ -129,7 +128,7 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
   itOnPostgres('should verify on another replica the tokens this one signed', async () => {
     const replica = await createTestApp(e2e.env);
     try {
-      const other = request(replica.app.getHttpServer());
+      const other = httpOf(replica.app);
       const { token } = await issue();
       expect((await me(token, other).expect(200)).body.user.id).toBe(user.id);
       const { token: fromReplica } = await issue(user, replica);

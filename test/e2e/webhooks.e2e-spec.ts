@@ -125,8 +125,8 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   });
 
   it('should deliver auth.session.failed for a cancelled session', async () => {
-    const started = await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200);
-    await request(app().getHttpServer()).post(`/api/v1/auth/${started.body.sessionId}/cancel`).set('x-api-key', team.key).expect(200);
+    const started = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200);
+    await e2e.http.post(`/api/v1/auth/${started.body.sessionId}/cancel`).set('x-api-key', team.key).expect(200);
     const [received] = await receiver.waitForRequests(1);
     expect(verify(received)).toEqual({
       type: 'auth.session.failed',
@@ -136,7 +136,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   });
 
   it("should end a whole collector batch in one go: one message per ended session, each to its own team's endpoint", async () => {
-    const http = request(app().getHttpServer());
+    const http = e2e.http;
     const other = await createTeamWithKey(app(), { plan: 'pro' });
     const { secret: otherSecret } = await createEndpoint(app(), other.team.id, { url: receiver.url('/other') });
     const start = (key: string) => http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200);
@@ -169,7 +169,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const store = new WebhookDeliveryStore(dataSource);
     const due = new Date(e2e.clock.nowMs() + 3_600_000);
     const sessionIds = await Promise.all(
-      Array.from({ length: 7 }, async () => (await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body.sessionId as string),
+      Array.from({ length: 7 }, async () => (await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body.sessionId as string),
     );
     // Ended here without their own messages, so no later collect ends them (and writes messages) again.
     await dataSource.query(`UPDATE sessions SET status = 'failed', hint_code = 'cancelled', completed_at = now() WHERE id = ANY ($1::uuid[])`, [sessionIds]);
@@ -339,7 +339,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     dispatcher().wake();
     await waitForDelivery(app(), team.team.id, first, (d) => d.attempts.length === 2, 'the retry five days later');
     expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: false, disabledReason: 'failing', disabledAt: e2e.clock.now() });
-    const metrics = await request(app().getHttpServer()).get('/metrics').expect(200);
+    const metrics = await e2e.http.get('/metrics').expect(200);
     expect(metrics.text).toMatch(/^webhook_endpoints_disabled_total\{reason="failing"\} [1-9]/m);
 
     // A disabled endpoint gets no new messages, and its pending one waits.
@@ -424,7 +424,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
 
   it('should count attempts, latency and the queue in /metrics', async () => {
     await delivered(await complete());
-    const metrics = (await request(app().getHttpServer()).get('/metrics').expect(200).expect('content-type', /^text\/plain/)).text;
+    const metrics = (await e2e.http.get('/metrics').expect(200).expect('content-type', /^text\/plain/)).text;
     expect(metrics).toMatch(/^webhook_attempts_total\{outcome="success"\} [1-9]/m);
     expect(metrics).toMatch(/^webhook_attempt_duration_seconds_count\{outcome="success"\} [1-9]/m);
     expect(metrics).toMatch(/^webhook_delivery_latency_seconds_count [1-9]/m);
@@ -465,7 +465,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   });
 
   it('should manage endpoints and the delivery log through the management API with a team member token', async () => {
-    const http = request(app().getHttpServer());
+    const http = e2e.http;
     const bearer = await memberToken(team.team.id);
     const api = <T extends request.Test>(call: T) => call.set('authorization', bearer);
 
@@ -507,7 +507,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   });
 
   it('should answer the management routes 403 endpoint_not_available to an API key', async () => {
-    const http = request(app().getHttpServer());
+    const http = e2e.http;
     const id = endpointId;
     const calls = [
       http.get('/api/v1/webhook-endpoints'),

@@ -27,6 +27,8 @@ export interface E2eAppOptions {
   env?: TestEnv | ((database: TestDatabase) => TestEnv);
   /** Extra controllers mounted beside AppModule's (probe routes). */
   controllers?: Type[];
+  /** Starts this many apps on the one database (default 1), for tests of replicas; `app` is the first. */
+  replicas?: number;
   /** Stops the interval jobs after boot, so tests drive the jobs' services themselves. */
   stopBackgroundJobs?: boolean;
   /** Freezes the clock before each test (`true`: at the next whole second; a function: at the time it returns). */
@@ -42,6 +44,8 @@ export interface E2eAppOptions {
 export interface E2eApp {
   database: TestDatabase;
   testApp: TestApp;
+  /** All apps with `replicas`, the first being `testApp`. */
+  replicas: TestApp[];
   app: NestFastifyApplication;
   http: Http;
   /** The origin the app listens on, with `listen` (e.g. http://127.0.0.1:41234). */
@@ -56,11 +60,11 @@ export interface E2eApp {
 }
 
 /** Registers beforeAll / afterAll for a fresh database only; for files that start their apps themselves. */
-export function useTestDatabase(options: { embedded?: boolean } = {}): { readonly current: TestDatabase } {
+export function useTestDatabase(options: { embedded?: boolean; timeout?: number } = {}): { readonly current: TestDatabase } {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase(options);
-  });
+    database = await createTestDatabase({ embedded: options.embedded });
+  }, options.timeout);
   afterAll(async () => {
     await database?.drop();
   });
@@ -74,23 +78,24 @@ export function useTestDatabase(options: { embedded?: boolean } = {}): { readonl
 
 /** One app on a fresh database for the whole file; see the comment at the top of this file. */
 export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
-  let state: { database: TestDatabase; testApp: TestApp; http: Http; baseUrl?: string; env: TestEnv; owner?: TeamWithKey } | undefined;
+  let state: { database: TestDatabase; replicas: TestApp[]; testApp: TestApp; http: Http; baseUrl?: string; env: TestEnv; owner?: TeamWithKey } | undefined;
   let database: TestDatabase | undefined;
-  let testApp: TestApp | undefined;
+  const started: TestApp[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
     const extra = typeof options.env === 'function' ? options.env(database) : options.env;
     const env = { ...database.env, ...extra };
-    testApp = await createTestApp(env, { controllers: options.controllers });
-    if (options.stopBackgroundJobs) testApp.stopBackgroundJobs();
+    for (let i = 0; i < (options.replicas ?? 1); i++) started.push(await createTestApp(env, { controllers: options.controllers }));
+    const [testApp] = started;
+    if (options.stopBackgroundJobs) for (const replica of started) replica.stopBackgroundJobs();
     let baseUrl: string | undefined;
     if (options.listen) {
       await testApp.app.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = new URL(await testApp.app.getUrl()).origin;
     }
     const owner = options.withKey ? await createTeamWithKey(testApp.app, options.withKey === true ? {} : options.withKey) : undefined;
-    state = { database, testApp, http: baseUrl ? request(baseUrl) : httpOf(testApp.app), baseUrl, env, owner };
+    state = { database, replicas: started, testApp, http: baseUrl ? request(baseUrl) : httpOf(testApp.app), baseUrl, env, owner };
   }, options.bootTimeout);
 
   if (options.freezeClock) {
@@ -99,7 +104,7 @@ export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
   }
 
   afterAll(async () => {
-    await testApp?.close();
+    for (const replica of started) await replica.close();
     await database?.drop();
   });
 
@@ -118,6 +123,9 @@ export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
     },
     get testApp() {
       return current().testApp;
+    },
+    get replicas() {
+      return current().replicas;
     },
     get app() {
       return current().testApp.app;
