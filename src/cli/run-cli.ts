@@ -139,7 +139,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
       allowPositionals: false,
     });
     const app = async () => (context ??= await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false }));
-    return { exitCode: 0, output: await command.run(values as Flags, app) };
+    return { exitCode: 0, output: await command.run(values, app) };
   } catch (error) {
     return { exitCode: error instanceof UsageError || isParseArgsError(error) ? 2 : 1, output: { error: describe(error) } };
   } finally {

@@ -7,6 +7,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
@@ -21,8 +22,6 @@ import { Session } from './session.entity.js';
 
 /** BankID: collect every two seconds, no more often. */
 export const COLLECT_INTERVAL_MS = 2_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const secretAad = (id: string) => `sessions:${id}:qr_start_secret`;
 const completionAad = (id: string) => `sessions:${id}:completion`;
 
@@ -138,7 +137,7 @@ export class SessionsService {
 
   /** A session by id alone: the kiosk's token already names it. */
   async forKiosk(sessionId: string): Promise<KioskSessionState> {
-    const session = UUID.test(sessionId) ? await this.sessions.findOneBy({ id: sessionId }) : null;
+    const session = isUuid(sessionId) ? await this.sessions.findOneBy({ id: sessionId }) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     const { id, status, hintCode, orderTime, qrStartToken, qrStartSecretEnc } = session;
     const showsQr = status === 'pending' && qrStartToken && qrStartSecretEnc;
@@ -196,7 +195,7 @@ export class SessionsService {
 
   private async findForTeam(principal: Principal, sessionId: string): Promise<Session> {
     // Another team's session answers exactly like a missing one: no enumeration.
-    const session = UUID.test(sessionId) ? await this.sessionRows.one([sessionId, principal.team.id]) : null;
+    const session = isUuid(sessionId) ? await this.sessionRows.one([sessionId, principal.team.id]) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     return session;
   }

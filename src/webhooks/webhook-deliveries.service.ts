@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import type { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { ListingsService, type ListingRow } from '../listings/listings.service.js';
 import type { AttemptTrigger } from './webhook-attempt.entity.js';
@@ -11,8 +12,6 @@ import { WEBHOOK_DELIVERY_LISTING } from './webhook-delivery-listing.js';
 import { WebhookDispatcher } from './webhook-dispatcher.service.js';
 import type { WebhookEventType } from './webhook-event-types.js';
 import type { AttemptOutcome } from './webhook-sender.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A row of the log: WEBHOOK_DELIVERY_LISTING's columns (absent values left out, times ISO 8601) and the attempts. */
 export interface DeliveryView {
@@ -69,7 +68,7 @@ export class WebhookDeliveriesService {
    */
   async redeliver(teamId: string, id: string): Promise<DeliveryView> {
     await this.dataSource.transaction(async (manager) => {
-      const [delivery]: { has_payload: boolean; disabled_at: Date | null }[] = UUID.test(id)
+      const [delivery]: { has_payload: boolean; disabled_at: Date | null }[] = isUuid(id)
         ? await manager.query(
             `SELECT d.payload_enc IS NOT NULL AS has_payload, e.disabled_at
                FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id

@@ -6,6 +6,7 @@ import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
 import { featuresOf } from '../teams/plans.js';
 import { TeamsService } from '../teams/teams.service.js';
@@ -18,8 +19,6 @@ import { assertPublicTarget, ForbiddenTargetError } from './webhook-target-polic
 /** Svix's and the Standard Webhooks' rotation window: the old secret keeps signing this long. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface CreateEndpointInput {
   url: string;
   eventTypes?: WebhookEventType[];
@@ -87,7 +86,7 @@ export class WebhookEndpointsService {
 
   /** The team of an endpoint, for the operator's command line, which names endpoints by id alone. */
   async teamOf(id: string): Promise<string> {
-    const endpoint = UUID.test(id) ? await this.endpoints.findOne({ where: { id }, select: { id: true, teamId: true } }) : null;
+    const endpoint = isUuid(id) ? await this.endpoints.findOne({ where: { id }, select: { id: true, teamId: true } }) : null;
     if (!endpoint) throw new DomainException('not_found', `No webhook endpoint ${id}.`);
     return endpoint.teamId;
   }
@@ -137,7 +136,7 @@ export class WebhookEndpointsService {
 
   private async find(teamId: string, id: string): Promise<WebhookEndpoint> {
     // Another team's endpoint answers like a missing one.
-    const endpoint = UUID.test(id) ? await this.endpoints.findOneBy({ id, teamId }) : null;
+    const endpoint = isUuid(id) ? await this.endpoints.findOneBy({ id, teamId }) : null;
     if (!endpoint) throw new DomainException('not_found', `No webhook endpoint ${id}.`);
     return endpoint;
   }
