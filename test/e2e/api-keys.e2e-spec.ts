@@ -23,7 +23,7 @@ class ProbeController {
   }
 }
 
-describe('API keys: authentication and the error codes of SPEC 6', () => {
+describe('API keys: authentication and its error codes (docs/api.md)', () => {
   const e2e = useE2eApp({ controllers: [ProbeController] });
 
   const startWith = (key?: string) => {
@@ -80,7 +80,7 @@ describe('API keys: authentication and the error codes of SPEC 6', () => {
     expectProblem(await startWith(key), 403, 'subscription_expired');
   });
 
-  it('should answer 403 insufficient_scope for a key without the route\'s scope', async () => {
+  it("should answer 403 insufficient_scope for a key without the route's scope", async () => {
     const { key } = await createTeamWithKey(e2e.app, { scopes: ['sessions:read'] });
     const res = await startWith(key);
     expectProblem(res, 403, 'insufficient_scope');

@@ -14,7 +14,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
   let pki: TestPki;
   let fake: FakeBankIdServer;
 
-  const start = (body: object = { endUserIp: '192.0.2.10' }) => e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', e2e.key).send(body);
+  const start = (body: object = { endUserIp: '192.0.2.10' }) =>
+    e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', e2e.key).send(body);
   const poll = (id: string) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key);
   const qr = (id: string) => e2e.http.get(`/api/v1/auth/${id}/qr`).set('x-api-key', e2e.key);
   const orderRefOf = async (sessionId: string): Promise<string> =>
@@ -59,7 +60,12 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
 
   it('should complete a session end to end: auth over mTLS, the app scans the QR frame, collect until complete', async () => {
     const started = await start({ endUserIp: '192.0.2.10', userVisibleData: 'Log in to Example AB' }).expect(200);
-    expect(started.body).toMatchObject({ provider: 'bankid', status: 'pending', qrStartToken: expect.any(String), autoStartToken: expect.any(String) });
+    expect(started.body).toMatchObject({
+      provider: 'bankid',
+      status: 'pending',
+      qrStartToken: expect.any(String),
+      autoStartToken: expect.any(String),
+    });
     const { sessionId } = started.body;
     const [auth] = fake.requestsTo('auth');
     expect(auth).toEqual({
@@ -124,15 +130,20 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     }
   });
 
-  it.each(['certificateErr', 'userCancel', 'cancelled', 'userDeclinedCall', 'notSupportedByUserApp', 'transactionRiskBlocked', 'somethingNewFailed'])(
-    'should fail the session with hint code %s when BankID ends the order so',
-    async (hintCode) => {
-      const { sessionId, orderRef } = await startPickedUp();
-      fake.failOrder(orderRef, hintCode);
-      e2e.clock.advance(COLLECT_MS);
-      expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode });
-    },
-  );
+  it.each([
+    'certificateErr',
+    'userCancel',
+    'cancelled',
+    'userDeclinedCall',
+    'notSupportedByUserApp',
+    'transactionRiskBlocked',
+    'somethingNewFailed',
+  ])('should fail the session with hint code %s when BankID ends the order so', async (hintCode) => {
+    const { sessionId, orderRef } = await startPickedUp();
+    fake.failOrder(orderRef, hintCode);
+    e2e.clock.advance(COLLECT_MS);
+    expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode });
+  });
 
   it('should fail with startFailed when no app picks the order up within 30 s, and expiredTransaction after 3 min', async () => {
     const unscanned = (await start().expect(200)).body.sessionId;
@@ -356,10 +367,17 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   it.each([
     ['PEM files', () => pem()],
     ['inline PEM text', () => ({ BANKID_TEST_CERT: pki.client.cert, BANKID_TEST_KEY: pki.client.key, BANKID_TEST_CA: pki.bankIdCa })],
-    ['a PKCS#12 file and passphrase', () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE, BANKID_TEST_CA: pki.bankIdCaPath })],
+    [
+      'a PKCS#12 file and passphrase',
+      () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE, BANKID_TEST_CA: pki.bankIdCaPath }),
+    ],
     [
       'an inline base64 PKCS#12',
-      () => ({ BANKID_TEST_PFX: `base64:${readFileSync(pki.client.pfxPath).toString('base64')}`, BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE, BANKID_TEST_CA: pki.bankIdCaPath }),
+      () => ({
+        BANKID_TEST_PFX: `base64:${readFileSync(pki.client.pfxPath).toString('base64')}`,
+        BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE,
+        BANKID_TEST_CA: pki.bankIdCaPath,
+      }),
     ],
   ])('should present the RP certificate given as %s', async (_name, env) => {
     await withApp(env(), async (testApp) => {
@@ -376,8 +394,16 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   });
 
   it.each([
-    ['a client certificate from a CA BankID does not know', () => ({ BANKID_TEST_CERT: pki.stranger.certPath, BANKID_TEST_KEY: pki.stranger.keyPath }), 0],
-    ['an RP certificate without access to the service (401 unauthorized)', () => ({ BANKID_TEST_CERT: pki.unknownRp.certPath, BANKID_TEST_KEY: pki.unknownRp.keyPath }), 1],
+    [
+      'a client certificate from a CA BankID does not know',
+      () => ({ BANKID_TEST_CERT: pki.stranger.certPath, BANKID_TEST_KEY: pki.stranger.keyPath }),
+      0,
+    ],
+    [
+      'an RP certificate without access to the service (401 unauthorized)',
+      () => ({ BANKID_TEST_CERT: pki.unknownRp.certPath, BANKID_TEST_KEY: pki.unknownRp.keyPath }),
+      1,
+    ],
     ['a server that the pinned CA did not sign', () => ({ BANKID_TEST_CA: pki.otherCaPath }), 0],
   ])('should answer 502 provider_unavailable for %s', async (_name, env, requestsSeen) => {
     await withApp({ ...pem(), ...env() }, async (testApp) => {
@@ -388,8 +414,16 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   });
 
   it.each([
-    ['a wrong PKCS#12 passphrase', () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: 'wrong', BANKID_TEST_CA: pki.bankIdCaPath }), /BANKID_TEST_PFX\/BANKID_TEST_PASSPHRASE: the RP certificate cannot be loaded/],
-    ['a missing key file', () => ({ ...pem(), BANKID_TEST_KEY: `${pki.dir}/missing.key` }), /BANKID_TEST_KEY: cannot read the file \(ENOENT\)/],
+    [
+      'a wrong PKCS#12 passphrase',
+      () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: 'wrong', BANKID_TEST_CA: pki.bankIdCaPath }),
+      /BANKID_TEST_PFX\/BANKID_TEST_PASSPHRASE: the RP certificate cannot be loaded/,
+    ],
+    [
+      'a missing key file',
+      () => ({ ...pem(), BANKID_TEST_KEY: `${pki.dir}/missing.key` }),
+      /BANKID_TEST_KEY: cannot read the file \(ENOENT\)/,
+    ],
     ['a CA that is not a certificate', () => ({ ...pem(), BANKID_TEST_CA: pki.client.keyPath }), /BANKID_TEST_CA is not a PEM certificate/],
   ])('should refuse to start with %s, naming the variable and not its value', async (_name, env, message) => {
     const settings = env();

@@ -5,9 +5,9 @@ import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { useE2eApp } from '../support/e2e.js';
 
-// SPEC 8a: IP block → input guard → authentication → key state, subscription → scope, feature,
+// docs/protection.md, "Order of checks": IP block → input guard → authentication → key state, subscription → scope, feature,
 // endpoint kind → rate limits (only requests that got this far count) → body validation → handler.
-describe('Order of checks (SPEC 8a)', () => {
+describe('Order of checks', () => {
   const e2e = useE2eApp({ env: { TRUST_PROXY: '127.0.0.1,::1' }, freezeClock: true });
   let nextClient = 1;
   const newClientIp = () => `198.51.100.${nextClient++}`;

@@ -7,17 +7,44 @@ describe('Command line', () => {
   const cli = (...argv: string[]) => withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent' }, () => runCli(argv));
 
   it('should create a team, a user and a key whose secret works on the API, then block and revoke it', async () => {
-    const team = await cli('teams', 'create', '--name', 'Acme AB', '--plan', 'pro', '--features', 'beta', '--subscription-until', '2099-01-01T00:00:00Z');
+    const team = await cli(
+      'teams',
+      'create',
+      '--name',
+      'Acme AB',
+      '--plan',
+      'pro',
+      '--features',
+      'beta',
+      '--subscription-until',
+      '2099-01-01T00:00:00Z',
+    );
     expect(team).toEqual({
       exitCode: 0,
-      output: expect.objectContaining({ name: 'Acme AB', plan: 'pro', features: ['pro', 'beta'], subscription: { active: true, endsAt: new Date('2099-01-01T00:00:00Z') } }),
+      output: expect.objectContaining({
+        name: 'Acme AB',
+        plan: 'pro',
+        features: ['pro', 'beta'],
+        subscription: { active: true, endsAt: new Date('2099-01-01T00:00:00Z') },
+      }),
     });
     const teamId = team.output.id as string;
 
     const user = await cli('users', 'create', '--team', teamId, '--email', 'Ada@Example.com');
     expect(user.output).toMatchObject({ teamId, email: 'ada@example.com', phone: null });
 
-    const created = await cli('keys', 'create', '--team', teamId, '--env', 'test', '--scopes', 'sessions:read,sessions:write', '--per-minute', '60');
+    const created = await cli(
+      'keys',
+      'create',
+      '--team',
+      teamId,
+      '--env',
+      'test',
+      '--scopes',
+      'sessions:read,sessions:write',
+      '--per-minute',
+      '60',
+    );
     expect(created.exitCode).toBe(0);
     expect(created.output).toMatchObject({ teamId, environment: 'test', scopes: ['sessions:read', 'sessions:write'], perMinuteLimit: 60 });
     const key = created.output.key as string;
@@ -44,7 +71,10 @@ describe('Command line', () => {
   it('should make keys of a team without --subscription-until answer subscription_required', async () => {
     const team = await cli('teams', 'create', '--name', 'No Sub');
     const { output } = await cli('keys', 'create', '--team', team.output.id as string);
-    const res = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', output.key as string).send({ endUserIp: '192.0.2.1' });
+    const res = await e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', output.key as string)
+      .send({ endUserIp: '192.0.2.1' });
     expect(res.body.code).toBe('subscription_required');
   });
 

@@ -14,12 +14,18 @@ describe('Hot-path SQL on the sessions table', () => {
     e2e.clock.freeze();
     const { key } = await createTeamWithKey(e2e.app);
     const start = () =>
-      e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1', metadata: { orderId: 'A-1' } }).expect(200);
+      e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-api-key', key)
+        .send({ endUserIp: '192.0.2.1', metadata: { orderId: 'A-1' } })
+        .expect(200);
     const pending = (await start()).body;
     const completed = (await start()).body;
     await e2e.http.post('/api/v1/simulator/scan').send({ autoStartToken: completed.autoStartToken }).expect(200);
     e2e.clock.advance(2_000); // the next collect is due
-    expect((await e2e.http.post(`/api/v1/auth/${completed.sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe('complete');
+    expect((await e2e.http.post(`/api/v1/auth/${completed.sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe(
+      'complete',
+    );
 
     const dataSource = e2e.app.get(DataSource);
     const reader = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');

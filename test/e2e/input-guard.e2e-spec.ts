@@ -86,7 +86,9 @@ describe('Input guard', () => {
     ['path', 0.01],
   ])('should let through all but at most 1%% of the benign corpus in the %s', async (part, maximum) => {
     const { share, refused } = await refusedShare(part, BENIGN);
-    process.stderr.write(`[input guard] ${part}: ${refused.length}/${BENIGN.length} benign strings refused (${(share * 100).toFixed(1)}%)${refused.length ? `: ${JSON.stringify(refused)}` : ''}\n`);
+    process.stderr.write(
+      `[input guard] ${part}: ${refused.length}/${BENIGN.length} benign strings refused (${(share * 100).toFixed(1)}%)${refused.length ? `: ${JSON.stringify(refused)}` : ''}\n`,
+    );
     expect(BENIGN.length).toBeGreaterThanOrEqual(200);
     expect(share).toBeLessThanOrEqual(maximum);
   });
@@ -104,7 +106,10 @@ describe('Input guard', () => {
     const authenticate = jest.spyOn(e2e.app.get(ApiKeysService), 'authenticate');
     const sessionsBefore = await countSessions();
     for (let i = 0; i < 12; i++) {
-      const res = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', i % 2 ? key : 'eidk_test_wrong').send({ endUserIp: '192.0.2.1', userVisibleData: '<svg/onload=alert(1)>' });
+      const res = await e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-api-key', i % 2 ? key : 'eidk_test_wrong')
+        .send({ endUserIp: '192.0.2.1', userVisibleData: '<svg/onload=alert(1)>' });
       expect(res.status).toBe(400);
     }
     expect(authenticate).not.toHaveBeenCalled();
@@ -119,9 +124,14 @@ describe('Input guard', () => {
     const res = await e2e.http
       .post('/api/v1/auth/simulator/start')
       .set('x-api-key', key)
-      .send({ endUserIp: '192.0.2.1', userVisibleData: "Hi O'Brien, log in to Select Dental AB (1 OR 2 people)", metadata: { email: 'first.last+tag@example.com' } });
+      .send({
+        endUserIp: '192.0.2.1',
+        userVisibleData: "Hi O'Brien, log in to Select Dental AB (1 OR 2 people)",
+        metadata: { email: 'first.last+tag@example.com' },
+      });
     expect(res.status).toBe(200);
   });
 
-  const countSessions = async () => Number((await e2e.app.get(DataSource).query<{ n: string }[]>('SELECT count(*) AS n FROM sessions'))[0].n);
+  const countSessions = async () =>
+    Number((await e2e.app.get(DataSource).query<{ n: string }[]>('SELECT count(*) AS n FROM sessions'))[0].n);
 });

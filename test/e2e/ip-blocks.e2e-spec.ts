@@ -34,7 +34,12 @@ describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
 
     const blocked = await poll(ip, e2e.key).expect(401);
     expect(blocked.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(blocked.body).toMatchObject({ status: 401, code: 'ip_blocked', title: 'Unauthorized', type: 'urn:eid-gateway:problem:ip_blocked' });
+    expect(blocked.body).toMatchObject({
+      status: 401,
+      code: 'ip_blocked',
+      title: 'Unauthorized',
+      type: 'urn:eid-gateway:problem:ip_blocked',
+    });
     expect(blocked.headers['retry-after']).toBe('900');
     expect(blocked.headers['www-authenticate']).toMatch(/realm="eid-gateway"/);
     // Every request, public ones included, and without counting further failures.
@@ -74,7 +79,11 @@ describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
     for (let i = 0; i < 12; i++) expect((await poll(ip).expect(401)).body.code).toBe('missing_token');
     const readOnly = await createTeamWithKey(e2e.app, { scopes: ['sessions:read'] });
     for (let i = 0; i < 12; i++) {
-      const res = await e2e.http.post('/api/v1/auth/simulator/start').set('x-forwarded-for', ip).set('x-api-key', readOnly.key).send({ endUserIp: '192.0.2.1' });
+      const res = await e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-forwarded-for', ip)
+        .set('x-api-key', readOnly.key)
+        .send({ endUserIp: '192.0.2.1' });
       expect(res.body.code).toBe('insufficient_scope');
     }
     await poll(ip, e2e.key).expect(404);
@@ -83,7 +92,10 @@ describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
   it('should count invalid bearer tokens and invalid API keys alike', async () => {
     const ip = newClientIp();
     for (let i = 0; i < 5; i++) {
-      const res = await e2e.http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-forwarded-for', ip).set('authorization', 'Bearer not.a.token');
+      const res = await e2e.http
+        .post(`/api/v1/auth/${randomUUID()}/poll`)
+        .set('x-forwarded-for', ip)
+        .set('authorization', 'Bearer not.a.token');
       expect(res.body.code).toBe('invalid_token');
     }
     await fail(ip, 5);

@@ -48,7 +48,9 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
   const e2e = useE2eApp({ listen: true, withKey: true });
 
   const start = async () => {
-    const body = (await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const body = (
+      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
+    ).body;
     const link = new URL(body.kioskUrl);
     return { ...body, path: `${link.pathname}${link.hash}` } as { sessionId: string; qrStartSecret: string; path: string };
   };
@@ -155,7 +157,11 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     const page = await browser.newPage({ viewport: { width: 600, height: 600 } });
     try {
       for (const format of ['svg', 'png']) {
-        const image = await e2e.http.get(`/api/v1/auth/${sessionId}/qr?format=${format}&size=400`).set('x-api-key', e2e.key).buffer(true).expect(200);
+        const image = await e2e.http
+          .get(`/api/v1/auth/${sessionId}/qr?format=${format}&size=400`)
+          .set('x-api-key', e2e.key)
+          .buffer(true)
+          .expect(200);
         const type = format === 'svg' ? 'image/svg+xml' : 'image/png';
         await page.setContent(`<img id="frame" src="data:${type};base64,${image.body.toString('base64')}" width="400" height="400">`);
         expectValidFrame(decodeQrPng(await page.locator('#frame').screenshot()), qrStartSecret);

@@ -71,7 +71,9 @@ describe('Kiosk page and event stream', () => {
   const streams: EventStream[] = [];
 
   const start = async () => {
-    const body = (await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const body = (
+      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
+    ).body;
     const [, sessionId, token] = /\/kiosk\/([0-9a-f-]{36})#t=(.+)$/.exec(body.kioskUrl)!;
     expect(sessionId).toBe(body.sessionId);
     return { ...body, token } as { sessionId: string; qrStartToken: string; qrStartSecret: string; token: string };
@@ -93,19 +95,28 @@ describe('Kiosk page and event stream', () => {
   });
 
   it('should give a kiosk link under PUBLIC_BASE_URL with the token in the fragment', async () => {
-    const body = (await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const body = (
+      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
+    ).body;
     expect(body.kioskUrl).toMatch(new RegExp(`^https://id\\.example\\.com/kiosk/${body.sessionId}#t=[A-Za-z0-9_-]{28}$`));
   });
 
   it('should serve the page with a strict CSP, no Referer, no caching and the configured frame ancestors', async () => {
     const { sessionId } = await start();
-    const page = await e2e.http.get(`/kiosk/${sessionId}`).expect(200).expect('content-type', /^text\/html/);
+    const page = await e2e.http
+      .get(`/kiosk/${sessionId}`)
+      .expect(200)
+      .expect('content-type', /^text\/html/);
     const csp = page.headers['content-security-policy'];
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain('frame-ancestors https://rp.example');
     expect(csp).not.toContain('unsafe-inline');
-    expect(page.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    expect(page.headers).toMatchObject({
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
     expect(page.headers['x-frame-options']).toBeUndefined();
     // No inline script or style: everything the page runs comes from its own files.
     expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
@@ -120,9 +131,15 @@ describe('Kiosk page and event stream', () => {
   it('should serve the page assets and nothing else from the assets folder', async () => {
     const page = (await e2e.http.get(`/kiosk/${(await start()).sessionId}`).expect(200)).text;
     for (const [, path] of page.matchAll(/(?:src|href)="(assets\/[^"]+)"/g)) {
-      await e2e.http.get(`/kiosk/${path}`).expect(200).expect('cache-control', /max-age/);
+      await e2e.http
+        .get(`/kiosk/${path}`)
+        .expect(200)
+        .expect('cache-control', /max-age/);
     }
-    await e2e.http.get('/kiosk/assets/qrcode.mjs').expect(200).expect('content-type', /^text\/javascript/);
+    await e2e.http
+      .get('/kiosk/assets/qrcode.mjs')
+      .expect(200)
+      .expect('content-type', /^text\/javascript/);
     await e2e.http.get('/kiosk/assets/kiosk.controller.ts').expect(404);
     // Path traversal never reaches the handler: the input guard answers first.
     await e2e.http.get('/kiosk/assets/..%2Fkiosk.controller.ts').expect(400);

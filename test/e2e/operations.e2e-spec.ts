@@ -26,9 +26,13 @@ describe('Operations (health, problem details, OpenAPI)', () => {
   });
 
   it('should answer malformed JSON with 400 problem details and no internals', async () => {
-    const res = await e2e.http.post('/health/live').set('content-type', 'application/json').send('{"a":').expect((r) => {
-      expect([400, 404]).toContain(r.status);
-    });
+    const res = await e2e.http
+      .post('/health/live')
+      .set('content-type', 'application/json')
+      .send('{"a":')
+      .expect((r) => {
+        expect([400, 404]).toContain(r.status);
+      });
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js|stack/i);
   });

@@ -56,7 +56,11 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     const code = codeIn(mail);
 
     const validated = await validate({ userGuid: user.id, validationCode: code }).expect(200);
-    expect(validated.body).toEqual({ userGuid: user.id, token: expect.any(String), tokenExpiresAtUtc: expect.stringMatching(ZONELESS_UTC) });
+    expect(validated.body).toEqual({
+      userGuid: user.id,
+      token: expect.any(String),
+      tokenExpiresAtUtc: expect.stringMatching(ZONELESS_UTC),
+    });
     const { token } = validated.body;
 
     // Another service verifies the token from the JWKS alone, over HTTP.
@@ -87,9 +91,22 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
       team: expect.objectContaining({ id: e2e.team.id, plan: 'pro', features: ['pro'] }),
     });
 
-    const created = await e2e.http.post('/api/v1/api-keys').set('authorization', bearer).send({ name: 'backend', scopes: ['sessions:read', 'sessions:write'] }).expect(201);
-    expect(created.body).toMatchObject({ name: 'backend', environment: 'test', teamId: e2e.team.id, key: expect.stringMatching(/^eidk_test_/) });
-    const started = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', created.body.key).send({ endUserIp: '192.0.2.7' }).expect(200);
+    const created = await e2e.http
+      .post('/api/v1/api-keys')
+      .set('authorization', bearer)
+      .send({ name: 'backend', scopes: ['sessions:read', 'sessions:write'] })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      name: 'backend',
+      environment: 'test',
+      teamId: e2e.team.id,
+      key: expect.stringMatching(/^eidk_test_/),
+    });
+    const started = await e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', created.body.key)
+      .send({ endUserIp: '192.0.2.7' })
+      .expect(200);
 
     const listed = await e2e.http.get('/api/v1/api-keys').set('authorization', bearer).expect(200);
     expect(listed.body.map((k: { id: string }) => k.id)).toContain(created.body.id);
@@ -178,7 +195,9 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     const { userGuid, code } = await codeFor(await newMember());
     const wrong = code === '123123' ? '321321' : '123123';
     const results = await Promise.all(Array.from({ length: 12 }, () => validate({ userGuid, validationCode: wrong })));
-    expect(results.map((res) => res.body.code).sort()).toEqual([...Array(5).fill('invalid_validation_code'), ...Array(7).fill('validation_code_expired')].sort());
+    expect(results.map((res) => res.body.code).sort()).toEqual(
+      [...Array(5).fill('invalid_validation_code'), ...Array(7).fill('validation_code_expired')].sort(),
+    );
   });
 
   it('should send at most one code per 30 s, and a resent code replaces the old one', async () => {
@@ -195,7 +214,9 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     const second = await codeFor(user);
     expect(second.userGuid).toBe(first.userGuid);
     if (second.code !== first.code) {
-      expect((await validate({ userGuid: first.userGuid, validationCode: first.code }).expect(401)).body.code).toBe('invalid_validation_code');
+      expect((await validate({ userGuid: first.userGuid, validationCode: first.code }).expect(401)).body.code).toBe(
+        'invalid_validation_code',
+      );
     }
     await validate({ userGuid: second.userGuid, validationCode: second.code }).expect(200);
   });
@@ -216,9 +237,13 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
 
     // Its tries run out like a real user's; no code ever matches.
     for (let i = 0; i < 5; i++) {
-      expect((await validate({ userGuid: first.body.userGuid, validationCode: String(i).padStart(6, '0') }).expect(401)).body.code).toBe('invalid_validation_code');
+      expect((await validate({ userGuid: first.body.userGuid, validationCode: String(i).padStart(6, '0') }).expect(401)).body.code).toBe(
+        'invalid_validation_code',
+      );
     }
-    expect((await validate({ userGuid: first.body.userGuid, validationCode: '000000' }).expect(401)).body.code).toBe('validation_code_expired');
+    expect((await validate({ userGuid: first.body.userGuid, validationCode: '000000' }).expect(401)).body.code).toBe(
+      'validation_code_expired',
+    );
 
     const phone = await askForCode({ e164MobilePhoneNumber: '+46700000001' }).expect(400);
     expect(phone.body.errors).toEqual([{ pointer: '/email', detail: 'email is required: this service sends codes by e-mail only' }]);
@@ -297,6 +322,8 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     const { key } = await createTeamWithKey(e2e.app, { scopes: ['sessions:read', 'sessions:write'] });
     const res = await askForCode({ email: 'a@example.com' }, key).expect(403);
     expect(res.body).toMatchObject({ code: 'insufficient_scope', scopes: ['otp'] });
-    expect((await e2e.http.post('/ask_for_approval/login-otp').send({ email: 'a@example.com' }).expect(401)).body.code).toBe('missing_token');
+    expect((await e2e.http.post('/ask_for_approval/login-otp').send({ email: 'a@example.com' }).expect(401)).body.code).toBe(
+      'missing_token',
+    );
   });
 });

@@ -30,7 +30,12 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
   it('should admit N requests per sliding 60 s, answer 429 with Retry-After and RateLimit headers beyond, and admit again as the window slides', async () => {
     const key = await keyWith({ perMinuteLimit: 3 });
     const first = await poll(key).expect(404);
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '60', 'ratelimit-policy': '3;w=60' });
+    expect(first.headers).toMatchObject({
+      'ratelimit-limit': '3',
+      'ratelimit-remaining': '2',
+      'ratelimit-reset': '60',
+      'ratelimit-policy': '3;w=60',
+    });
     e2e.clock.advance(20_000);
     expect((await poll(key).expect(404)).headers['ratelimit-remaining']).toBe('1');
     e2e.clock.advance(20_000);
@@ -40,7 +45,12 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     e2e.clock.advance(19_999);
     const refused = expectRejected(await poll(key));
     expect(refused.body.limit).toBe('per_minute');
-    expect(refused.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '3', 'ratelimit-reset': '1', 'ratelimit-policy': '3;w=60' });
+    expect(refused.headers).toMatchObject({
+      'retry-after': '1',
+      'ratelimit-limit': '3',
+      'ratelimit-reset': '1',
+      'ratelimit-policy': '3;w=60',
+    });
 
     // 60 s after the first request it leaves the window: one place, not three (not a fixed window).
     e2e.clock.advance(1);
@@ -73,7 +83,12 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
   it('should refuse past the monthly limit until the calendar month ends (UTC)', async () => {
     const key = await keyWith({ monthlyLimit: 2 });
     const first = await poll(key).expect(404);
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '600', 'ratelimit-policy': `2;w=${NOVEMBER_SECONDS}` });
+    expect(first.headers).toMatchObject({
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '1',
+      'ratelimit-reset': '600',
+      'ratelimit-policy': `2;w=${NOVEMBER_SECONDS}`,
+    });
     await poll(key).expect(404);
     const refused = expectRejected(await poll(key));
     expect(refused.body.limit).toBe('monthly');
@@ -92,7 +107,11 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     await poll(key, '198.51.100.11').expect(404);
     const refused = expectRejected(await poll(key, '198.51.100.12'));
     expect(refused.body.limit).toBe('client_addresses');
-    expect(refused.headers).toMatchObject({ 'retry-after': '600', 'ratelimit-limit': '2', 'ratelimit-policy': `2;w=${NOVEMBER_SECONDS};comment="distinct client IPs"` });
+    expect(refused.headers).toMatchObject({
+      'retry-after': '600',
+      'ratelimit-limit': '2',
+      'ratelimit-policy': `2;w=${NOVEMBER_SECONDS};comment="distinct client IPs"`,
+    });
     await poll(key, '198.51.100.10').expect(404);
     e2e.clock.advance(600_000);
     await poll(key, '198.51.100.12').expect(404);

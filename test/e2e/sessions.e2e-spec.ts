@@ -46,9 +46,17 @@ describe('Identity sessions (simulator)', () => {
 
     const png = await qr(sessionId, '?format=png').buffer(true).expect(200).expect('content-type', 'image/png');
     expect(decodeQrPng(png.body)).toBe(json.body.qrData);
-    const viaAccept = await e2e.http.get(`/api/v1/auth/${sessionId}/qr`).set('x-api-key', e2e.key).set('accept', 'image/png').buffer(true).expect(200);
+    const viaAccept = await e2e.http
+      .get(`/api/v1/auth/${sessionId}/qr`)
+      .set('x-api-key', e2e.key)
+      .set('accept', 'image/png')
+      .buffer(true)
+      .expect(200);
     expect(decodeQrPng(viaAccept.body)).toBe(json.body.qrData);
-    const svg = await qr(sessionId, '?format=svg').buffer(true).expect(200).expect('content-type', /^image\/svg\+xml/);
+    const svg = await qr(sessionId, '?format=svg')
+      .buffer(true)
+      .expect(200)
+      .expect('content-type', /^image\/svg\+xml/);
     expect(svg.body.toString()).toContain('<svg');
 
     await scan({ qrData: json.body.qrData, personalNumber: '198507099805', givenName: 'Anna', surname: 'Andersson' }).expect(200);
@@ -71,7 +79,9 @@ describe('Identity sessions (simulator)', () => {
     e2e.clock.advance(5_000);
     await poll(sessionId).expect(200, done.body);
     expect((await qr(sessionId).expect(409)).body.code).toBe('session_not_pending');
-    expect((await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(409)).body.code).toBe('session_not_pending');
+    expect((await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(409)).body.code).toBe(
+      'session_not_pending',
+    );
   });
 
   it('should size PNG frames by ?size= within bounds and refuse sizes outside them', async () => {
@@ -133,7 +143,13 @@ describe('Identity sessions (simulator)', () => {
   it('should cancel a pending session', async () => {
     const { sessionId } = (await start().expect(200)).body;
     const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
-    expect(res.body).toEqual({ sessionId, provider: 'simulator', status: 'failed', hintCode: 'cancelled', completedAt: expect.any(String) });
+    expect(res.body).toEqual({
+      sessionId,
+      provider: 'simulator',
+      status: 'failed',
+      hintCode: 'cancelled',
+      completedAt: expect.any(String),
+    });
     await poll(sessionId).expect(200, res.body);
   });
 
@@ -153,7 +169,10 @@ describe('Identity sessions (simulator)', () => {
     const collected = await e2e.app.get(SessionsService).collectDue();
     expect(collected).toEqual(expect.arrayContaining([approved.sessionId, cancelled.sessionId, waiting.sessionId]));
     // Just collected: these polls answer from the stored state the collector wrote.
-    expect((await poll(approved.sessionId).expect(200)).body).toMatchObject({ status: 'complete', user: { personalNumber: '199001011239' } });
+    expect((await poll(approved.sessionId).expect(200)).body).toMatchObject({
+      status: 'complete',
+      user: { personalNumber: '199001011239' },
+    });
     expect((await poll(cancelled.sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'userCancel' });
     expect((await poll(waiting.sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction' });
   });
@@ -169,7 +188,7 @@ describe('Identity sessions (simulator)', () => {
     expect(after.body).toEqual({ sessionId, provider: 'simulator', status: 'complete', completedAt: expect.any(String) });
   });
 
-  it('should answer 404 session_not_found alike for a missing id, a malformed id and another team\'s session', async () => {
+  it("should answer 404 session_not_found alike for a missing id, a malformed id and another team's session", async () => {
     const other = await createTeamWithKey(e2e.app);
     const { sessionId } = (await start().expect(200)).body;
     for (const [id, apiKey] of [
@@ -183,9 +202,9 @@ describe('Identity sessions (simulator)', () => {
   });
 
   it('should answer 404 unknown_provider for an unknown provider and for the simulator with a live key', async () => {
-    expect((await e2e.http.post('/api/v1/auth/nope/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.1' }).expect(404)).body.code).toBe(
-      'unknown_provider',
-    );
+    expect(
+      (await e2e.http.post('/api/v1/auth/nope/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.1' }).expect(404)).body.code,
+    ).toBe('unknown_provider');
     const live = await createTeamWithKey(e2e.app, { environment: 'live' });
     expect((await start(undefined, live.key).expect(404)).body.code).toBe('unknown_provider');
   });
@@ -217,10 +236,7 @@ describe('Identity sessions (simulator)', () => {
       second.clock.freeze(e2e.clock.nowMs());
       e2e.clock.advance(2_000);
       second.clock.advance(2_000);
-      const [a, b] = await Promise.all([
-        e2e.app.get(SessionsService).collectDue(),
-        second.app.get(SessionsService).collectDue(),
-      ]);
+      const [a, b] = await Promise.all([e2e.app.get(SessionsService).collectDue(), second.app.get(SessionsService).collectDue()]);
       const mine = [...a, ...b].filter((id) => ids.includes(id));
       expect(new Set(mine).size).toBe(mine.length);
       expect(new Set(mine)).toEqual(new Set(ids));
@@ -238,7 +254,9 @@ describe('Identity sessions: order lifetime', () => {
       const http = httpOf(testApp.app);
       const { key } = await createTeamWithKey(testApp.app);
       testApp.clock.freeze();
-      const { sessionId } = (await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200)).body;
+      const { sessionId } = (
+        await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200)
+      ).body;
       testApp.clock.advance(179_000);
       expect((await http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe('pending');
       testApp.clock.advance(2_000);

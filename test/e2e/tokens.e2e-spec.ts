@@ -21,7 +21,8 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
   let user: User;
 
   const me = (token: string, server = e2e.http) => server.get('/api/v1/me').set('authorization', `Bearer ${token}`);
-  const issue = (forUser = user, app = e2e.testApp) => app.app.get(TokensService).issue({ userId: forUser.id, teamId: forUser.teamId, clientId: 'test' });
+  const issue = (forUser = user, app = e2e.testApp) =>
+    app.app.get(TokensService).issue({ userId: forUser.id, teamId: forUser.teamId, clientId: 'test' });
   const jwks = async (): Promise<JSONWebKeySet> => (await e2e.http.get('/.well-known/jwks.json').expect(200)).body;
   const expectInvalidToken = async (token: string) => {
     const res = await me(token).expect(401);
@@ -33,7 +34,16 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
   async function signWithOurKey(claims: Record<string, unknown>, header: Record<string, unknown> = {}) {
     const key = await e2e.app.get(SigningKeysService).activeKey();
     const now = Math.floor(e2e.clock.nowMs() / 1000);
-    return new SignJWT({ sub: user.id, team: user.teamId, iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 600, jti: randomUUID(), ...claims })
+    return new SignJWT({
+      sub: user.id,
+      team: user.teamId,
+      iss: ISSUER,
+      aud: AUDIENCE,
+      iat: now,
+      exp: now + 600,
+      jti: randomUUID(),
+      ...claims,
+    })
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt', ...header })
       .sign(key.privateKey);
   }
@@ -46,7 +56,9 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
   it('should publish only public members of the signing key, cacheable briefly', async () => {
     const res = await e2e.http.get('/.well-known/jwks.json').expect(200);
     expect(res.headers['cache-control']).toBe('public, max-age=60');
-    expect(res.body.keys).toEqual([{ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' }]);
+    expect(res.body.keys).toEqual([
+      { kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' },
+    ]);
     const { token } = await issue();
     expect(decodeProtectedHeader(token).kid).toBe(res.body.keys[0].kid);
     await jwtVerify(token, createLocalJWKSet(res.body), { issuer: ISSUER, audience: AUDIENCE, currentDate: e2e.clock.now() });
@@ -60,32 +72,60 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
 
   it.each<[string, () => Promise<string>]>([
     ['garbage', async () => 'not-a-jwt'],
-    ['a tampered payload', async () => {
-      const [header, , signature] = (await issue()).token.split('.');
-      const payload = Buffer.from(JSON.stringify({ sub: user.id, team: randomUUID(), iss: ISSUER, aud: AUDIENCE })).toString('base64url');
-      return `${header}.${payload}.${signature}`;
-    }],
-    ['alg none', async () => new UnsecuredJWT({ sub: user.id, team: user.teamId }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('5m').encode()],
-    ['HS256 keyed with our public key', async () => {
-      const [publicKey] = (await jwks()).keys;
-      return new SignJWT({ team: user.teamId })
-        .setProtectedHeader({ alg: 'HS256', kid: publicKey.kid, typ: 'at+jwt' })
-        .setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(user.id).setJti(randomUUID()).setIssuedAt().setExpirationTime('5m')
-        .sign(new TextEncoder().encode(JSON.stringify(publicKey)));
-    }],
-    ['a key we never published', async () => {
-      const { privateKey } = await generateKeyPair('ES256');
-      return new SignJWT({ team: user.teamId })
-        .setProtectedHeader({ alg: 'ES256', kid: 'stranger', typ: 'at+jwt' })
-        .setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(user.id).setJti(randomUUID()).setIssuedAt().setExpirationTime('5m')
-        .sign(privateKey);
-    }],
+    [
+      'a tampered payload',
+      async () => {
+        const [header, , signature] = (await issue()).token.split('.');
+        const payload = Buffer.from(JSON.stringify({ sub: user.id, team: randomUUID(), iss: ISSUER, aud: AUDIENCE })).toString('base64url');
+        return `${header}.${payload}.${signature}`;
+      },
+    ],
+    [
+      'alg none',
+      async () =>
+        new UnsecuredJWT({ sub: user.id, team: user.teamId })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .encode(),
+    ],
+    [
+      'HS256 keyed with our public key',
+      async () => {
+        const [publicKey] = (await jwks()).keys;
+        return new SignJWT({ team: user.teamId })
+          .setProtectedHeader({ alg: 'HS256', kid: publicKey.kid, typ: 'at+jwt' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setSubject(user.id)
+          .setJti(randomUUID())
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode(JSON.stringify(publicKey)));
+      },
+    ],
+    [
+      'a key we never published',
+      async () => {
+        const { privateKey } = await generateKeyPair('ES256');
+        return new SignJWT({ team: user.teamId })
+          .setProtectedHeader({ alg: 'ES256', kid: 'stranger', typ: 'at+jwt' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setSubject(user.id)
+          .setJti(randomUUID())
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(privateKey);
+      },
+    ],
     ['another audience', () => signWithOurKey({ aud: 'someone-else' })],
     ['another issuer', () => signWithOurKey({ iss: 'https://evil.example' })],
     ['another token type', () => signWithOurKey({}, { typ: 'JWT' })],
     ['no team claim', () => signWithOurKey({ team: undefined })],
     ['no kid', () => signWithOurKey({}, { kid: undefined })],
-    ['a team that is not the user\'s', () => signWithOurKey({ team: randomUUID() })],
+    ["a team that is not the user's", () => signWithOurKey({ team: randomUUID() })],
     ['a user that does not exist', () => signWithOurKey({ sub: randomUUID() })],
   ])('should answer 401 invalid_token to %s', async (_name, token) => {
     await expectInvalidToken(await token());
@@ -103,11 +143,23 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
 
   it('should answer 403 endpoint_not_available to a token on a public API endpoint, and to an API key on a management one', async () => {
     const { token } = await issue();
-    const res = await e2e.http.post('/api/v1/auth/simulator/start').set('authorization', `Bearer ${token}`).send({ endUserIp: '192.0.2.1' }).expect(403);
+    const res = await e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('authorization', `Bearer ${token}`)
+      .send({ endUserIp: '192.0.2.1' })
+      .expect(403);
     expect(res.body.code).toBe('endpoint_not_available');
     const { key } = await createTeamWithKey(e2e.app, { scopes: ['otp'] });
     expect((await e2e.http.get('/api/v1/me').set('x-api-key', key).expect(403)).body.code).toBe('endpoint_not_available');
-    expect((await e2e.http.post('/ask_for_approval/login-otp').set('authorization', `Bearer ${token}`).send({ email: 'a@example.com' }).expect(403)).body.code).toBe('endpoint_not_available');
+    expect(
+      (
+        await e2e.http
+          .post('/ask_for_approval/login-otp')
+          .set('authorization', `Bearer ${token}`)
+          .send({ email: 'a@example.com' })
+          .expect(403)
+      ).body.code,
+    ).toBe('endpoint_not_available');
   });
 
   it("should check the user's team subscription like a key's", async () => {
@@ -143,7 +195,9 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
   it('should rotate the key with the CLI: old tokens still verify, the JWKS lists both keys until the old tokens expire', async () => {
     const before = await issue();
     const oldKid = decodeProtectedHeader(before.token).kid;
-    const rotated = await withEnv({ ...e2e.database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent' }, () => runCli(['tokens', 'rotate-key']));
+    const rotated = await withEnv({ ...e2e.database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent' }, () =>
+      runCli(['tokens', 'rotate-key']),
+    );
     expect(rotated).toEqual({
       exitCode: 0,
       output: { kid: expect.any(String), alg: 'ES256', retired: { kid: oldKid, verifyUntil: expect.any(Date) } },

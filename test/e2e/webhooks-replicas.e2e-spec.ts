@@ -40,7 +40,11 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     const http = httpOf(a.app);
     await Promise.all(
       Array.from({ length: MESSAGES }, async () => {
-        const started = await http.post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.1' }).expect(200);
+        const started = await http
+          .post('/api/v1/auth/simulator/start')
+          .set('x-api-key', team.key)
+          .send({ endUserIp: '192.0.2.1' })
+          .expect(200);
         await http.post('/api/v1/simulator/scan').send({ autoStartToken: started.body.autoStartToken }).expect(200);
       }),
     );
@@ -57,7 +61,8 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     await a.app.get(SessionsService).collectDue();
     const dataSource = a.app.get(DataSource);
     await waitUntil(
-      async () => (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0].n === MESSAGES,
+      async () =>
+        (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0].n === MESSAGES,
       'every message to be delivered',
       30_000,
     );
@@ -81,18 +86,35 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     for (const replica of e2e.replicas) replica.clock.freeze(at);
     const team = await createTeamWithKey(a.app, { plan: 'pro' });
     await createEndpoint(a.app, team.team.id, { url: receiver.url() });
-    const started = await httpOf(a.app).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.1' }).expect(200);
+    const started = await httpOf(a.app)
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', team.key)
+      .send({ endUserIp: '192.0.2.1' })
+      .expect(200);
     const sessionId = started.body.sessionId as string;
 
     // A message due a minute from now, so that no dispatcher takes it before the "dead" worker does.
     const due = new Date(at + 60_000);
-    await a.app.get(DataSource).transaction((manager) =>
-      a.app.get(WebhookOutbox).enqueue(
-        manager,
-        [{ teamId: team.team.id, environment: 'test', sessionId, type: 'auth.session.failed', occurredAt: new Date(at), data: { sessionId } }],
-        due,
-      ),
-    );
+    await a.app
+      .get(DataSource)
+      .transaction((manager) =>
+        a.app
+          .get(WebhookOutbox)
+          .enqueue(
+            manager,
+            [
+              {
+                teamId: team.team.id,
+                environment: 'test',
+                sessionId,
+                type: 'auth.session.failed',
+                occurredAt: new Date(at),
+                data: { sessionId },
+              },
+            ],
+            due,
+          ),
+      );
     const leaseMs = a.app.get<WebhooksConfig>(webhooksConfig.KEY).timeoutMs + LEASE_MARGIN_MS;
     const [dead] = await a.app.get(WebhookDeliveryStore).claimDue(10, due, leaseMs);
     expect(dead).toMatchObject({ attemptCount: 1 });
@@ -115,15 +137,23 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     expect(delivered).toMatchObject({ attemptCount: 2, attempts: [{ number: 2, outcome: 'success' }] });
 
     // The dead worker wakes up and reports: its attempt is logged, but the message is no longer its to move.
-    const late = await a.app.get(WebhookDeliveryStore).record(
-      dead,
-      { outcome: 'http_error', statusCode: 502, latencyMs: 1, error: 'HTTP 502', responseExcerpt: null },
-      a.clock.now(),
-      1_000,
-    );
+    const late = await a.app
+      .get(WebhookDeliveryStore)
+      .record(
+        dead,
+        { outcome: 'http_error', statusCode: 502, latencyMs: 1, error: 'HTTP 502', responseExcerpt: null },
+        a.clock.now(),
+        1_000,
+      );
     expect(late.status).toBe('lease_lost');
     const [after] = await deliveriesOf(b.app, team.team.id, sessionId);
-    expect(after).toMatchObject({ status: 'delivered', attempts: [{ number: 1, outcome: 'http_error' }, { number: 2, outcome: 'success' }] });
+    expect(after).toMatchObject({
+      status: 'delivered',
+      attempts: [
+        { number: 1, outcome: 'http_error' },
+        { number: 2, outcome: 'success' },
+      ],
+    });
     expect(receiver.requests).toHaveLength(1);
   });
 });

@@ -11,7 +11,8 @@ describe('Webhooks: internal targets are refused by default (SSRF)', () => {
   const e2e = useE2eApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: undefined }, withKey: { plan: 'pro' }, bootTimeout: 120_000 }); // a first start on the embedded PGlite fallback can be slow
   let receiver: WebhookReceiver;
   const endpoints = () => e2e.app.get(WebhookEndpointsService);
-  const cli = (env: Record<string, string>, ...argv: string[]) => withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env }, () => runCli(argv));
+  const cli = (env: Record<string, string>, ...argv: string[]) =>
+    withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env }, () => runCli(argv));
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
@@ -29,15 +30,28 @@ describe('Webhooks: internal targets are refused by default (SSRF)', () => {
     ['CGNAT', () => 'https://100.64.1.1/', /^100\.64\.1\.1 is a carrierGradeNat address/],
     ['IPv6 unique local', () => 'https://[fd00:ec2::254]/', /^fd00:ec2::254 is a uniqueLocal address/],
   ])('should refuse an endpoint on %s', async (_, url, message) => {
-    await expect(endpoints().create(e2e.team.id, { url: url() })).rejects.toMatchObject({ code: 'invalid_webhook_url', detail: expect.stringMatching(message) });
+    await expect(endpoints().create(e2e.team.id, { url: url() })).rejects.toMatchObject({
+      code: 'invalid_webhook_url',
+      detail: expect.stringMatching(message),
+    });
   });
 
   it('should refuse a private target through the command line and on update', async () => {
     const refused = await cli({}, 'webhooks', 'create', '--team', e2e.team.id, '--url', receiver.url());
     expect(refused).toMatchObject({ exitCode: 1, output: { error: { code: 'invalid_webhook_url' } } });
 
-    const made = await cli({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, 'webhooks', 'create', '--team', e2e.team.id, '--url', receiver.url('/allowed'));
-    await expect(endpoints().update(e2e.team.id, made.output.id as string, { url: 'http://127.0.0.2/' })).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    const made = await cli(
+      { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      'webhooks',
+      'create',
+      '--team',
+      e2e.team.id,
+      '--url',
+      receiver.url('/allowed'),
+    );
+    await expect(endpoints().update(e2e.team.id, made.output.id as string, { url: 'http://127.0.0.2/' })).rejects.toMatchObject({
+      code: 'invalid_webhook_url',
+    });
     await endpoints().remove(e2e.team.id, made.output.id as string);
   });
 

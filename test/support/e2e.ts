@@ -5,9 +5,12 @@
 //
 // useE2eApp registers its own beforeAll / afterAll (a database copied from the migrated template, the
 // production AppModule with a TestClock, optionally a team with an API key) and returns a context whose
-// fields are read inside tests and hooks, once beforeAll has run. Files with special needs (several
-// apps on one database, a refused boot, the CLI or a built service in a child process) use the parts:
-// useTestDatabase(), createTestApp(), createTeamWithKey() and httpOf(). See docs/architecture.md "Tests".
+// fields are read inside tests and hooks, once beforeAll has run (destructure it there, not at the top).
+// Jest runs afterAll hooks in the order they were declared: start what the app needs at boot (a receiver)
+// in a beforeAll declared before useE2eApp, and close it in an afterAll declared after it. Several apps
+// on one database: `replicas`. Files with other needs (a refused boot, an app per test, a built service in
+// a child process) use the parts: useTestDatabase(), createTestApp(), createTeamWithKey() and httpOf().
+// Problem-details answers: expectProblem() in problem.ts. See docs/architecture.md, "Tests".
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
@@ -78,7 +81,9 @@ export function useTestDatabase(options: { embedded?: boolean; timeout?: number 
 
 /** One app on a fresh database for the whole file; see the comment at the top of this file. */
 export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
-  let state: { database: TestDatabase; replicas: TestApp[]; testApp: TestApp; http: Http; baseUrl?: string; env: TestEnv; owner?: TeamWithKey } | undefined;
+  let state:
+    | { database: TestDatabase; replicas: TestApp[]; testApp: TestApp; http: Http; baseUrl?: string; env: TestEnv; owner?: TeamWithKey }
+    | undefined;
   let database: TestDatabase | undefined;
   const started: TestApp[] = [];
 

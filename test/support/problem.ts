@@ -7,7 +7,13 @@ import type { Response } from 'supertest';
 export function expectProblem(res: Response, status: number, code: string): void {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ type: `urn:eid-gateway:problem:${code}`, status, code, title: expect.any(String), detail: expect.any(String) });
+  expect(res.body).toMatchObject({
+    type: `urn:eid-gateway:problem:${code}`,
+    status,
+    code,
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   expect(JSON.stringify(res.body)).not.toMatch(/eidk_(test|live)_/);
   if (status === 401) expect(res.headers['www-authenticate']).toMatch(/realm="eid-gateway"/);
 }

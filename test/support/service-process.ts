@@ -31,7 +31,11 @@ export async function buildService(): Promise<{ main: string; remove(): Promise<
     await Promise.all(
       files.map(async (file) => {
         const { code } = await transformFile(join(ROOT, dir, file), {
-          jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' },
+          jsc: {
+            parser: { syntax: 'typescript', decorators: true },
+            transform: { legacyDecorator: true, decoratorMetadata: true },
+            target: 'es2022',
+          },
           module: { type: 'es6' },
         });
         const target = join(out, dir, file.replace(/\.ts$/, '.js'));
@@ -83,7 +87,10 @@ export class ServiceProcess {
     let exitCode: number | null | undefined;
     void service.exited.then((code) => (exitCode = code));
     while (Date.now() < deadline && exitCode === undefined) {
-      const ready = await fetch(`${service.baseUrl}/health/ready`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${service.baseUrl}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) return service;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
