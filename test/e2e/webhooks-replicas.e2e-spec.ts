@@ -95,26 +95,22 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
 
     // A message due a minute from now, so that no dispatcher takes it before the "dead" worker does.
     const due = new Date(at + 60_000);
-    await a.app
-      .get(DataSource)
-      .transaction((manager) =>
-        a.app
-          .get(WebhookOutbox)
-          .enqueue(
-            manager,
-            [
-              {
-                teamId: team.team.id,
-                environment: 'test',
-                sessionId,
-                type: 'auth.session.failed',
-                occurredAt: new Date(at),
-                data: { sessionId },
-              },
-            ],
-            due,
-          ),
-      );
+    await a.app.get(DataSource).transaction((manager) =>
+      a.app.get(WebhookOutbox).enqueue(
+        manager,
+        [
+          {
+            teamId: team.team.id,
+            environment: 'test',
+            sessionId,
+            type: 'auth.session.failed',
+            occurredAt: new Date(at),
+            data: { sessionId },
+          },
+        ],
+        due,
+      ),
+    );
     const leaseMs = a.app.get<WebhooksConfig>(webhooksConfig.KEY).timeoutMs + LEASE_MARGIN_MS;
     const [dead] = await a.app.get(WebhookDeliveryStore).claimDue(10, due, leaseMs);
     expect(dead).toMatchObject({ attemptCount: 1 });

@@ -8,7 +8,8 @@ import { useE2eApp } from '../support/e2e.js';
 
 // The default configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS is not set.
 describe('Webhooks: internal targets are refused by default (SSRF)', () => {
-  const e2e = useE2eApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: undefined }, withKey: { plan: 'pro' }, bootTimeout: 120_000 }); // a first start on the embedded PGlite fallback can be slow
+  // A first start on the embedded PGlite fallback can be slow.
+  const e2e = useE2eApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: undefined }, withKey: { plan: 'pro' }, bootTimeout: 120_000 });
   let receiver: WebhookReceiver;
   const endpoints = () => e2e.app.get(WebhookEndpointsService);
   const cli = (env: Record<string, string>, ...argv: string[]) =>
