@@ -34,7 +34,7 @@ export interface E2eAppOptions {
   replicas?: number;
   /** Stops the interval jobs after boot, so tests drive the jobs' services themselves. */
   stopBackgroundJobs?: boolean;
-  /** Freezes the clock before each test (`true`: at the next whole second; a function: at the time it returns). */
+  /** Freezes the clocks before each test (`true`: at the next whole second; a function: at the time it returns). */
   freezeClock?: boolean | (() => number);
   /** Listens on an ephemeral loopback port (for raw HTTP, fetch or a browser); `http` then goes through it. */
   listen?: boolean;
@@ -45,21 +45,21 @@ export interface E2eAppOptions {
 }
 
 export interface E2eApp {
-  database: TestDatabase;
-  testApp: TestApp;
+  readonly database: TestDatabase;
+  readonly testApp: TestApp;
   /** All apps with `replicas`, the first being `testApp`. */
-  replicas: TestApp[];
-  app: NestFastifyApplication;
-  http: Http;
+  readonly replicas: TestApp[];
+  readonly app: NestFastifyApplication;
+  readonly http: Http;
   /** The origin the app listens on, with `listen` (e.g. http://127.0.0.1:41234). */
-  baseUrl: string;
-  clock: TestClock;
+  readonly baseUrl: string;
+  readonly clock: TestClock;
   /** The environment the app was started with (the database's plus `env`), for a second app or the CLI. */
-  env: TestEnv;
+  readonly env: TestEnv;
   /** The team and key made by `withKey`. */
-  team: TeamWithKey['team'];
-  apiKey: TeamWithKey['apiKey'];
-  key: string;
+  readonly team: TeamWithKey['team'];
+  readonly apiKey: TeamWithKey['apiKey'];
+  readonly key: string;
 }
 
 /** Registers beforeAll / afterAll for a fresh database only; for files that start their apps themselves. */
@@ -105,7 +105,12 @@ export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
 
   if (options.freezeClock) {
     const at = options.freezeClock;
-    beforeEach(() => (at === true ? current().testApp.clock.freeze() : current().testApp.clock.freeze(at())));
+    beforeEach(() => {
+      const [first, ...others] = current().replicas;
+      if (at === true) first.clock.freeze();
+      else first.clock.freeze(at());
+      for (const replica of others) replica.clock.freeze(first.clock.nowMs());
+    });
   }
 
   afterAll(async () => {
