@@ -95,7 +95,7 @@ export class ApiKeysService {
    * check that fails: unknown/revoked → blocked → expired → subscription.
    */
   async authenticate(presented: string): Promise<AuthenticatedApiKey> {
-    if (!parseApiKey(presented)) throw new DomainException('invalid_api_key', 'The API key is not valid.');
+    if (!parseApiKey(presented)) throw new DomainException('invalid_api_key', 'The API key is not valid.', { failedAttempt: true });
     const now = this.clock.now();
     const hash = hashApiKey(presented);
     const cacheKey = hash.toString('base64');
@@ -105,7 +105,7 @@ export class ApiKeysService {
       // Unknown keys are not cached: a key created on another replica must work at once.
       if (apiKey) this.cache.set(cacheKey, apiKey, now.getTime());
     }
-    if (!apiKey?.team || apiKey.revokedAt) throw new DomainException('invalid_api_key', 'The API key is not valid.');
+    if (!apiKey?.team || apiKey.revokedAt) throw new DomainException('invalid_api_key', 'The API key is not valid.', { failedAttempt: true });
 
     if (apiKey.blockedUntil && apiKey.blockedUntil > now) {
       throw new DomainException('api_key_blocked', `The API key is blocked until ${apiKey.blockedUntil.toISOString()}.`);
