@@ -85,7 +85,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const orderRef = await orderRefOf(sessionId);
     expect(fake.order(orderRef)?.qrStartToken).toBe(started.body.qrStartToken);
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
 
     // The frame is computed from the time of BankID's auth answer; the fake app checks its HMAC and its age.
     testApp.clock.advance(1_000);
@@ -94,7 +94,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     expect(fake.scanQr(frame.qrData)).toBe(orderRef);
 
     testApp.clock.advance(COLLECT_MS);
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', status: 'pending', hintCode: 'userSign' });
+    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'userSign' });
 
     fake.approve(orderRef);
     testApp.clock.advance(COLLECT_MS);
@@ -102,6 +102,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     expect(done.body).toEqual({
       sessionId,
       provider: 'bankid',
+      environment: 'test',
       status: 'complete',
       user: FAKE_USER,
       device: { ipAddress: '192.0.2.10', uhi: expect.any(String) },
