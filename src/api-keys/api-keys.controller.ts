@@ -23,7 +23,7 @@ export class ApiKeysController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an API key; the secret `key` is in this answer only' })
   async create(@CurrentPrincipal() principal: UserPrincipal, @Body() body: CreateApiKeyDto) {
-    const { apiKey, key } = await this.apiKeys.create({ ...body, teamId: principal.team.id });
+    const { apiKey, key } = await this.apiKeys.createForMember({ ...body, teamId: principal.team.id });
     return { ...apiKeyView(apiKey), key };
   }
 

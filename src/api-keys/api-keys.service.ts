@@ -6,6 +6,8 @@ import type { Repository } from 'typeorm';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
+import { PLAN_KEY_LIMITS, type PlanKeyLimits } from '../teams/plans.js';
 import { assertActiveSubscription } from '../teams/subscription.js';
 import { Team } from '../teams/team.entity.js';
 import { TeamsService } from '../teams/teams.service.js';
@@ -43,13 +45,41 @@ export class ApiKeysService {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
+  /**
+   * Creates a key as the operator (the CLI): any limits, beyond the plan's key cap too. The
+   * returned `key` is the only time the secret exists outside the caller.
+   */
   async create(input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
     await this.teams.get(input.teamId);
+    return this.insert(this.apiKeys, input);
+  }
+
+  /**
+   * Creates a key as a team member (the management API): within the plan's maxima, its defaults
+   * for limits not asked for, and no more active keys than the plan allows (docs/security.md).
+   */
+  async createForMember(input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
+    const plan = PLAN_KEY_LIMITS[(await this.teams.get(input.teamId)).plan];
+    const bounded = withinPlan(input, plan);
+    return this.apiKeys.manager.transaction(async (manager) => {
+      // The team row's lock orders concurrent creations of one team, so two cannot both take the last place.
+      await manager.query(`SELECT 1 FROM teams WHERE id = $1 FOR UPDATE`, [input.teamId]);
+      const [{ active }]: { active: number }[] = await manager.query(
+        `SELECT count(*)::int AS active FROM api_keys WHERE team_id = $1 AND revoked_at IS NULL`,
+        [input.teamId],
+      );
+      if (plan.maxActiveKeys !== null && active >= plan.maxActiveKeys) {
+        throw new ValidationProblemException([{ pointer: '', detail: `the team has ${active} active API keys, the most its plan allows; revoke one first` }]);
+      }
+      return this.insert(manager.getRepository(ApiKey), bounded);
+    });
+  }
+
+  private async insert(apiKeys: Repository<ApiKey>, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
     const environment = input.environment ?? 'test';
     const generated = generateApiKey(environment);
-    const apiKey = await this.apiKeys.save(
-      this.apiKeys.create({
+    const apiKey = await apiKeys.save(
+      apiKeys.create({
         id: randomUUID(),
         teamId: input.teamId,
         name: input.name ?? null,
@@ -127,6 +157,19 @@ export class ApiKeysService {
     this.cache.deleteWhere((cached) => cached.id === apiKey.id);
     return this.apiKeys.save(Object.assign(apiKey, changes));
   }
+}
+
+/** The input with the plan's defaults filled in; a limit above the plan's maximum is refused, naming the field. */
+function withinPlan(input: CreateApiKeyInput, plan: PlanKeyLimits): CreateApiKeyInput {
+  const bounded = { ...input };
+  const errors = [];
+  for (const field of ['perMinuteLimit', 'monthlyLimit'] as const) {
+    const max = plan.maxima[field];
+    if (bounded[field] === undefined) bounded[field] = plan.defaults[field] ?? undefined;
+    else if (max !== null && bounded[field] > max) errors.push({ pointer: `/${field}`, detail: `${field} must not be greater than ${max} on the team's plan` });
+  }
+  if (errors.length > 0) throw new ValidationProblemException(errors);
+  return bounded;
 }
 
 export const isApiKeyScope = (value: string): value is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(value);
