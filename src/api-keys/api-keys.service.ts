@@ -11,6 +11,7 @@ import { PLAN_KEY_LIMITS, type PlanKeyLimits } from '../teams/plans.js';
 import { assertActiveSubscription } from '../teams/subscription.js';
 import { Team } from '../teams/team.entity.js';
 import { TeamsService } from '../teams/teams.service.js';
+import { ApiKeyChanges } from './api-key-changes.js';
 import { generateApiKey, hashApiKey, parseApiKey, type ApiKeyEnvironment } from './api-key-format.js';
 import { API_KEY_SCOPES, ApiKey, type ApiKeyScope } from './api-key.entity.js';
 
@@ -30,8 +31,9 @@ export interface AuthenticatedApiKey {
   team: Team;
 }
 
-// Every API request authenticates; a few seconds of staleness saves a database round trip on each.
-// Revoking or blocking on this replica takes effect at once; other replicas follow within the TTL.
+// Every API request authenticates; the cache saves a database round trip on each. Revoking or
+// blocking reaches every replica's cache through ApiKeyChanges at once (docs/security.md); the TTL
+// only bounds how long a key lives here without being read again.
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_KEYS = 10_000;
 
@@ -43,7 +45,10 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
     private readonly teams: TeamsService,
     private readonly clock: Clock,
-  ) {}
+    private readonly changes: ApiKeyChanges,
+  ) {
+    changes.onChange((apiKeyId) => (apiKeyId === null ? this.cache.clear() : this.cache.deleteWhere((cached) => cached.id === apiKeyId)));
+  }
 
   /**
    * Creates a key as the operator (the CLI): any limits, beyond the plan's key cap too. The
@@ -129,11 +134,14 @@ export class ApiKeysService {
     const now = this.clock.now();
     const hash = hashApiKey(presented);
     const cacheKey = hash.toString('base64');
+    this.changes.listen();
     let apiKey = this.cache.get(cacheKey, now.getTime());
     if (!apiKey) {
+      const generation = this.changes.generation;
       apiKey = (await this.apiKeys.findOne({ where: { keyHash: hash }, relations: { team: true } })) ?? undefined;
-      // Unknown keys are not cached: a key created on another replica must work at once.
-      if (apiKey) this.cache.set(cacheKey, apiKey, now.getTime());
+      // Unknown keys are not cached: a key created on another replica must work at once. A change
+      // heard while the read was under way may postdate what it read: such a read is not cached.
+      if (apiKey && this.changes.live && this.changes.generation === generation) this.cache.set(cacheKey, apiKey, now.getTime());
     }
     if (!apiKey?.team || apiKey.revokedAt) throw new DomainException('invalid_api_key', 'The API key is not valid.', { failedAttempt: true });
 
@@ -153,9 +161,12 @@ export class ApiKeysService {
     return this.saveChanges(apiKey, changes);
   }
 
-  private saveChanges(apiKey: ApiKey, changes: Partial<ApiKey>): Promise<ApiKey> {
+  /** Saves, then tells every replica (this one too) to drop its cached copy. */
+  private async saveChanges(apiKey: ApiKey, changes: Partial<ApiKey>): Promise<ApiKey> {
+    const saved = await this.apiKeys.save(Object.assign(apiKey, changes));
     this.cache.deleteWhere((cached) => cached.id === apiKey.id);
-    return this.apiKeys.save(Object.assign(apiKey, changes));
+    await this.changes.publish(apiKey.id);
+    return saved;
   }
 }
 
