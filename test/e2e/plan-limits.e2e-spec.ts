@@ -6,6 +6,9 @@ import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { createTestApp, createTestDatabase, TEST_ENCRYPTION_KEY, withEnv, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { protectionBackends } from '../support/protection-backends.js';
+
+const { backends } = await protectionBackends();
 
 /** docs/security.md (plan limits): what a team member may set on the team's keys. */
 describe('Plan limits on API keys', () => {
@@ -70,5 +73,41 @@ describe('Plan limits on API keys', () => {
     await createKey(authorization).expect(400);
     await http.post(`/api/v1/api-keys/${(await http.get('/api/v1/api-keys').set('authorization', authorization)).body[0].id}/revoke`).set('authorization', authorization).expect(200);
     await createKey(authorization).expect(201);
+  });
+});
+
+describe.each(backends)('Key listings with usage this month ($name)', (backend) => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Supertest connects from loopback: trusting it lets each request name its client address.
+    env = { ...database.env, ...backend.env(), TRUST_PROXY: '127.0.0.1,::1' };
+    testApp = await createTestApp(env);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await database?.drop();
+    if (env) await backend.cleanUp(env);
+  });
+
+  it('should show each key\'s limits and its requests and addresses this month, starting over with the month', async () => {
+    testApp.clock.freeze(Date.parse('2026-11-30T23:59:00Z'));
+    const http = request(testApp.app.getHttpServer());
+    const { team, apiKey, key } = await createTeamWithKey(testApp.app, { key: { perMinuteLimit: 100, monthlyLimit: 5_000, ipLimit: 3 } });
+    const user = await testApp.app.get(UsersService).create({ teamId: team.id, email: `member-${randomUUID()}@example.com` });
+    const { token } = await testApp.app.get(TokensService).issue({ userId: user.id, teamId: team.id, clientId: 'test' });
+    const list = async () => (await http.get('/api/v1/api-keys').set('authorization', `Bearer ${token}`).expect(200)).body;
+
+    expect(await list()).toEqual([expect.objectContaining({ id: apiKey.id, perMinuteLimit: 100, monthlyLimit: 5_000, ipLimit: 3, usageThisMonth: { requests: 0, addresses: 0 } })]);
+    for (const ip of ['192.0.2.1', '192.0.2.2', '192.0.2.1']) {
+      await http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', key).set('x-forwarded-for', ip).expect(404);
+    }
+    expect((await list())[0].usageThisMonth).toEqual({ requests: 3, addresses: 2 });
+    testApp.clock.advance(120_000);
+    expect((await list())[0].usageThisMonth).toEqual({ requests: 0, addresses: 0 });
   });
 });
