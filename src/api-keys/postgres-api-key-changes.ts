@@ -44,6 +44,7 @@ export class PostgresApiKeyChanges extends ApiKeyChanges implements OnModuleDest
         if (message.channel === API_KEY_CHANGES_CHANNEL && message.payload) this.changed(message.payload);
       });
       client.on('error', (error) => this.lost(client, error));
+      client.on('end', () => this.lost(client, new Error('The listening connection ended')));
       await client.query(`LISTEN ${API_KEY_CHANGES_CHANNEL}`);
       if (this.closed) return client.release(true);
       this.client = client;
