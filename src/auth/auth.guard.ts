@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiKey, ApiKeyScope } from '../api-keys/api-key.entity.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { noteFailedAttempt } from '../protection/ip-blocks/failed-attempt.js';
 import { featuresOf } from '../teams/plans.js';
 import { IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from './auth.decorators.js';
 import { BearerAuthenticator } from './bearer-authenticator.js';
@@ -29,10 +30,16 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const credential = readCredential(request);
     if (!credential) throw new DomainException('missing_token', 'Send an API key in the x-api-key header, or a bearer token.');
-    const principal: Principal =
-      credential.kind === 'bearer'
-        ? await this.bearer.authenticate(credential.value)
-        : { kind: 'apiKey', ...(await this.apiKeys.authenticate(credential.value)) };
+    let principal: Principal;
+    try {
+      principal =
+        credential.kind === 'bearer'
+          ? await this.bearer.authenticate(credential.value)
+          : { kind: 'apiKey', ...(await this.apiKeys.authenticate(credential.value)) };
+    } catch (error) {
+      noteFailedAttempt(request, error);
+      throw error;
+    }
     request.principal = principal;
 
     // Each credential opens one kind of route: keys the public API, team members' tokens the management API.

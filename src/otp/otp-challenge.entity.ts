@@ -39,4 +39,11 @@ export class OtpChallenge {
 
   @Column('timestamptz', { name: 'locked_until', nullable: true })
   lockedUntil: Date | null;
+
+  /** Lockouts in a row, each within 24 h of the one before; each lasts twice the one before. */
+  @Column('integer')
+  lockouts: number;
+
+  @Column('timestamptz', { name: 'last_locked_at', nullable: true })
+  lastLockedAt: Date | null;
 }

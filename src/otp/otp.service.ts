@@ -101,12 +101,13 @@ export class OtpService {
     return { userGuid, token: issued.token, tokenExpiresAtUtc: zonelessUtc(issued.expiresAt) };
   }
 
-  /** Removes challenges long expired; a user's failure count is forgotten with them. */
+  /** Removes challenges long expired; a user's failure count is forgotten with them, a lockout after 24 h. */
   async purgeExpired(): Promise<number> {
     const now = this.clock.nowMs();
     const [, deleted]: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM otp_challenges WHERE expires_at < $1 AND issued_at < $2 AND (locked_until IS NULL OR locked_until < $3)`,
-      [new Date(now - this.config.lockoutMs), new Date(now - this.config.resendIntervalMs), new Date(now)],
+      `DELETE FROM otp_challenges WHERE expires_at < $1 AND issued_at < $2 AND (locked_until IS NULL OR locked_until < $3)
+          AND (last_locked_at IS NULL OR last_locked_at < $4)`,
+      [new Date(now - this.config.lockoutMs), new Date(now - this.config.resendIntervalMs), new Date(now), new Date(now - this.config.lockoutMemoryMs)],
     );
     return deleted;
   }
@@ -169,22 +170,32 @@ export class OtpService {
     }
   }
 
-  /** Counts a wrong code against the user; at the threshold the user is locked out and the count restarts. */
+  /**
+   * Counts a wrong code against the user; at the threshold the user is locked out and the count
+   * restarts. A lockout within 24 h of the previous one lasts twice as long, so guesses at one
+   * member's login shrink each day instead of resetting every quarter hour.
+   */
   private async wrongCode(userGuid: string, attempts: number, now: Date): Promise<DomainException> {
-    const lockUntil = new Date(now.getTime() + this.config.lockoutMs);
     const [state] = await this.updateReturning<{ locked_until: Date | null }>(
-      `UPDATE otp_challenges
-          SET failures = CASE WHEN failures + 1 >= $2 THEN 0 ELSE failures + 1 END,
-              locked_until = CASE WHEN failures + 1 >= $2 THEN $3 ELSE locked_until END,
-              code_hmac = CASE WHEN failures + 1 >= $2 THEN NULL ELSE code_hmac END
-        WHERE user_guid = $1
-        RETURNING locked_until`,
-      [userGuid, this.config.lockoutThreshold, lockUntil],
+      `WITH next AS (
+         SELECT user_guid, failures + 1 >= $2::int AS locks,
+                CASE WHEN last_locked_at > $5::timestamptz THEN lockouts + 1 ELSE 1 END AS lockouts
+           FROM otp_challenges WHERE user_guid = $1 FOR UPDATE)
+       UPDATE otp_challenges c
+          SET failures = CASE WHEN next.locks THEN 0 ELSE c.failures + 1 END,
+              lockouts = CASE WHEN next.locks THEN next.lockouts ELSE c.lockouts END,
+              last_locked_at = CASE WHEN next.locks THEN $3::timestamptz ELSE c.last_locked_at END,
+              locked_until = CASE WHEN next.locks THEN $3::timestamptz + $4::float8 * power(2, LEAST(next.lockouts - 1, 16)) * interval '1 millisecond' ELSE c.locked_until END,
+              code_hmac = CASE WHEN next.locks THEN NULL ELSE c.code_hmac END
+         FROM next
+        WHERE c.user_guid = next.user_guid
+        RETURNING c.locked_until`,
+      [userGuid, this.config.lockoutThreshold, now, this.config.lockoutMs, new Date(now.getTime() - this.config.lockoutMemoryMs)],
     );
     const triesLeft = this.config.maxAttempts - attempts;
     const detail =
       state?.locked_until && state.locked_until > now
-        ? `The code is wrong. After too many wrong codes, new codes can be requested in ${Math.round(this.config.lockoutMs / 60_000)} minutes.`
+        ? `The code is wrong. After too many wrong codes, new codes can be requested in ${Math.ceil((state.locked_until.getTime() - now.getTime()) / 60_000)} minutes.`
         : triesLeft > 0
           ? `The code is wrong; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`
           : 'The code is wrong and has no tries left. Request a new one.';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
-import type { ApiKeyPrincipal, Principal } from '../auth/principal.js';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
@@ -38,7 +38,7 @@ export interface KioskSessionState {
 @Injectable()
 export class SessionsService {
   private readonly logger = new Logger(SessionsService.name);
-  /** A session of a team by id; its column list and hydration also serve the collector's claims. */
+  /** A session of a team and environment by id; its column list and hydration also serve the collector's claims. */
   private readonly sessionRows: PreparedSelect<Session>;
   private readonly newSessions: InsertBatcher<Session>;
 
@@ -52,7 +52,7 @@ export class SessionsService {
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly outbox: WebhookOutbox,
   ) {
-    this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
+    this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2 AND environment = $3');
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
@@ -108,16 +108,16 @@ export class SessionsService {
   }
 
   /** The stored state, refreshed from the provider first when the last collect is due. */
-  async poll(principal: Principal, sessionId: string): Promise<SessionView> {
-    let session = await this.findForTeam(principal, sessionId);
+  async poll(principal: ApiKeyPrincipal, sessionId: string): Promise<SessionView> {
+    let session = await this.findForKey(principal, sessionId);
     // The row says whether a collect is due; only then try to claim it (most polls need no write).
     const due = session.lastCollectedAt.getTime() <= this.clock.nowMs() - COLLECT_INTERVAL_MS;
     if (session.status === 'pending' && due && (await this.claimForCollect(session.id))) session = await this.collect(session);
     return this.view(session);
   }
 
-  async cancel(principal: Principal, sessionId: string): Promise<SessionView> {
-    const session = await this.findForTeam(principal, sessionId);
+  async cancel(principal: ApiKeyPrincipal, sessionId: string): Promise<SessionView> {
+    const session = await this.findForKey(principal, sessionId);
     if (session.status !== 'pending') throw new DomainException('session_not_pending', 'The session has already ended.');
     const provider = this.providers.find(session.provider);
     if (provider) await this.callProvider(provider, 'cancel', () => provider.cancel(session));
@@ -126,9 +126,9 @@ export class SessionsService {
     return this.view(updated);
   }
 
-  /** A pending session of the caller's team, with its decrypted QR secret. */
-  async pendingForQr(principal: Principal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
-    const session = await this.findForTeam(principal, sessionId);
+  /** A pending session of the caller's team and environment, with its decrypted QR secret. */
+  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
+    const session = await this.findForKey(principal, sessionId);
     if (session.status !== 'pending' || this.clock.now() >= session.expiresAt || !session.qrStartSecretEnc || !session.qrStartToken) {
       throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
     }
@@ -193,9 +193,10 @@ export class SessionsService {
     return sessions.map((session) => session.id);
   }
 
-  private async findForTeam(principal: Principal, sessionId: string): Promise<Session> {
-    // Another team's session answers exactly like a missing one: no enumeration.
-    const session = isUuid(sessionId) ? await this.sessionRows.one([sessionId, principal.team.id]) : null;
+  private async findForKey(principal: ApiKeyPrincipal, sessionId: string): Promise<Session> {
+    // Another team's or the other environment's session answers exactly like a missing one: no
+    // enumeration, and a test key never reads a live identity nor a live key a simulated one (docs/security.md).
+    const session = isUuid(sessionId) ? await this.sessionRows.one([sessionId, principal.team.id, principal.apiKey.environment]) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     return session;
   }

@@ -30,6 +30,13 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
+/** A replica's share per endpoint (docs/webhooks.md, fairness): at most `cap` attempts in flight to each. */
+export interface EndpointShare {
+  cap: number;
+  /** Attempts this replica has in flight, by endpoint id. */
+  inFlight: ReadonlyMap<string, number>;
+}
+
 /** What recording an attempt did, for logs and metrics. */
 export interface RecordedAttempt {
   status: 'delivered' | 'retrying' | 'failed' | 'lease_lost';
@@ -49,25 +56,40 @@ export class WebhookDeliveryStore {
    * Takes up to `limit` due messages of enabled endpoints. SKIP LOCKED hands each row to one
    * claimer; the lease keeps it from every other until the attempt is recorded or, if this process
    * dies, until the lease expires and any replica may take it.
+   *
+   * Fairness (docs/webhooks.md): each endpoint gets no more than its room under `share.cap`, and
+   * the claim goes round the endpoints with due messages (every endpoint's oldest first, then every
+   * endpoint's second…), so one endpoint's backlog never fills the replica's slots.
    */
-  async claimDue(limit: number, now: Date, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, now: Date, leaseMs: number, share: EndpointShare = { cap: limit, inFlight: new Map() }): Promise<ClaimedDelivery[]> {
     const leaseToken = randomUUID();
     const [rows]: [ClaimRow[]] = await this.dataSource.query(
-      `WITH due AS (
-         SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-            AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
-            AND e.disabled_at IS NULL
-          ORDER BY d.next_attempt_at
-          LIMIT $2
-          FOR UPDATE OF d SKIP LOCKED)
+      `WITH busy AS (
+         SELECT * FROM unnest($5::uuid[], $6::int[]) AS b (endpoint_id, in_flight)),
+       ready AS (
+         SELECT e.id, $7::int - coalesce(b.in_flight, 0) AS room
+           FROM webhook_endpoints e LEFT JOIN busy b ON b.endpoint_id = e.id
+          WHERE e.disabled_at IS NULL AND $7::int - coalesce(b.in_flight, 0) > 0),
+       picked AS (
+         SELECT c.id, c.endpoint_id, c.next_attempt_at
+           FROM ready r CROSS JOIN LATERAL (
+             SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+              WHERE d.endpoint_id = r.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+                AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+              ORDER BY d.next_attempt_at
+              LIMIT r.room
+              FOR UPDATE SKIP LOCKED) c),
+       due AS (
+         SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at) AS turn FROM picked) p
+          ORDER BY turn, next_attempt_at
+          LIMIT $2)
        UPDATE webhook_deliveries d
           SET lease_token = $3, lease_expires_at = $4, attempt_count = d.attempt_count + 1
          FROM due, webhook_endpoints e
         WHERE d.id = due.id AND e.id = d.endpoint_id
        RETURNING d.id, d.message_id, d.team_id, d.endpoint_id, d.event_at, d.attempt_count, d.manual_attempt, d.payload_enc,
                  e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at`,
-      [now, limit, leaseToken, new Date(now.getTime() + leaseMs)],
+      [now, limit, leaseToken, new Date(now.getTime() + leaseMs), [...share.inFlight.keys()], [...share.inFlight.values()], share.cap],
     );
     return rows.map((row) => ({
       id: row.id,

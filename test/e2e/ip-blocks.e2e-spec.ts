@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { TokensService } from '../../src/tokens/tokens.service.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { protectionBackends } from '../support/protection-backends.js';
@@ -102,10 +103,10 @@ describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
     expect((await poll(ip, e2e.key).expect(401)).body.code).toBe('ip_blocked');
   });
 
-  it('should count failed OTP validations (validation_code_expired, counted by code like invalid_validation_code)', async () => {
+  it('should not count wrong or spent OTP codes sent with a valid key: they are the end user\'s, not the caller\'s', async () => {
     const ip = newClientIp();
     const otp = await createTeamWithKey(e2e.app, { scopes: ['otp'] });
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 12; i++) {
       const res = await e2e.http
         .post('/ask_for_approval/login-otp-validate')
         .set('x-forwarded-for', ip)
@@ -113,7 +114,19 @@ describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
         .send({ userGuid: randomUUID(), validationCode: '123456' });
       expect(res.body.code).toBe('validation_code_expired');
     }
-    expect((await poll(ip, e2e.key).expect(401)).body.code).toBe('ip_blocked');
+    await poll(ip, e2e.key).expect(404);
+  });
+
+  it('should not count a well-signed bearer token that merely expired', async () => {
+    const ip = newClientIp();
+    const { team, apiKey } = await createTeamWithKey(e2e.app);
+    const { token } = await e2e.app.get(TokensService).issue({ userId: randomUUID(), teamId: team.id, clientId: apiKey.id });
+    e2e.clock.advance(2 * 60 * 60_000);
+    for (let i = 0; i < 12; i++) {
+      const res = await e2e.http.get('/api/v1/me').set('x-forwarded-for', ip).set('authorization', `Bearer ${token}`);
+      expect(res.body).toMatchObject({ code: 'invalid_token', detail: expect.stringContaining('expired') });
+    }
+    await poll(ip, e2e.key).expect(404);
   });
 
   it('should count a burst of concurrent failures exactly: the 10th of them blocks', async () => {
@@ -165,6 +178,15 @@ describe.each(backends)('Client address and configurable thresholds ($name)', (b
     await http.get('/health/live').set('x-forwarded-for', '203.0.113.8').expect(200);
     // The proxy's own address is not blocked.
     await http.get('/health/live').expect(200);
+  });
+
+  it('should never block nor count an address of IP_BLOCK_EXEMPT (addresses and CIDRs)', async () => {
+    const { http } = await start({ TRUST_PROXY: LOOPBACK, IP_BLOCK_THRESHOLD: '3', IP_BLOCK_EXEMPT: '203.0.113.0/24, 192.0.2.7' });
+    for (const exempt of ['203.0.113.9', '192.0.2.7']) {
+      for (let i = 0; i < 6; i++) expect((await wrongKey(http, exempt).expect(401)).body.code).toBe('invalid_api_key');
+    }
+    for (let i = 0; i < 3; i++) await wrongKey(http, '192.0.2.8').expect(401);
+    expect((await wrongKey(http, '192.0.2.8').expect(401)).body.code).toBe('ip_blocked');
   });
 
   it('should group IPv6 clients by /64', async () => {

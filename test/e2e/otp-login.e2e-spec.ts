@@ -262,19 +262,39 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     await validate({ userGuid, validationCode: code }).expect(200);
   });
 
-  it('should lock a user out after 10 wrong codes across codes, for 15 minutes', async () => {
-    const user = await newMember();
+  /** Ten wrong codes across two codes; answers the Retry-After of the lockout they cause, 30 s later. */
+  const lockOut = async (user: User): Promise<number> => {
     for (let round = 0; round < 2; round++) {
       const { userGuid, code } = await codeFor(user);
       const wrong = code === '555555' ? '555556' : '555555';
       for (let i = 0; i < 5; i++) await validate({ userGuid, validationCode: wrong }).expect(401);
       e2e.clock.advance(30_000);
     }
-    const locked = await askForCode({ email: user.email }).expect(429);
-    expect(Number(locked.headers['retry-after'])).toBe(900 - 30);
+    return Number((await askForCode({ email: user.email }).expect(429)).headers['retry-after']);
+  };
+
+  it('should lock a user out after 10 wrong codes across codes, for 15 minutes', async () => {
+    const user = await newMember();
+    expect(await lockOut(user)).toBe(900 - 30);
     e2e.clock.advance(870_000);
     const { userGuid, code } = await codeFor(user);
     await validate({ userGuid, validationCode: code }).expect(200);
+  });
+
+  it('should double the lockout on each further lockout within 24 h, and start again at 15 minutes after a quiet day', async () => {
+    const user = await newMember();
+    expect(await lockOut(user)).toBe(15 * 60 - 30);
+    e2e.clock.advance(15 * 60_000);
+    expect(await lockOut(user)).toBe(30 * 60 - 30);
+    e2e.clock.advance(30 * 60_000);
+    expect(await lockOut(user)).toBe(60 * 60 - 30);
+    // The purge job runs meanwhile: it must not forget a lockout younger than a day.
+    await e2e.app.get(OtpService).purgeExpired();
+    e2e.clock.advance(60 * 60_000);
+    expect(await lockOut(user)).toBe(120 * 60 - 30);
+    e2e.clock.advance(25 * 60 * 60_000);
+    await e2e.app.get(OtpService).purgeExpired();
+    expect(await lockOut(user)).toBe(15 * 60 - 30);
   });
 
   it('should answer 502 otp_delivery_failed when the mail server refuses, and let the user retry at once', async () => {

@@ -84,6 +84,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       data: {
         sessionId,
         provider: 'simulator',
+        environment: 'test',
         status: 'complete',
         user: { personalNumber: '198507099805', name: 'Tess Testsson', givenName: 'Tess', surname: 'Testsson' },
         device: { ipAddress: '192.0.2.10' },
@@ -155,13 +156,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     expect(verify(received)).toEqual({
       type: 'auth.session.failed',
       timestamp: e2e.clock.now().toISOString(),
-      data: {
-        sessionId: started.body.sessionId,
-        provider: 'simulator',
-        status: 'failed',
-        hintCode: 'cancelled',
-        completedAt: e2e.clock.now().toISOString(),
-      },
+      data: { sessionId: started.body.sessionId, provider: 'simulator', environment: 'test', status: 'failed', hintCode: 'cancelled', completedAt: e2e.clock.now().toISOString() },
     });
   });
 

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { QuotaStore, type KeyLimits, type QuotaUsage } from './quota.store.js';
+import { QuotaStore, type KeyLimits, type MonthUsage, type QuotaUsage } from './quota.store.js';
 
 interface UsageRow {
   accepted: boolean;
@@ -33,5 +33,15 @@ export class PostgresQuotaStore extends QuotaStore {
       addressCount: row.address_count,
       addressKnown: row.address_known,
     };
+  }
+
+  async monthUsage(apiKeyIds: string[], now: Date): Promise<Map<string, MonthUsage>> {
+    // A row of an earlier month is this month's zero (consume_api_key_quota starts it over on use).
+    const rows: { api_key_id: string; requests: number; addresses: number }[] = await this.dataSource.query(
+      `SELECT api_key_id, month_requests AS requests, cardinality(month_addresses) AS addresses
+         FROM api_key_usage WHERE api_key_id = ANY ($1::uuid[]) AND month >= date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC')::date`,
+      [apiKeyIds, now],
+    );
+    return new Map(rows.map((row) => [row.api_key_id, { requests: row.requests, addresses: row.addresses }]));
   }
 }

@@ -26,4 +26,13 @@ export interface QuotaUsage {
 export abstract class QuotaStore {
   /** Decides and records one request against every limit at once: all pass and it counts, or it does not. */
   abstract consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage>;
+
+  /** Accepted requests and distinct addresses of each key this calendar month (UTC), for key listings. */
+  abstract monthUsage(apiKeyIds: string[], now: Date): Promise<Map<string, MonthUsage>>;
+}
+
+export interface MonthUsage {
+  requests: number;
+  /** Counted only while the key has an IP limit. */
+  addresses: number;
 }
