@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { CommanderError } from 'commander';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ConfigValidationError } from '../config/env.validation.js';
-import { CliModule } from './cli.module.js';
 import { buildProgram } from './cli-program.js';
+import type { ServiceLoader } from './cli-runtime.js';
 
 /** `T` is the shape the caller expects: an object, or an array for the list commands. */
 export interface CliResult<T = Record<string, unknown>> {
@@ -24,12 +23,12 @@ export async function runCli<T = Record<string, unknown>>(argv: string[]): Promi
   let out = '';
   let err = '';
   let usageError = '';
+  const service = async <S>(load: ServiceLoader<S>): Promise<S> => {
+    context ??= await createContext();
+    return context.get(await load());
+  };
   const program = buildProgram(
-    {
-      // Only the services the CLI drives, without HTTP or background jobs: a call answers in about a second.
-      service: async (type) => (context ??= await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false })).get(type),
-      answer: (value) => (answer = value),
-    },
+    { service, answer: (value) => (answer = value) },
     { writeOut: (text) => (out += text), writeErr: (text) => (err += text), outputError: (text) => (usageError += text) },
   );
   try {
@@ -46,6 +45,12 @@ export async function runCli<T = Record<string, unknown>>(argv: string[]): Promi
   } finally {
     await context?.close();
   }
+}
+
+/** Only the services the CLI drives, without HTTP or background jobs, loaded when a command first needs one. */
+async function createContext(): Promise<INestApplicationContext> {
+  const [{ NestFactory }, { CliModule }] = await Promise.all([import('@nestjs/core'), import('./cli.module.js')]);
+  return NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
 }
 
 function describe(error: unknown): { code: string; message: string } {

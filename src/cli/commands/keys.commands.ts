@@ -2,8 +2,6 @@ import { Option, type Command } from 'commander';
 import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { apiKeyView } from '../../api-keys/api-key-view.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../api-keys/api-key.entity.js';
-import { ApiKeysService } from '../../api-keys/api-keys.service.js';
-import { TeamsService } from '../../teams/teams.service.js';
 import { isoDate, list, positiveInt, uuid } from '../cli-args.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
@@ -17,6 +15,9 @@ interface CreateKeyOptions {
   ipLimit?: number;
   validUntil?: Date;
 }
+
+const apiKeysService = () => import('../../api-keys/api-keys.service.js').then((module) => module.ApiKeysService);
+const teamsService = () => import('../../teams/teams.service.js').then((module) => module.TeamsService);
 
 export function addKeyCommands(program: Command, cli: CliRuntime): void {
   const keys = program.command('keys').description("API keys: a team's credentials for the API");
@@ -33,7 +34,7 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
     .option('--ip-limit <n>', 'requests per minute from one client IP', positiveInt)
     .option('--valid-until <iso>', 'when the key expires (ISO 8601)', isoDate)
     .action(async (options: CreateKeyOptions) => {
-      const { apiKey, key } = await (await cli.service(ApiKeysService)).create({
+      const { apiKey, key } = await (await cli.service(apiKeysService)).create({
         teamId: options.team,
         name: options.name,
         environment: options.env,
@@ -51,8 +52,8 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
     .description("A team's keys, newest first, revoked ones included (an array; never a secret)")
     .requiredOption('--team <id>', 'the team id', uuid)
     .action(async (options: { team: string }) => {
-      await (await cli.service(TeamsService)).get(options.team);
-      cli.answer((await (await cli.service(ApiKeysService)).listForTeam(options.team)).map(apiKeyView));
+      await (await cli.service(teamsService)).get(options.team);
+      cli.answer((await (await cli.service(apiKeysService)).listForTeam(options.team)).map(apiKeyView));
     });
 
   keys
@@ -60,11 +61,11 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
     .description('Refuse a key with 403 api_key_blocked until a time')
     .requiredOption('--id <id>', 'the key id', uuid)
     .requiredOption('--until <iso>', 'the end of the block (ISO 8601)', isoDate)
-    .action(async (options: { id: string; until: Date }) => cli.answer(apiKeyView(await (await cli.service(ApiKeysService)).block(options.id, options.until))));
+    .action(async (options: { id: string; until: Date }) => cli.answer(apiKeyView(await (await cli.service(apiKeysService)).block(options.id, options.until))));
 
   keys
     .command('revoke')
     .description('Revoke a key for good')
     .requiredOption('--id <id>', 'the key id', uuid)
-    .action(async (options: { id: string }) => cli.answer(apiKeyView(await (await cli.service(ApiKeysService)).revoke(options.id))));
+    .action(async (options: { id: string }) => cli.answer(apiKeyView(await (await cli.service(apiKeysService)).revoke(options.id))));
 }

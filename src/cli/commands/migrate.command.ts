@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { databaseConfig } from '../../config/database.config.js';
-import { createDataSource } from '../../database/data-source.js';
-import { prepareSchema } from '../../database/migrate.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
 export function addMigrateCommand(program: Command, cli: CliRuntime): void {
@@ -9,6 +6,12 @@ export function addMigrateCommand(program: Command, cli: CliRuntime): void {
     .command('migrate')
     .description('Apply pending migrations under the advisory lock and print their names (the service also does this at start)')
     .action(async () => {
+      // Loaded here, not at the top, so that `--help` does not load the database layer.
+      const [{ databaseConfig }, { createDataSource }, { prepareSchema }] = await Promise.all([
+        import('../../config/database.config.js'),
+        import('../../database/data-source.js'),
+        import('../../database/migrate.js'),
+      ]);
       const config = databaseConfig();
       const dataSource = await createDataSource({ url: config.url, dataDir: config.dataDir, joinRunningEmbedded: true, poolSize: 2 });
       try {

@@ -1,9 +1,10 @@
 import { Option, type Command } from 'commander';
 import { PLANS, type Plan } from '../../teams/plans.js';
 import { teamView } from '../../teams/team-view.js';
-import { TeamsService } from '../../teams/teams.service.js';
 import { isoDate, list, uuid } from '../cli-args.js';
 import type { CliRuntime } from '../cli-runtime.js';
+
+const teamsService = () => import('../../teams/teams.service.js').then((module) => module.TeamsService);
 
 export function addTeamCommands(program: Command, cli: CliRuntime): void {
   const teams = program.command('teams').description('Teams: the customers, each with a plan and a subscription');
@@ -16,7 +17,7 @@ export function addTeamCommands(program: Command, cli: CliRuntime): void {
     .option('--features <list>', 'extra features beyond the plan, comma-separated', list())
     .option('--subscription-until <iso>', 'when the subscription ends (ISO 8601)', isoDate)
     .action(async (options: { name: string; plan?: Plan; features?: string[]; subscriptionUntil?: Date }) => {
-      const team = await (await cli.service(TeamsService)).create({
+      const team = await (await cli.service(teamsService)).create({
         name: options.name,
         plan: options.plan,
         extraFeatures: options.features,
@@ -28,11 +29,11 @@ export function addTeamCommands(program: Command, cli: CliRuntime): void {
   teams
     .command('list')
     .description('All teams, oldest first (an array)')
-    .action(async () => cli.answer((await (await cli.service(TeamsService)).list()).map(teamView)));
+    .action(async () => cli.answer((await (await cli.service(teamsService)).list()).map(teamView)));
 
   teams
     .command('show')
     .description('One team')
     .requiredOption('--id <id>', 'the team id', uuid)
-    .action(async (options: { id: string }) => cli.answer(teamView(await (await cli.service(TeamsService)).get(options.id))));
+    .action(async (options: { id: string }) => cli.answer(teamView(await (await cli.service(teamsService)).get(options.id))));
 }
