@@ -20,6 +20,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY bin ./bin
 RUN mkdir -p /var/lib/eid-gateway && chown node:node /var/lib/eid-gateway
 USER node
 EXPOSE 3000

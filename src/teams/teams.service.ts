@@ -37,6 +37,11 @@ export class TeamsService {
     return team;
   }
 
+  /** Every team, oldest first: the operator's view (the command line), not a client's. */
+  list(): Promise<Team[]> {
+    return this.teams.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   async isEmpty(): Promise<boolean> {
     return !(await this.teams.exists());
   }

@@ -25,6 +25,11 @@ export class UsersService {
     );
   }
 
+  /** The team's members, oldest first. */
+  listForTeam(teamId: string): Promise<User[]> {
+    return this.users.find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   /** The member of the team with every given contact detail (e-mail compared case-insensitively), or null. */
   findByContact(teamId: string, contact: { email?: string; phone?: string }): Promise<User | null> {
     if (!contact.email && !contact.phone) return Promise.resolve(null);

@@ -12,7 +12,7 @@ const ROOT = process.cwd();
  * always the code under test rather than a stale dist/. The output sits inside the project so that
  * its imports resolve to the project's node_modules.
  */
-export async function buildService(): Promise<{ main: string; remove(): Promise<void> }> {
+export async function buildService(): Promise<{ main: string; cli: string; remove(): Promise<void> }> {
   await mkdir(join(ROOT, 'node_modules', '.cache'), { recursive: true });
   const out = await mkdtemp(join(ROOT, 'node_modules', '.cache', 'eidgw-service-'));
   await writeFile(join(out, 'package.json'), '{ "type": "module" }\n');
@@ -44,7 +44,7 @@ export async function buildService(): Promise<{ main: string; remove(): Promise<
       }),
     );
   }
-  return { main: join(out, 'src', 'main.js'), remove: () => rm(out, { recursive: true, force: true }) };
+  return { main: join(out, 'src', 'main.js'), cli: join(out, 'src', 'cli.js'), remove: () => rm(out, { recursive: true, force: true }) };
 }
 
 export async function freePort(): Promise<number> {
