@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { apiKeyChangesProvider } from '../api-keys/api-key-changes.provider.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { CommonModule } from '../common/common.module.js';
 import { databaseConfig } from '../config/database.config.js';
+import { protectionConfig } from '../config/protection.config.js';
 import { securityConfig } from '../config/security.config.js';
 import { tokensConfig } from '../config/tokens.config.js';
 import { webhooksConfig } from '../config/webhooks.config.js';
@@ -19,10 +21,10 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
  */
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [databaseConfig, securityConfig, tokensConfig, webhooksConfig] }),
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [databaseConfig, protectionConfig, securityConfig, tokensConfig, webhooksConfig] }),
     CommonModule,
     DatabaseModule.forRoot({ joinRunningEmbedded: true, poolSize: 2 }),
   ],
-  providers: [TeamsService, UsersService, ApiKeysService, SigningKeysService, WebhookEndpointsService],
+  providers: [TeamsService, UsersService, ApiKeysService, apiKeyChangesProvider, SigningKeysService, WebhookEndpointsService],
 })
 export class CliModule {}
