@@ -132,6 +132,7 @@ export const envSchema = z
     SIMULATOR_START_TIMEOUT: duration('30s'),
     SESSION_TTL: duration('3m'),
     KIOSK_TOKEN_SECRET: kioskTokenSecret,
+    CONSOLE_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")
