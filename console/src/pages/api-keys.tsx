@@ -96,7 +96,7 @@ export function ApiKeysPage() {
                 <td>{key.name ?? t('none')}</td>
                 <td>{key.environment}</td>
                 <td>
-                  <code>
+                  <code class="key">
                     {key.displayPrefix}…{key.lastFour}
                   </code>
                 </td>
