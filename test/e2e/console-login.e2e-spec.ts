@@ -137,6 +137,29 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
       .expect(401);
   });
 
+  it('should serve the page and its hashed files under a strict CSP, and answer no CORS preflight', async () => {
+    const page = await http.get('/console').expect(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|style=/);
+    const [script] = /\/console\/assets\/[\w-]+\.js/.exec(page.text)!;
+    const asset = await http.get(script).expect(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    await http.get('/console/assets/nothing.js').expect(404);
+
+    const preflight = await http
+      .options('/api/v1/api-keys')
+      .set('origin', 'https://evil.example')
+      .set('access-control-request-method', 'POST')
+      .set('access-control-request-headers', 'x-eidgw-console');
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
+  });
+
   it('should refuse bad input with problem details', async () => {
     const answer = await askForCode({}).expect(400);
     expect(answer.headers['content-type']).toContain('application/problem+json');
