@@ -79,7 +79,7 @@ function App() {
         <div class="tools">
           <label>
             <span class="visually-hidden">{t('language')}</span>
-            <select value={language} onChange={(e) => setLanguage((e.currentTarget.value as Language) ?? 'sv')}>
+            <select value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
               <option value="sv">Svenska</option>
               <option value="en">English</option>
             </select>
@@ -97,7 +97,7 @@ function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1} data-page={me ? current.hash.slice(2) : me === null ? 'login' : 'loading'}>
-        {me === undefined ? <p>{t('loading')}</p> : me === null ? <LoginPage onLoggedIn={() => call<Me>('GET', '/api/v1/me').then(setMe)} /> : <current.Page />}
+        {me === undefined ? <p>{t('loading')}</p> : me === null ? <LoginPage onLoggedIn={async () => setMe(await call<Me>('GET', '/api/v1/me'))} /> : <current.Page />}
       </main>
     </LanguageContext.Provider>
   );

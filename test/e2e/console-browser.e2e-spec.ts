@@ -27,6 +27,13 @@ if (!existsSync(CHROMIUM)) {
   });
 }
 
+/** What the functions run in the page use of it (the tests compile without the DOM library). */
+interface InPage {
+  document: { cookie: string; documentElement: { scrollWidth: number } };
+  navigator: { clipboard: { readText(): Promise<string> } };
+  axe?: { run(context: unknown, options: object): Promise<{ violations: AxeViolation[] }> };
+}
+
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -57,9 +64,10 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
 
   /** axe-core in the page, as an evaluated script (the page's CSP admits no injected script tag). */
   const expectAccessible = async (target: Page) => {
-    if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE_SOURCE);
+    if (!(await target.evaluate(() => 'axe' in globalThis))) await target.evaluate(AXE_SOURCE);
     const violations = await target.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run: (c: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+      const page = globalThis as unknown as InPage;
+      const result = await page.axe!.run(page.document, {
         runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
       });
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
@@ -122,7 +130,7 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
 
     const [cookie] = await context.cookies(base);
     expect(cookie).toMatchObject({ name: '__Host-eidgw-console', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate(() => (globalThis as unknown as InPage).document.cookie)).toBe('');
   });
 
   it('should create a key and show its secret once, which then works against the API until it is revoked', async () => {
@@ -136,7 +144,7 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     expect(secret).toMatch(/^eidk_test_[A-Za-z0-9]{32,}$/);
     await page.getByRole('button', { name: 'Kopiera' }).click();
     await page.getByRole('button', { name: 'Kopierad' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate(() => (globalThis as unknown as InPage).navigator.clipboard.readText())).toBe(secret);
     await expectAccessible(page);
     await shoot(page, 'console-api-key-created.png');
     await page.getByRole('button', { name: 'Klar' }).click();
@@ -240,7 +248,7 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
       await phone.waitForSelector('main[data-page="webhooks"]');
       await phone.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
       // Nothing wider than the screen but the tables' own scrolling boxes.
-      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      const width = await phone.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);
       await expectAccessible(phone);
       await shoot(phone, 'console-phone.png');

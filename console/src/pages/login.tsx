@@ -9,7 +9,7 @@ interface CodeIssued {
 }
 
 /** The console's own OTP login (docs/console.md): e-mail or phone → code → session cookie. */
-export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
+export function LoginPage({ onLoggedIn }: { onLoggedIn: () => Promise<void> }) {
   const { t, language } = useText();
   const [contact, setContact] = useState('');
   const [issued, setIssued] = useState<CodeIssued | null>(null);
@@ -40,7 +40,8 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
     event.preventDefault();
     void run(async () => {
       await call('POST', '/console/login/validate', { userGuid: issued!.userGuid, validationCode: code.trim() });
-      onLoggedIn();
+      // A member whose team's subscription ended is refused here, and sees why.
+      await onLoggedIn();
     });
   };
 
