@@ -18,7 +18,7 @@ interface ApiKeyRow {
   ipLimit: number | null;
   revokedAt: string | null;
   lastUsedAt?: string | null;
-  usage?: Record<string, number | null>;
+  usageThisMonth?: { requests: number; addresses: number };
 }
 
 const rowsOf = (body: ApiKeyRow[] | { data: ApiKeyRow[] }) => (Array.isArray(body) ? body : body.data);
@@ -57,12 +57,7 @@ export function ApiKeysPage() {
   };
 
   const limit = (value: number | null, unit: string) => `${value ?? t('unlimited')} ${unit}`;
-  const usage = (key: ApiKeyRow) =>
-    key.usage
-      ? Object.entries(key.usage)
-          .map(([field, value]) => `${field}: ${value ?? '—'}`)
-          .join(', ')
-      : t('none');
+  const used = (count: number, of: number | null, unit: 'usageRequests' | 'usageAddresses') => t(unit, { used: count, limit: of ?? t('unlimited') });
 
   return (
     <section>
@@ -109,7 +104,17 @@ export function ApiKeysPage() {
                   {limit(key.ipLimit, t('addresses'))}
                 </td>
                 <td>{key.lastUsedAt === undefined ? t('none') : formatTime(language, key.lastUsedAt)}</td>
-                <td>{usage(key)}</td>
+                <td>
+                  {key.usageThisMonth ? (
+                    <>
+                      {used(key.usageThisMonth.requests, key.monthlyLimit, 'usageRequests')}
+                      <br />
+                      {used(key.usageThisMonth.addresses, key.ipLimit, 'usageAddresses')}
+                    </>
+                  ) : (
+                    t('none')
+                  )}
+                </td>
                 <td>{key.revokedAt ? t('revoked') : t('active')}</td>
                 <td>
                   {!key.revokedAt &&
