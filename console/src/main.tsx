@@ -97,7 +97,13 @@ function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1} data-page={me ? current.hash.slice(2) : me === null ? 'login' : 'loading'}>
-        {me === undefined ? <p>{t('loading')}</p> : me === null ? <LoginPage onLoggedIn={async () => setMe(await call<Me>('GET', '/api/v1/me'))} /> : <current.Page />}
+        {me === undefined ? (
+          <p>{t('loading')}</p>
+        ) : me === null ? (
+          <LoginPage onLoggedIn={async () => setMe(await call<Me>('GET', '/api/v1/me'))} />
+        ) : (
+          <current.Page />
+        )}
       </main>
     </LanguageContext.Provider>
   );

@@ -6,7 +6,9 @@ const request = (headers: Record<string, string>) => ({ headers }) as unknown as
 
 describe('console cookie', () => {
   it('should set the token HttpOnly, Secure and SameSite=Strict for the token lifetime', () => {
-    expect(sessionCookie('abc.def.ghi', 3600)).toBe(`${CONSOLE_COOKIE}=abc.def.ghi; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Strict`);
+    expect(sessionCookie('abc.def.ghi', 3600)).toBe(
+      `${CONSOLE_COOKIE}=abc.def.ghi; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Strict`,
+    );
     expect(clearedSessionCookie()).toContain('Max-Age=0');
   });
 

@@ -106,7 +106,8 @@ export class OtpService {
       `UPDATE otp_challenges SET used_at = $2, failures = 0 WHERE user_guid = $1 AND used_at IS NULL AND code_hmac = $3 RETURNING user_id, team_id`,
       [userGuid, now, tried.code_hmac],
     );
-    if (!consumed?.user_id || !consumed.team_id) throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
+    if (!consumed?.user_id || !consumed.team_id)
+      throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
 
     const issued = await this.tokens.issue({ userId: consumed.user_id, teamId: consumed.team_id, clientId: audience.clientId });
     return { userGuid, token: issued.token, tokenExpiresAtUtc: zonelessUtc(issued.expiresAt) };
@@ -131,7 +132,14 @@ export class OtpService {
   }
 
   /** Writes a new code over the old one, unless one was issued within the resend interval or the user is locked out. */
-  private async storeCode(row: { userGuid: string; userId: string | null; teamId: string | null; hmac: Buffer; now: Date; expiresAt: Date }): Promise<void> {
+  private async storeCode(row: {
+    userGuid: string;
+    userId: string | null;
+    teamId: string | null;
+    hmac: Buffer;
+    now: Date;
+    expiresAt: Date;
+  }): Promise<void> {
     const stored: unknown[] = await this.dataSource.query(
       `INSERT INTO otp_challenges AS c (user_guid, user_id, team_id, code_hmac, issued_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6)

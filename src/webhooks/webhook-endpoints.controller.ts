@@ -62,7 +62,10 @@ export class WebhookEndpointsController {
   async sendTest(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const endpoint = await this.endpoints.get(principal.team.id, id);
     if (!endpoint.enabled) throw new DomainException('endpoint_disabled', 'The endpoint is disabled; enable it first.');
-    const queued = await this.outbox.enqueueTest({ id: endpoint.id, teamId: principal.team.id, environment: endpoint.environment }, this.clock.now());
+    const queued = await this.outbox.enqueueTest(
+      { id: endpoint.id, teamId: principal.team.id, environment: endpoint.environment },
+      this.clock.now(),
+    );
     this.outbox.dispatchSoon();
     return { deliveryId: queued.id, messageId: queued.messageId };
   }

@@ -79,9 +79,21 @@ export class WebhookOutbox {
    * A `webhook.test` message for one endpoint (docs/webhooks.md): no session behind it, sent and
    * retried, signed and logged like any other.
    */
-  async enqueueTest(endpoint: { id: string; teamId: string; environment: ApiKeyEnvironment }, now: Date): Promise<{ id: string; messageId: string }> {
-    const body = JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: now.toISOString(), data: { endpointId: endpoint.id, environment: endpoint.environment } });
-    const message = this.message({ teamId: endpoint.teamId, sessionId: null, type: WEBHOOK_TEST_EVENT, occurredAt: now }, endpoint.id, body, now);
+  async enqueueTest(
+    endpoint: { id: string; teamId: string; environment: ApiKeyEnvironment },
+    now: Date,
+  ): Promise<{ id: string; messageId: string }> {
+    const body = JSON.stringify({
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: now.toISOString(),
+      data: { endpointId: endpoint.id, environment: endpoint.environment },
+    });
+    const message = this.message(
+      { teamId: endpoint.teamId, sessionId: null, type: WEBHOOK_TEST_EVENT, occurredAt: now },
+      endpoint.id,
+      body,
+      now,
+    );
     await this.messages.insert(this.dataSource.manager, [message]);
     return { id: message.id, messageId: message.messageId };
   }

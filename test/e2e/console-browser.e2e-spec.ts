@@ -81,7 +81,13 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     smtp = await startSmtpReceiver();
     receiver = await WebhookReceiver.start();
     // The real clock: the dispatcher and the page run on real time.
-    testApp = await createTestApp({ ...database.env, ...NO_IP_BLOCKING, OTP_DELIVERY: 'smtp', SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    testApp = await createTestApp({
+      ...database.env,
+      ...NO_IP_BLOCKING,
+      OTP_DELIVERY: 'smtp',
+      SMTP_URL: smtp.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
     await testApp.app.listen({ port: 0, host: '127.0.0.1' });
     // localhost: a secure context for the browser, which then keeps the Secure __Host- cookie over plain http.
     base = `http://localhost:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
@@ -94,7 +100,15 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'sv-SE' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
@@ -200,7 +214,10 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     await page.getByText('Skickad igen.').waitFor();
     await expectAccessible(page);
     await shoot(page, 'console-deliveries.png');
-    await page.locator('tr[data-status="delivered"]', { hasText: 'webhook.test' }).getByRole('button', { name: '2', exact: true }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('tr[data-status="delivered"]', { hasText: 'webhook.test' })
+      .getByRole('button', { name: '2', exact: true })
+      .waitFor({ timeout: 15_000 });
 
     // The filters are the service's: a status with no rows empties the table.
     await page.getByLabel('Status').selectOption('failed');

@@ -21,7 +21,8 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
   let members = 0;
 
   const askForCode = (body: object, headers: Record<string, string> = CONSOLE) => http.post('/console/login/code').set(headers).send(body);
-  const validate = (body: object, headers: Record<string, string> = CONSOLE) => http.post('/console/login/validate').set(headers).send(body);
+  const validate = (body: object, headers: Record<string, string> = CONSOLE) =>
+    http.post('/console/login/validate').set(headers).send(body);
   const codeIn = (mail: { raw: string }) => /login code is (\d{6})\./.exec(mail.raw)![1];
 
   async function newMember(): Promise<User> {
@@ -66,7 +67,9 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     expect(asked.body).toEqual({ userGuid: user.id, validationCodeValidUntilUtc: expect.any(String) });
     const answer = await validate({ userGuid: user.id, validationCode: codeIn(smtp.messages.at(-1)!) }).expect(200);
     expect(answer.body).toEqual({ userGuid: user.id, tokenExpiresAtUtc: expect.any(String) });
-    expect(answer.headers['set-cookie']).toEqual([expect.stringMatching(new RegExp(`^${COOKIE}=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Strict$`))]);
+    expect(answer.headers['set-cookie']).toEqual([
+      expect.stringMatching(new RegExp(`^${COOKIE}=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Strict$`)),
+    ]);
     const cookie = String(answer.headers['set-cookie']).split(';')[0];
 
     const me = await http.get('/api/v1/me').set('cookie', cookie).set(CONSOLE).expect(200);
@@ -88,7 +91,12 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
 
   it('should not open public API endpoints with the cookie', async () => {
     const cookie = await logIn(await newMember());
-    const answer = await http.post('/api/v1/auth/simulator/start').set('cookie', cookie).set(CONSOLE).send({ endUserIp: '192.0.2.1' }).expect(401);
+    const answer = await http
+      .post('/api/v1/auth/simulator/start')
+      .set('cookie', cookie)
+      .set(CONSOLE)
+      .send({ endUserIp: '192.0.2.1' })
+      .expect(401);
     expect(answer.body.code).toBe('missing_token');
   });
 
@@ -99,7 +107,9 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     expect(smtp.messages).toHaveLength(before);
     expect((await askForCode({ email: 'nobody@example.com' }).expect(429)).headers['retry-after']).toBe('30');
     expect((await askForCode({ email: 'nobody@example.com' }).expect(429)).body.code).toBe('rate_limit_exceeded');
-    expect((await validate({ userGuid: unknown.body.userGuid, validationCode: '123456' }).expect(401)).body.code).toBe('invalid_validation_code');
+    expect((await validate({ userGuid: unknown.body.userGuid, validationCode: '123456' }).expect(401)).body.code).toBe(
+      'invalid_validation_code',
+    );
 
     const user = await newMember();
     await askForCode({ email: user.email }).expect(200);
@@ -186,16 +196,34 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
       const queued = await http.post(`/api/v1/webhook-endpoints/${endpoint.body.id}/test`).set('cookie', cookie).set(CONSOLE).expect(202);
       expect(queued.body).toEqual({ deliveryId: expect.any(String), messageId: expect.stringMatching(/^msg_/) });
       const received = await waitUntil(async () => receiver.requests[0], 'the test event');
-      expect(JSON.parse(received.body)).toEqual({ type: 'webhook.test', timestamp: expect.any(String), data: { endpointId: endpoint.body.id, environment: 'test' } });
+      expect(JSON.parse(received.body)).toEqual({
+        type: 'webhook.test',
+        timestamp: expect.any(String),
+        data: { endpointId: endpoint.body.id, environment: 'test' },
+      });
       const log = await waitUntil(async () => {
-        const page = await http.post('/api/v1/webhook-deliveries').set('cookie', cookie).set(CONSOLE).send({ startRow: 0, endRow: 10 }).expect(200);
-        return page.body.rows.find((row: { id: string; status: string }) => row.id === queued.body.deliveryId && row.status === 'delivered');
+        const page = await http
+          .post('/api/v1/webhook-deliveries')
+          .set('cookie', cookie)
+          .set(CONSOLE)
+          .send({ startRow: 0, endRow: 10 })
+          .expect(200);
+        return page.body.rows.find(
+          (row: { id: string; status: string }) => row.id === queued.body.deliveryId && row.status === 'delivered',
+        );
       }, 'the delivered test in the log');
       expect(log).toMatchObject({ eventType: 'webhook.test', attempts: [expect.objectContaining({ statusCode: 200 })] });
       expect(log.sessionId).toBeUndefined();
 
-      await http.patch(`/api/v1/webhook-endpoints/${endpoint.body.id}`).set('cookie', cookie).set(CONSOLE).send({ enabled: false }).expect(200);
-      expect((await http.post(`/api/v1/webhook-endpoints/${endpoint.body.id}/test`).set('cookie', cookie).set(CONSOLE).expect(409)).body.code).toBe('endpoint_disabled');
+      await http
+        .patch(`/api/v1/webhook-endpoints/${endpoint.body.id}`)
+        .set('cookie', cookie)
+        .set(CONSOLE)
+        .send({ enabled: false })
+        .expect(200);
+      expect(
+        (await http.post(`/api/v1/webhook-endpoints/${endpoint.body.id}/test`).set('cookie', cookie).set(CONSOLE).expect(409)).body.code,
+      ).toBe('endpoint_disabled');
     } finally {
       await receiver.close();
     }
@@ -219,7 +247,12 @@ describe('Console login per-address limit', () => {
   it('should refuse a fourth login request in a minute from one address, then allow it in the next minute', async () => {
     testApp.clock.freeze();
     const http = request(testApp.app.getHttpServer());
-    for (let i = 0; i < 3; i++) await http.post('/console/login/code').set(CONSOLE).send({ email: `a${i}@example.com` }).expect(200);
+    for (let i = 0; i < 3; i++)
+      await http
+        .post('/console/login/code')
+        .set(CONSOLE)
+        .send({ email: `a${i}@example.com` })
+        .expect(200);
     const refused = await http.post('/console/login/code').set(CONSOLE).send({ email: 'a9@example.com' }).expect(429);
     expect(refused.body.code).toBe('rate_limit_exceeded');
     expect(refused.headers['retry-after']).toBe('60');

@@ -22,10 +22,8 @@ function buildConsoleIfStale(): void {
   const root = join(__dirname, '..', '..');
   const built = join(root, 'dist', 'console', 'index.html');
   if (existsSync(built) && statSync(built).mtimeMs >= newestChange(join(root, 'console'))) return;
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  execFileSync(process.execPath, [vite, 'build', '--config', 'console/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 }
 
 export default async function globalSetup(): Promise<void> {

@@ -57,7 +57,8 @@ export function ApiKeysPage() {
   };
 
   const limit = (value: number | null, unit: string) => `${value ?? t('unlimited')} ${unit}`;
-  const used = (count: number, of: number | null, unit: 'usageRequests' | 'usageAddresses') => t(unit, { used: count, limit: of ?? t('unlimited') });
+  const used = (count: number, of: number | null, unit: 'usageRequests' | 'usageAddresses') =>
+    t(unit, { used: count, limit: of ?? t('unlimited') });
 
   return (
     <section>
@@ -126,7 +127,12 @@ export function ApiKeysPage() {
                         onNo={() => setConfirming(null)}
                       />
                     ) : (
-                      <button type="button" class="danger" onClick={() => setConfirming(key.id)} aria-label={`${t('revoke')} ${key.name ?? key.lastFour}`}>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => setConfirming(key.id)}
+                        aria-label={`${t('revoke')} ${key.name ?? key.lastFour}`}
+                      >
                         {t('revoke')}
                       </button>
                     ))}

@@ -70,7 +70,9 @@ export function DeliveriesPage() {
     listing.reload();
   };
 
-  const header = (colId: string, label: string) => <SortableHeader colId={colId} label={label} sort={listing.sort} onSort={listing.sortBy} />;
+  const header = (colId: string, label: string) => (
+    <SortableHeader colId={colId} label={label} sort={listing.sort} onSort={listing.sortBy} />
+  );
   const rows = listing.page?.rows ?? [];
 
   return (
@@ -140,7 +142,13 @@ export function DeliveriesPage() {
                 </td>
                 <td>{t(row.status)}</td>
                 <td>
-                  <button type="button" class="link" aria-expanded={open === row.id} aria-controls={`attempts-${row.id}`} onClick={() => setOpen(open === row.id ? null : row.id)}>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-expanded={open === row.id}
+                    aria-controls={`attempts-${row.id}`}
+                    onClick={() => setOpen(open === row.id ? null : row.id)}
+                  >
                     {row.attemptCount}
                   </button>
                 </td>
@@ -188,7 +196,9 @@ export function DeliveriesPage() {
           </tbody>
         </table>
       </div>
-      {listing.page && <Pager start={listing.start} count={rows.length} lastrow={listing.page.lastrow} pageSize={PAGE_SIZE} onPage={listing.setStart} />}
+      {listing.page && (
+        <Pager start={listing.start} count={rows.length} lastrow={listing.page.lastrow} pageSize={PAGE_SIZE} onPage={listing.setStart} />
+      )}
     </section>
   );
 }

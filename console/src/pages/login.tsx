@@ -55,7 +55,14 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => Promise<void> }) {
         <form onSubmit={requestCode}>
           <p>{t('loginIntro')}</p>
           <label for="contact">{t('contact')}</label>
-          <input id="contact" name="contact" required autoComplete="username" value={contact} onInput={(e) => setContact(e.currentTarget.value)} />
+          <input
+            id="contact"
+            name="contact"
+            required
+            autoComplete="username"
+            value={contact}
+            onInput={(e) => setContact(e.currentTarget.value)}
+          />
           <button type="submit" disabled={busy}>
             {t('sendCode')}
           </button>

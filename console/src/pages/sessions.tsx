@@ -35,7 +35,9 @@ export function SessionsPage() {
     });
   };
 
-  const header = (colId: string, label: string) => <SortableHeader colId={colId} label={label} sort={listing.sort} onSort={listing.sortBy} />;
+  const header = (colId: string, label: string) => (
+    <SortableHeader colId={colId} label={label} sort={listing.sort} onSort={listing.sortBy} />
+  );
   const rows = listing.page?.rows ?? [];
 
   return (
@@ -106,7 +108,9 @@ export function SessionsPage() {
           </tbody>
         </table>
       </div>
-      {listing.page && <Pager start={listing.start} count={rows.length} lastrow={listing.page.lastrow} pageSize={PAGE_SIZE} onPage={listing.setStart} />}
+      {listing.page && (
+        <Pager start={listing.start} count={rows.length} lastrow={listing.page.lastrow} pageSize={PAGE_SIZE} onPage={listing.setStart} />
+      )}
     </section>
   );
 }

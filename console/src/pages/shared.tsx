@@ -56,7 +56,19 @@ export function Confirm({ question, yes, onYes, onNo }: { question: string; yes:
 }
 
 /** Paging of a tabular listing: previous/next and where we are. */
-export function Pager({ start, count, lastrow, pageSize, onPage }: { start: number; count: number; lastrow: number; pageSize: number; onPage: (start: number) => void }) {
+export function Pager({
+  start,
+  count,
+  lastrow,
+  pageSize,
+  onPage,
+}: {
+  start: number;
+  count: number;
+  lastrow: number;
+  pageSize: number;
+  onPage: (start: number) => void;
+}) {
   const { t } = useText();
   const from = count === 0 ? 0 : start + 1;
   const to = start + count;

@@ -21,7 +21,11 @@ function EventTypeChecks({ legend, value, onChange }: { legend: string; value: s
       <legend>{legend}</legend>
       {EVENT_TYPES.map((type) => (
         <label key={type} class="check">
-          <input type="checkbox" checked={value.includes(type)} onChange={(e) => onChange(e.currentTarget.checked ? [...value, type] : value.filter((v) => v !== type))} />
+          <input
+            type="checkbox"
+            checked={value.includes(type)}
+            onChange={(e) => onChange(e.currentTarget.checked ? [...value, type] : value.filter((v) => v !== type))}
+          />
           {type}
         </label>
       ))}
@@ -90,16 +94,24 @@ export function WebhooksPage() {
               <dt>{t('eventTypes')}</dt>
               <dd>{endpoint.eventTypes.join(', ')}</dd>
               <dt>{t('status')}</dt>
-              <dd>{endpoint.enabled ? t('enabled') : `${t('disabled')}${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''}`}</dd>
+              <dd>
+                {endpoint.enabled ? t('enabled') : `${t('disabled')}${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''}`}
+              </dd>
             </dl>
             {editing?.id === endpoint.id ? (
               <form
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void act(() => call('PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { eventTypes: editing.eventTypes })).then(() => setEditing(null));
+                  void act(() => call('PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { eventTypes: editing.eventTypes })).then(() =>
+                    setEditing(null),
+                  );
                 }}
               >
-                <EventTypeChecks legend={t('eventTypes')} value={editing.eventTypes} onChange={(types) => setEditing({ id: endpoint.id, eventTypes: types })} />
+                <EventTypeChecks
+                  legend={t('eventTypes')}
+                  value={editing.eventTypes}
+                  onChange={(types) => setEditing({ id: endpoint.id, eventTypes: types })}
+                />
                 <button type="submit">{t('save')}</button>
                 <button type="button" onClick={() => setEditing(null)}>
                   {t('cancel')}
@@ -117,16 +129,27 @@ export function WebhooksPage() {
                 <button type="button" onClick={() => setEditing({ id: endpoint.id, eventTypes: endpoint.eventTypes })}>
                   {t('edit')}
                 </button>
-                <button type="button" onClick={() => void act(() => call('PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { enabled: !endpoint.enabled }))}>
+                <button
+                  type="button"
+                  onClick={() => void act(() => call('PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { enabled: !endpoint.enabled }))}
+                >
                   {endpoint.enabled ? t('disable') : t('enable')}
                 </button>
                 <button
                   type="button"
-                  onClick={() => void act(async () => setSecret((await call<{ secret: string }>('POST', `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`)).secret))}
+                  onClick={() =>
+                    void act(async () =>
+                      setSecret((await call<{ secret: string }>('POST', `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`)).secret),
+                    )
+                  }
                 >
                   {t('rotate')}
                 </button>
-                <button type="button" disabled={!endpoint.enabled} onClick={() => void act(() => call('POST', `/api/v1/webhook-endpoints/${endpoint.id}/test`), t('testQueued'))}>
+                <button
+                  type="button"
+                  disabled={!endpoint.enabled}
+                  onClick={() => void act(() => call('POST', `/api/v1/webhook-endpoints/${endpoint.id}/test`), t('testQueued'))}
+                >
                   {t('sendTest')}
                 </button>
                 <button type="button" class="danger" onClick={() => setDeleting(endpoint.id)}>
@@ -140,7 +163,14 @@ export function WebhooksPage() {
       <form class="panel" onSubmit={create}>
         <h2>{t('createEndpoint')}</h2>
         <label for="endpoint-url">{t('url')}</label>
-        <input id="endpoint-url" type="url" required placeholder="https://rp.example/hooks/eid" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        <input
+          id="endpoint-url"
+          type="url"
+          required
+          placeholder="https://rp.example/hooks/eid"
+          value={url}
+          onInput={(e) => setUrl(e.currentTarget.value)}
+        />
         <label for="endpoint-environment">{t('environment')}</label>
         <select id="endpoint-environment" value={environment} onChange={(e) => setEnvironment(e.currentTarget.value as 'test' | 'live')}>
           <option value="test">test</option>
