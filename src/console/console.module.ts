@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { OtpModule } from '../otp/otp.module.js';
 import { ConsoleLoginLimit } from './console-login-limit.service.js';
 import { ConsoleLoginPurgeJob } from './console-login-purge.job.js';
@@ -12,4 +14,12 @@ import { ConsolePageController } from './console-page.controller.js';
   controllers: [ConsolePageController, ConsoleLoginController],
   providers: [ConsoleLoginLimit, ConsoleLoginGuard, ConsoleLoginPurgeJob],
 })
-export class ConsoleModule {}
+export class ConsoleModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  /** `/console/` (as people type it) leads to the page; Nest's router knows only `/console`. */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.get('/console/', (_request, reply) => reply.redirect('/console', 301));
+  }
+}

@@ -131,7 +131,7 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     await validate({ userGuid: user.id, validationCode: codeIn(smtp.messages.at(-1)!) }).expect(200);
   });
 
-  it('should not let a code asked for through an API key of another team be validated there, but the console is the member’s own', async () => {
+  it("should keep another team's API key from validating a code the console sent to a member", async () => {
     const user = await newMember();
     const otherTeam = await createTeamWithKey(testApp.app, { scopes: ['otp'] });
     await http.post('/ask_for_approval/login-otp').set('x-api-key', otherTeam.key).send({ email: user.email }).expect(200);
@@ -149,6 +149,7 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
 
   it('should serve the page and its hashed files under a strict CSP, and answer no CORS preflight', async () => {
     const page = await http.get('/console').expect(200);
+    expect((await http.get('/console/').expect(301)).headers.location).toBe('/console');
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -168,6 +169,21 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
       .set('access-control-request-headers', 'x-eidgw-console');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
+  });
+
+  it('should lock a member out after ten wrong codes, as the API login does', async () => {
+    const user = await newMember();
+    for (let round = 0; round < 2; round++) {
+      await askForCode({ email: user.email }).expect(200);
+      const code = codeIn(smtp.messages.at(-1)!);
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) await validate({ userGuid: user.id, validationCode: wrong }).expect(401);
+      testApp.clock.advance(30_000);
+    }
+    const before = smtp.messages.length;
+    const locked = await askForCode({ email: user.email }).expect(429);
+    expect(locked.body.detail).toMatch(/Too many wrong codes/);
+    expect(smtp.messages).toHaveLength(before);
   });
 
   it('should refuse bad input with problem details', async () => {
