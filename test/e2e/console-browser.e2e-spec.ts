@@ -29,7 +29,7 @@ if (!existsSync(CHROMIUM)) {
 
 /** What the functions run in the page use of it (the tests compile without the DOM library). */
 interface InPage {
-  document: { cookie: string; documentElement: { scrollWidth: number } };
+  document: { cookie: string; documentElement: { scrollWidth: number }; activeElement: { textContent: string | null } | null };
   navigator: { clipboard: { readText(): Promise<string> } };
   axe?: { run(context: unknown, options: object): Promise<{ violations: AxeViolation[] }> };
 }
@@ -133,13 +133,20 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     await expectAccessible(page);
     await shoot(page, 'console-login.png');
 
-    await page.getByLabel('E-post eller mobilnummer (+46…)').fill(email);
-    await page.getByRole('button', { name: 'Skicka kod' }).click();
+    // By keyboard alone: the skip link comes first, then the fields; Enter submits.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => (globalThis as unknown as InPage).document.activeElement?.textContent)).resolves.toBe(
+      'Hoppa till innehållet',
+    );
+    await page.getByLabel('E-post eller mobilnummer (+46…)').focus();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Enter');
     await page.getByLabel('Kod').waitFor();
     const mail = smtp.messages.at(-1)!;
     expect(mail.to).toEqual([email]);
-    await page.getByLabel('Kod').fill(/login code is (\d{6})\./.exec(mail.raw)![1]);
-    await page.getByRole('button', { name: 'Logga in' }).click();
+    await page.getByLabel('Kod').focus();
+    await page.keyboard.type(/login code is (\d{6})\./.exec(mail.raw)![1]);
+    await page.keyboard.press('Enter');
     await main('api-keys');
 
     const [cookie] = await context.cookies(base);
@@ -225,6 +232,23 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     await page.getByText('Inga leveranser matchar.').waitFor();
   });
 
+  it('should rotate the secret of an endpoint, disable it, and delete it after a confirmation', async () => {
+    await page.goto(`${base}/console#/webhooks`);
+    await main('webhooks');
+    const card = page.locator('li.card', { hasText: receiver.url() });
+    await card.getByRole('button', { name: 'Byt hemlighet' }).click();
+    await expect(page.locator('#secret-value').inputValue()).resolves.toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Klar' }).click();
+
+    await card.getByRole('button', { name: 'Stäng av' }).click();
+    await card.locator('dd', { hasText: 'Avstängd (manual)' }).waitFor();
+    await expect(card.getByRole('button', { name: 'Skicka testhändelse' }).isDisabled()).resolves.toBe(true);
+
+    await card.getByRole('button', { name: 'Ta bort' }).click();
+    await card.getByRole('button', { name: 'Ja, ta bort' }).click();
+    await page.getByText('Inga mottagare än.').waitFor();
+  });
+
   it('should page, sort and filter the sessions on the server, without personal data', async () => {
     await page.goto(`${base}/console#/sessions`);
     await main('sessions');
@@ -261,9 +285,9 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     const phone = await context.newPage();
     try {
       await phone.setViewportSize({ width: 390, height: 844 });
-      await phone.goto(`${base}/console#/webhooks`);
-      await phone.waitForSelector('main[data-page="webhooks"]');
-      await phone.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      await phone.goto(`${base}/console#/api-keys`);
+      await phone.waitForSelector('main[data-page="api-keys"]');
+      await phone.locator('tr', { hasText: 'browser key' }).waitFor();
       // Nothing wider than the screen but the tables' own scrolling boxes.
       const width = await phone.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);
