@@ -13,4 +13,3 @@ export function readCredential(request: FastifyRequest): PresentedCredential | n
   if (bearer) return { kind: 'bearer', value: bearer[1] };
   return null;
 }
-
