@@ -14,6 +14,7 @@ import { CreateWebhooks1795300200000 } from '../../migrations/1795300200000-Crea
 import { CreateOtpChallengesAndSigningKeys1795300300000 } from '../../migrations/1795300300000-CreateOtpChallengesAndSigningKeys.js';
 import { CreateProtectionState1795300400000 } from '../../migrations/1795300400000-CreateProtectionState.js';
 import { IndexIpBlocksInForce1795300500000 } from '../../migrations/1795300500000-IndexIpBlocksInForce.js';
+import { CountApiKeyRequestsPerSecond1795300615000 } from '../../migrations/1795300615000-CountApiKeyRequestsPerSecond.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
@@ -24,4 +25,5 @@ export const MIGRATIONS = [
   CreateOtpChallengesAndSigningKeys1795300300000,
   CreateProtectionState1795300400000,
   IndexIpBlocksInForce1795300500000,
+  CountApiKeyRequestsPerSecond1795300615000,
 ];

@@ -4,13 +4,13 @@ import { QuotaStore, type KeyLimits, type QuotaUsage } from './quota.store.js';
 interface UsageRow {
   accepted: boolean;
   recent_count: number;
-  oldest_recent: Date | null;
+  minute_frees_at: Date;
   month_count: number;
   address_count: number;
   address_known: boolean;
 }
 
-/** One round trip: consume_api_key_quota() locks the key's usage row, decides, and records (migration 1795300400000). */
+/** One round trip: consume_api_key_quota() locks the key's usage row, decides and records in one statement (migration 1795300615000). */
 export class PostgresQuotaStore extends QuotaStore {
   constructor(private readonly dataSource: DataSource) {
     super();
@@ -28,7 +28,7 @@ export class PostgresQuotaStore extends QuotaStore {
     return {
       accepted: row.accepted,
       recentCount: row.recent_count,
-      oldestRecent: row.oldest_recent,
+      minuteFreesAt: row.minute_frees_at,
       monthCount: row.month_count,
       addressCount: row.address_count,
       addressKnown: row.address_known,
