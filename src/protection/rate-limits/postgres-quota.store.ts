@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { queryPrepared } from '../../database/prepared-statement.js';
 import { QuotaStore, type KeyLimits, type QuotaUsage } from './quota.store.js';
 
 interface UsageRow {
@@ -10,14 +11,17 @@ interface UsageRow {
   address_known: boolean;
 }
 
-/** One round trip: consume_api_key_quota() locks the key's usage row, decides and records in one statement (migration 1795300615000). */
+/**
+ * One round trip: consume_api_key_quota() locks the key's usage row, decides and records in one statement
+ * (migration 1795300615000); sent as a prepared statement, parsed once per connection (docs/performance.md).
+ */
 export class PostgresQuotaStore extends QuotaStore {
   constructor(private readonly dataSource: DataSource) {
     super();
   }
 
   async consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage> {
-    const [row] = await this.dataSource.query<UsageRow[]>('SELECT * FROM consume_api_key_quota($1, $2, $3, $4, $5, $6)', [
+    const [row] = await queryPrepared<UsageRow>(this.dataSource, 'SELECT * FROM consume_api_key_quota($1, $2, $3, $4, $5, $6)', [
       apiKeyId,
       address,
       now,
