@@ -19,31 +19,15 @@ export class CountApiKeyRequestsPerSecond1795300615000 implements MigrationInter
     await db.query(`
       UPDATE api_key_usage u
          SET minute_second = w.head,
-             minute_buckets = ARRAY(SELECT count(*) FILTER (WHERE s % 61 = slot)::integer
-                                      FROM generate_series(0, 60) slot, unnest(w.seconds) s GROUP BY slot ORDER BY slot)
+             minute_buckets = ARRAY(SELECT count(*) FILTER (WHERE s = w.head - (k - 1))::integer
+                                      FROM generate_series(1, 61) k, unnest(w.seconds) s GROUP BY k ORDER BY k)
         FROM (SELECT api_key_id, max(s) AS head, array_agg(s) AS seconds
                 FROM api_key_usage, LATERAL unnest(recent_requests) t, LATERAL (SELECT floor(extract(epoch FROM t))::bigint AS s) x
                GROUP BY api_key_id) w
        WHERE u.api_key_id = w.api_key_id`);
     await db.query(`ALTER TABLE api_key_usage DROP COLUMN recent_requests`);
-    await db.query(
-      `COMMENT ON COLUMN api_key_usage.minute_buckets IS 'accepted requests per second; slot (second mod 61) + 1 holds the second''s count'`,
-    );
+    await db.query(`COMMENT ON COLUMN api_key_usage.minute_buckets IS 'accepted requests per second: [k] counts second minute_second - (k - 1), 61 at most'`);
     await db.query(`COMMENT ON COLUMN api_key_usage.minute_second IS 'the newest second counted (epoch seconds)'`);
-
-    // The bucket maths alone: the buckets of the 61 seconds up to p_second (older ones read as 0),
-    // their sum and the oldest second that still counts. p_second is never before p_head.
-    await db.query(`
-      CREATE FUNCTION minute_window(p_buckets integer[], p_head bigint, p_second bigint,
-                                    OUT buckets integer[], OUT recent integer, OUT oldest_second bigint)
-      LANGUAGE sql IMMUTABLE AS $$
-        SELECT array_agg(CASE WHEN b.live THEN b.n ELSE 0 END ORDER BY b.slot),
-               coalesce(sum(b.n) FILTER (WHERE b.live), 0)::integer,
-               min(b.second) FILTER (WHERE b.live AND b.n > 0)
-          FROM (SELECT slot, coalesce(p_buckets[slot + 1], 0) AS n, s.second, s.second >= p_second - 60 AS live
-                  FROM generate_series(0, 60) slot,
-                       LATERAL (SELECT p_head - ((p_head - slot) % 61 + 61) % 61 AS second) s) b
-      $$`);
 
     // Accepts the request (and records it) only when every limit the key has allows it.
     await db.query(`
@@ -64,36 +48,44 @@ export class CountApiKeyRequestsPerSecond1795300615000 implements MigrationInter
           -- One statement locks the row, decides and records, so the lock lasts that statement and the commit.
           RETURN QUERY
           WITH locked AS (
-            SELECT u.* FROM api_key_usage u WHERE u.api_key_id = p_api_key_id FOR UPDATE
+            -- A replica whose clock is a little behind counts into the newest second (and the newer month).
+            SELECT u.*, least(greatest(this_second - u.minute_second, 0), 61)::integer AS gap, greatest(u.minute_second, this_second) AS second
+              FROM api_key_usage u WHERE u.api_key_id = p_api_key_id FOR UPDATE
           ), seen AS (
-            -- A replica whose clock is a little behind counts into the newer month and the newer second.
             SELECT greatest(l.month, this_month) AS month,
                    CASE WHEN this_month > l.month THEN 0 ELSE l.month_requests END AS month_requests,
                    CASE WHEN this_month > l.month THEN '{}'::inet[] ELSE l.month_addresses END AS month_addresses,
-                   greatest(l.minute_second, this_second) AS second, w.buckets, w.recent, w.oldest_second
-              FROM locked l, minute_window(l.minute_buckets, l.minute_second, greatest(l.minute_second, this_second)) w
+                   l.second,
+                   -- The buckets moved on to this second: [1] is this second, [61] the oldest that counts.
+                   CASE WHEN l.gap >= 61 THEN '{}'::integer[]
+                        ELSE array_fill(0, ARRAY[l.gap]) || l.minute_buckets[1:61 - l.gap] END AS buckets
+              FROM locked l
+          ), counted AS (
+            SELECT s.*, w.recent, w.oldest
+              FROM seen s,
+                   LATERAL (SELECT coalesce(sum(b.n), 0)::integer AS recent, max(b.k) FILTER (WHERE b.n > 0) AS oldest
+                              FROM unnest(s.buckets) WITH ORDINALITY b(n, k)) w
           ), decided AS (
-            SELECT s.*, p_address = ANY (s.month_addresses) AS known,
-                   (p_per_minute IS NULL OR s.recent < p_per_minute)
-                   AND (p_monthly IS NULL OR s.month_requests < p_monthly)
-                   AND (p_address_limit IS NULL OR p_address = ANY (s.month_addresses)
-                        OR cardinality(s.month_addresses) < p_address_limit) AS ok,
-                   (s.second % 61 + 1)::integer AS slot
-              FROM seen s
+            SELECT c.*, p_address = ANY (c.month_addresses) AS known,
+                   (p_per_minute IS NULL OR c.recent < p_per_minute)
+                   AND (p_monthly IS NULL OR c.month_requests < p_monthly)
+                   AND (p_address_limit IS NULL OR p_address = ANY (c.month_addresses)
+                        OR cardinality(c.month_addresses) < p_address_limit) AS ok
+              FROM counted c
           ), recorded AS (
             UPDATE api_key_usage u
                SET month = d.month, month_requests = d.month_requests + 1, minute_second = d.second,
                    month_addresses = CASE WHEN p_address_limit IS NULL THEN '{}'
                                           WHEN d.known THEN d.month_addresses ELSE d.month_addresses || p_address END,
                    minute_buckets = CASE WHEN p_per_minute IS NULL THEN '{}'
-                                         ELSE d.buckets[1:d.slot - 1] || (d.buckets[d.slot] + 1) || d.buckets[d.slot + 1:61] END
+                                         ELSE ARRAY[coalesce(d.buckets[1], 0) + 1] || d.buckets[2:61] END
               FROM decided d
              WHERE u.api_key_id = p_api_key_id AND d.ok
           )
           SELECT d.ok,
                  CASE WHEN NOT d.ok THEN d.recent WHEN p_per_minute IS NULL THEN 0 ELSE d.recent + 1 END,
                  -- The oldest counted second stops counting when the 61 buckets have moved past it.
-                 to_timestamp((coalesce(d.oldest_second, d.second) + 61)::double precision),
+                 to_timestamp((d.second - coalesce(d.oldest, 1) + 62)::double precision),
                  CASE WHEN d.ok THEN d.month_requests + 1 ELSE d.month_requests END,
                  CASE WHEN d.ok AND p_address_limit IS NULL THEN 0
                       WHEN d.ok AND NOT d.known THEN cardinality(d.month_addresses) + 1
@@ -117,13 +109,9 @@ export class CountApiKeyRequestsPerSecond1795300615000 implements MigrationInter
     // Each counted request becomes a timestamp at the start of its second: the log keeps the minute's count.
     await db.query(`
       UPDATE api_key_usage
-         SET recent_requests = ARRAY(SELECT to_timestamp(w.second::double precision)
-                                       FROM minute_window(minute_buckets, minute_second, minute_second) m,
-                                            LATERAL unnest(m.buckets) WITH ORDINALITY b(n, slot),
-                                            LATERAL (SELECT minute_second - ((minute_second - (b.slot - 1)) % 61 + 61) % 61 AS second) w,
-                                            LATERAL generate_series(1, b.n) copy
-                                      ORDER BY w.second)`);
-    await db.query(`DROP FUNCTION minute_window(integer[], bigint, bigint)`);
+         SET recent_requests = ARRAY(SELECT to_timestamp((minute_second - (b.k - 1))::double precision)
+                                       FROM unnest(minute_buckets) WITH ORDINALITY b(n, k), generate_series(1, b.n) copy
+                                      ORDER BY b.k DESC)`);
     await db.query(`ALTER TABLE api_key_usage DROP COLUMN minute_buckets, DROP COLUMN minute_second`);
     await db.query(CONSUME_API_KEY_QUOTA_WITH_LOG);
   }
