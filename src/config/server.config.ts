@@ -10,6 +10,7 @@ export const serverConfig = registerAs('server', () => {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    anonymousCacheTtlMs: env.ANONYMOUS_CACHE_TTL,
   };
 });
 export type ServerConfig = ConfigType<typeof serverConfig>;
