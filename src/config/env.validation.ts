@@ -137,7 +137,7 @@ export const envSchema = z
     // Hostile clients (docs/operations.md): headers and body within REQUEST_TIMEOUT; per-IP limits on the
     // anonymous simulator and kiosk routes; the anonymous read-only routes cached this long.
     REQUEST_TIMEOUT: duration('10s'),
-    PUBLIC_ROUTE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    PUBLIC_ROUTE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     ANONYMOUS_CACHE_TTL: duration('2s'),
     KIOSK_FRAME_ANCESTORS: z
       .string()

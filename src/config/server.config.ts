@@ -11,6 +11,7 @@ export const serverConfig = registerAs('server', () => {
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     anonymousCacheTtlMs: env.ANONYMOUS_CACHE_TTL,
+    publicRouteLimitPerMinute: env.PUBLIC_ROUTE_LIMIT_PER_MINUTE,
   };
 });
 export type ServerConfig = ConfigType<typeof serverConfig>;
