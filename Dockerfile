@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # --- build: compile TypeScript, then keep production dependencies only ---
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,7 +13,7 @@ COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 # --- runtime: non-root, no compiler, migrations run at start under an advisory lock ---
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/var/lib/eid-gateway

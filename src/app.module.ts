@@ -27,6 +27,7 @@ import { KioskModule } from './kiosk/kiosk.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { ProtectionModule } from './protection/protection.module.js';
+import { PublicRouteLimitsModule } from './protection/public-route-limits/public-route-limits.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { TeamsModule } from './teams/teams.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
@@ -49,6 +50,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ApiKeysModule,
     AuthModule,
     ProtectionModule,
+    PublicRouteLimitsModule,
     HealthModule,
     MetricsModule,
     OnboardingModule,
