@@ -7,7 +7,9 @@ import * as pkijs from 'pkijs';
 import { SignedXml } from 'xml-crypto';
 import { bankIdSignedDataXml, C14N, KEY_INFO_ID, RSA_SHA256, SHA256, SIGNED_DATA_ID, type BankIdFunction } from './bankid-signature-xml.js';
 
-const crypto = webcrypto as unknown as Crypto;
+const crypto = webcrypto;
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
 const CA_KEY_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const CA_SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 // xml-crypto signs with RSA only, and BankID's user keys are RSA too.

@@ -22,8 +22,8 @@ export async function checkOcspResponse(der: Buffer, certificate: pkijs.Certific
     const responder = findResponder(basic, issuer);
     if (!responder || !(await isAuthorisedResponder(responder, issuer, at))) return 'invalid';
     const signed = await pkijs
-      .getEngine()
-      .crypto.verifyWithPublicKey(basic.tbsResponseData.tbsView, basic.signature, responder.subjectPublicKeyInfo, basic.signatureAlgorithm);
+      .getCrypto(true)
+      .verifyWithPublicKey(basic.tbsResponseData.tbsView, basic.signature, responder.subjectPublicKeyInfo, basic.signatureAlgorithm);
     if (!signed) return 'invalid';
     const { isForCertificate, status } = await basic.getCertificateStatus(certificate, issuer);
     if (!isForCertificate) return 'invalid';

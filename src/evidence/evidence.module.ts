@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { EvidenceVerifier } from './evidence-verifier.js';
+import { ResultTokenSigner } from './result-token-signer.js';
+import { simulatorEvidenceProvider, SimulatorEvidence } from './simulator-evidence.provider.js';
+
+/** Provider evidence: checking it, the simulator's signing of it, and the signed result token (docs/evidence.md). */
+@Module({
+  imports: [TokensModule],
+  providers: [EvidenceVerifier, ResultTokenSigner, simulatorEvidenceProvider],
+  exports: [EvidenceVerifier, ResultTokenSigner, SimulatorEvidence],
+})
+export class EvidenceModule {}
