@@ -1,4 +1,7 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { TestClock } from '../../test/support/test-clock.js';
+import { FakeBankIdEvidenceCa } from '../../test/fakes/bankid-evidence-ca.js';
 import { EvidenceAuthority, type IssueEvidenceRequest } from './evidence-authority.js';
 import type { EvidenceToVerify } from './evidence-verification.js';
 import { EvidenceVerifier } from './evidence-verifier.js';
@@ -25,6 +28,7 @@ describe(EvidenceVerifier.name, () => {
   });
 
   beforeAll(async () => {
+    Logger.overrideLogger(false);
     clock.freeze();
     authority = (await EvidenceAuthority.generate('Test Evidence CA', clock.now())).authority;
     otherAuthority = (await EvidenceAuthority.generate('Other Evidence CA', clock.now())).authority;
@@ -40,6 +44,17 @@ describe(EvidenceVerifier.name, () => {
       signedDataMatches: true,
       checkedAt: clock.now().toISOString(),
     });
+  });
+
+  it('should log a warning, without personal data, when a part fails', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await verifier.verify(input(await issue(), { trustRoots: [] }), { sessionId: 's-1' });
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ sessionId: 's-1', certificateTrusted: false }), 'Evidence verification failed');
+      expect(JSON.stringify(warn.mock.calls)).not.toContain(USER.personalNumber);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('should verify an authentication that signed no text', async () => {
@@ -134,5 +149,31 @@ describe(EvidenceVerifier.name, () => {
     const evidence = await issue();
     const result = await verifier.verify(input({ ...evidence, signature }));
     expect(result).toMatchObject({ status: 'failed', signatureValid: false, certificateTrusted: false, ocspStatus: 'invalid', signedDataMatches: false });
+  });
+});
+
+// The BankID fake's PKI is made by openssl, not by this module: a check that the verifier reads what
+// another implementation wrote, with BankID's layout (issuing CA under a root, delegated OCSP responder).
+describe(`${EvidenceVerifier.name} with the BankID fake's PKI`, () => {
+  const clock = new TestClock();
+  const verifier = new EvidenceVerifier(clock);
+  let ca: FakeBankIdEvidenceCa;
+
+  beforeAll(async () => {
+    ca = await FakeBankIdEvidenceCa.create();
+  });
+
+  afterAll(() => ca?.remove());
+
+  it('should verify a signature chained through an issuing CA, with an OCSP response from a delegated responder', async () => {
+    const evidence = await ca.evidence({ user: USER, funcId: 'Identification', userVisibleData: VISIBLE });
+    const result = await verifier.verify({ ...evidence, expected: { userVisibleData: VISIBLE }, trustRoots: [ca.rootPem] });
+    expect(result).toMatchObject({ status: 'verified', signatureValid: true, certificateTrusted: true, ocspStatus: 'good', signedDataMatches: true });
+  });
+
+  it('should fail the signature of the broken-signature mode', async () => {
+    const evidence = await ca.evidence({ user: USER, funcId: 'Identification', brokenSignature: true });
+    const result = await verifier.verify({ ...evidence, expected: {}, trustRoots: [ca.rootPem] });
+    expect(result).toMatchObject({ status: 'failed', signatureValid: false, certificateTrusted: true, ocspStatus: 'good', signedDataMatches: false });
   });
 });
