@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TokensModule } from '../tokens/tokens.module.js';
+import { EvidenceTrustRoots } from './evidence-trust-roots.js';
 import { EvidenceVerifier } from './evidence-verifier.js';
 import { ResultTokenSigner } from './result-token-signer.js';
 import { simulatorEvidenceProvider, SimulatorEvidence } from './simulator-evidence.provider.js';
@@ -7,7 +8,7 @@ import { simulatorEvidenceProvider, SimulatorEvidence } from './simulator-eviden
 /** Provider evidence: checking it, the simulator's signing of it, and the signed result token (docs/evidence.md). */
 @Module({
   imports: [TokensModule],
-  providers: [EvidenceVerifier, ResultTokenSigner, simulatorEvidenceProvider],
-  exports: [EvidenceVerifier, ResultTokenSigner, SimulatorEvidence],
+  providers: [EvidenceVerifier, EvidenceTrustRoots, ResultTokenSigner, simulatorEvidenceProvider],
+  exports: [EvidenceVerifier, EvidenceTrustRoots, ResultTokenSigner, SimulatorEvidence],
 })
 export class EvidenceModule {}

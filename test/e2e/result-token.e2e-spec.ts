@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import request from 'supertest';
+import { EvidenceTrustRoots } from '../../src/evidence/evidence-trust-roots.js';
 import { EvidenceVerifier } from '../../src/evidence/evidence-verifier.js';
 import { evidenceSha256, ResultTokenSigner, type SessionResult } from '../../src/evidence/result-token-signer.js';
 import { SimulatorEvidence } from '../../src/evidence/simulator-evidence.provider.js';
@@ -95,8 +96,20 @@ describe('Signed result tokens and the simulator CA', () => {
     expect((await stat(join(dataDir, 'simulator-ca.json'))).mode & 0o777).toBe(0o600);
     const simulator = testApp.app.get(SimulatorEvidence);
     const evidence = await simulator.issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
-    const verification = await testApp.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: simulator.trustRoots });
+    const roots = testApp.app.get(EvidenceTrustRoots);
+    const verification = await testApp.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: roots.forSession('simulator', 'test') });
     expect(verification).toMatchObject({ status: 'verified', signatureValid: true, certificateTrusted: true, ocspStatus: 'good', signedDataMatches: true });
+  });
+
+  it('should trust the simulator CA for simulator sessions of the test environment only', async () => {
+    const roots = testApp.app.get(EvidenceTrustRoots);
+    expect(roots.forSession('simulator', 'test')).toEqual(testApp.app.get(SimulatorEvidence).trustRoots);
+    expect(roots.forSession('simulator', 'live')).toEqual([]);
+    // No BankID evidence roots are configured here, so nothing chains for a BankID session.
+    expect(roots.forSession('bankid', 'test')).toEqual([]);
+    const evidence = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
+    const verification = await testApp.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: roots.forSession('bankid', 'test') });
+    expect(verification).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: false });
   });
 
   it('should keep the simulator CA across a restart, so stored evidence still verifies', async () => {
