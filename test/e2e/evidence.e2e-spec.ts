@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { EvidenceTrustRoots } from '../../src/evidence/evidence-trust-roots.js';
+import { evidenceView, EvidenceService } from '../../src/evidence/evidence.service.js';
 import { EvidenceVerifier } from '../../src/evidence/evidence-verifier.js';
 import { evidenceSha256, ResultTokenSigner, type SessionResult } from '../../src/evidence/result-token-signer.js';
 import { SimulatorEvidence } from '../../src/evidence/simulator-evidence.provider.js';
@@ -13,7 +14,7 @@ import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 const ISSUER = 'http://localhost:3000';
 const USER = { personalNumber: '199001012393', name: 'Test Testsson', givenName: 'Test', surname: 'Testsson' };
 
-describe('Signed result tokens and the simulator CA', () => {
+describe('Evidence: the simulator CA, verification in the app and signed result tokens', () => {
   let database: TestDatabase;
   let dataDir: string;
   let testApp: TestApp;
@@ -41,6 +42,8 @@ describe('Signed result tokens and the simulator CA', () => {
     testApp = await createTestApp({ ...database.env, ...NO_IP_BLOCKING, DATA_DIR: dataDir });
     http = request(testApp.app.getHttpServer());
   });
+
+  beforeEach(() => testApp.clock.freeze());
 
   afterAll(async () => {
     await testApp?.close();
@@ -124,5 +127,34 @@ describe('Signed result tokens and the simulator CA', () => {
     } finally {
       await restarted.close();
     }
+  });
+
+  it('should store the evidence of a simulator completion with its verification, and show it without the raw parts', async () => {
+    const visible = Buffer.from('Approve the transfer').toString('base64');
+    const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: testApp.clock.now() });
+    const session = { id: 's-1', provider: 'simulator', environment: 'test' as const, userVisibleData: visible };
+    const stored = await testApp.app.get(EvidenceService).assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed });
+    expect(stored).toMatchObject({ bankIdIssueDate: '2024-03-01', risk: 'low', signature: signed.signature, ocspResponse: signed.ocspResponse });
+    expect(stored!.verification).toMatchObject({ status: 'verified', checkedAt: testApp.clock.now().toISOString() });
+    expect(evidenceView(stored!)).toEqual({ bankIdIssueDate: '2024-03-01', risk: 'low', verification: stored!.verification });
+  });
+
+  it('should fail the verification, and still store the evidence, when the session sent another text', async () => {
+    const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: testApp.clock.now() });
+    const session = { id: 's-2', provider: 'simulator', environment: 'test' as const, userVisibleData: 'SGVqIGTDpQ==' };
+    const stored = await testApp.app.get(EvidenceService).assess(session, signed);
+    expect(stored).toMatchObject({ signature: signed.signature, verification: { status: 'failed', signatureValid: true, signedDataMatches: false } });
+  });
+
+  it('should not verify simulator evidence presented for a BankID session', async () => {
+    const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
+    const stored = await testApp.app.get(EvidenceService).assess({ id: 's-3', provider: 'bankid', environment: 'test' }, signed);
+    expect(stored!.verification).toMatchObject({ status: 'failed', certificateTrusted: false });
+  });
+
+  it('should keep evidence without a signature unverified, and no evidence as none', async () => {
+    const service = testApp.app.get(EvidenceService);
+    expect(await service.assess({ id: 's-4', provider: 'simulator', environment: 'test' }, { bankIdIssueDate: '2024-03-01' })).toEqual({ bankIdIssueDate: '2024-03-01' });
+    expect(await service.assess({ id: 's-5', provider: 'simulator', environment: 'test' }, undefined)).toBeUndefined();
   });
 });
