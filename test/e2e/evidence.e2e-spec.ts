@@ -142,13 +142,13 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   it('should fail the verification, and still store the evidence, when the session sent another text', async () => {
     const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: testApp.clock.now() });
     const session = { id: 's-2', provider: 'simulator', environment: 'test' as const, userVisibleData: 'SGVqIGTDpQ==' };
-    const stored = await testApp.app.get(EvidenceService).assess(session, signed);
+    const stored = await testApp.app.get(EvidenceService).assess(session, { ...signed });
     expect(stored).toMatchObject({ signature: signed.signature, verification: { status: 'failed', signatureValid: true, signedDataMatches: false } });
   });
 
   it('should not verify simulator evidence presented for a BankID session', async () => {
     const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
-    const stored = await testApp.app.get(EvidenceService).assess({ id: 's-3', provider: 'bankid', environment: 'test' }, signed);
+    const stored = await testApp.app.get(EvidenceService).assess({ id: 's-3', provider: 'bankid', environment: 'test' }, { ...signed });
     expect(stored!.verification).toMatchObject({ status: 'failed', certificateTrusted: false });
   });
 
