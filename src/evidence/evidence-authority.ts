@@ -55,7 +55,7 @@ export interface EvidenceAuthorityMaterial {
  */
 export class EvidenceAuthority {
   // One user key per authority: certificates differ per completion, generating RSA keys per completion would not.
-  private userKey?: Promise<CryptoKeyPair>;
+  private userKey?: Promise<{ publicKey: CryptoKey; privateKeyPem: string }>;
 
   private constructor(
     readonly certificate: x509.X509Certificate,
@@ -100,9 +100,9 @@ export class EvidenceAuthority {
   }
 
   async issue(request: IssueEvidenceRequest): Promise<IssuedEvidence> {
-    const userKey = await (this.userKey ??= crypto.subtle.generateKey(USER_KEY_ALGORITHM, true, ['sign', 'verify']) as Promise<CryptoKeyPair>);
+    const userKey = await (this.userKey ??= generateUserKey());
     const userCertificate = await this.issueUserCertificate(request.user, userKey.publicKey, request.now);
-    const signature = await signBankIdData(request, userCertificate, [this.certificate], userKey.privateKey);
+    const signature = signBankIdData(request, userCertificate, [this.certificate], userKey.privateKeyPem);
     const ocspResponse = await this.ocspResponse(userCertificate, request.certificateStatus ?? 'good', request.now);
     return { signature: Buffer.from(signature, 'utf8').toString('base64'), ocspResponse: Buffer.from(ocspResponse).toString('base64') };
   }
@@ -154,8 +154,12 @@ export class EvidenceAuthority {
 }
 
 /** An enveloping XML-DSig in BankID's shape: references to bankIdSignedData and KeyInfo, RSA-SHA256. */
-async function signBankIdData(request: IssueEvidenceRequest, signer: x509.X509Certificate, chain: x509.X509Certificate[], key: CryptoKey): Promise<string> {
-  const privateKeyPem = x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
+async function generateUserKey(): Promise<{ publicKey: CryptoKey; privateKeyPem: string }> {
+  const keys = (await crypto.subtle.generateKey(USER_KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return { publicKey: keys.publicKey, privateKeyPem: x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY') };
+}
+
+function signBankIdData(request: IssueEvidenceRequest, signer: x509.X509Certificate, chain: x509.X509Certificate[], privateKeyPem: string): string {
   const certificates = [signer, ...chain].map((c) => `<X509Certificate>${Buffer.from(c.rawData).toString('base64')}</X509Certificate>`).join('');
   const signed = new SignedXml({
     privateKey: privateKeyPem,
