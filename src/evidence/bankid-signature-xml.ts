@@ -21,10 +21,17 @@ export type BankIdFunction = 'Identification' | 'Signing';
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The bankIdSignedData element as a BankID app writes it (without the client's host and version details). */
-export function bankIdSignedDataXml(data: { usrVisibleData?: string; usrNonVisibleData?: string; funcId: BankIdFunction; nonce: string }): string {
+export function bankIdSignedDataXml(data: {
+  usrVisibleData?: string;
+  usrNonVisibleData?: string;
+  funcId: BankIdFunction;
+  nonce: string;
+}): string {
   return (
     `<bankIdSignedData xmlns="${BANKID_SIGNATURE_NS}" Id="${SIGNED_DATA_ID}">` +
-    (data.usrVisibleData === undefined ? '' : `<usrVisibleData charset="UTF-8" visible="wysiwys">${escapeXml(data.usrVisibleData)}</usrVisibleData>`) +
+    (data.usrVisibleData === undefined
+      ? ''
+      : `<usrVisibleData charset="UTF-8" visible="wysiwys">${escapeXml(data.usrVisibleData)}</usrVisibleData>`) +
     (data.usrNonVisibleData === undefined ? '' : `<usrNonVisibleData>${escapeXml(data.usrNonVisibleData)}</usrNonVisibleData>`) +
     `<srvInfo><nonce>${escapeXml(data.nonce)}</nonce></srvInfo>` +
     `<clientInfo><funcId>${data.funcId}</funcId></clientInfo>` +

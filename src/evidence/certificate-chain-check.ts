@@ -10,7 +10,12 @@ export interface ChainCheck {
  * Whether the signer's certificate chains, through the certificates the signature carries, to one of
  * the trust roots, every certificate valid at `at` (RFC 5280 path validation by pkijs). Never throws.
  */
-export async function checkCertificateChain(signer: pkijs.Certificate, carried: pkijs.Certificate[], roots: pkijs.Certificate[], at: Date): Promise<ChainCheck> {
+export async function checkCertificateChain(
+  signer: pkijs.Certificate,
+  carried: pkijs.Certificate[],
+  roots: pkijs.Certificate[],
+  at: Date,
+): Promise<ChainCheck> {
   if (roots.length === 0) return { trusted: false };
   try {
     const engine = new pkijs.CertificateChainValidationEngine({ trustedCerts: roots, certs: [signer, ...carried], checkDate: at });

@@ -9,11 +9,15 @@ import { bankIdSignedDataXml, C14N, KEY_INFO_ID, RSA_SHA256, SHA256, SIGNED_DATA
 
 const crypto = webcrypto;
 type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
 const CA_KEY_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const CA_SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 // xml-crypto signs with RSA only, and BankID's user keys are RSA too.
-const USER_KEY_ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' } as const;
+const USER_KEY_ALGORITHM = {
+  name: 'RSASSA-PKCS1-v1_5',
+  modulusLength: 2048,
+  publicExponent: new Uint8Array([1, 0, 1]),
+  hash: 'SHA-256',
+} as const;
 const CA_VALIDITY_MS = 20 * 365 * 24 * 3600_000;
 const USER_VALIDITY_MS = 2 * 365 * 24 * 3600_000;
 const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
@@ -64,7 +68,7 @@ export class EvidenceAuthority {
 
   /** A new authority together with its persisted form. */
   static async generate(commonName: string, now: Date): Promise<{ authority: EvidenceAuthority; material: EvidenceAuthorityMaterial }> {
-    const keys = (await crypto.subtle.generateKey(CA_KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const keys = await crypto.subtle.generateKey(CA_KEY_ALGORITHM, true, ['sign', 'verify']);
     const certificate = await x509.X509CertificateGenerator.createSelfSigned(
       {
         serialNumber: randomSerial(),
@@ -75,7 +79,10 @@ export class EvidenceAuthority {
         keys,
         extensions: [
           new x509.BasicConstraintsExtension(true, 0, true),
-          new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+          new x509.KeyUsagesExtension(
+            x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+            true,
+          ),
           await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
         ],
       },
@@ -111,7 +118,13 @@ export class EvidenceAuthority {
     return x509.X509CertificateGenerator.create(
       {
         serialNumber: randomSerial(),
-        subject: [{ CN: [user.name] }, { '2.5.4.42': [user.givenName] }, { '2.5.4.4': [user.surname] }, { '2.5.4.5': [user.personalNumber] }, { C: ['SE'] }],
+        subject: [
+          { CN: [user.name] },
+          { '2.5.4.42': [user.givenName] },
+          { '2.5.4.4': [user.surname] },
+          { '2.5.4.5': [user.personalNumber] },
+          { C: ['SE'] },
+        ],
         issuer: this.certificate.subjectName,
         notBefore: new Date(now.getTime() - 60_000),
         notAfter: new Date(now.getTime() + USER_VALIDITY_MS),
@@ -138,7 +151,10 @@ export class EvidenceAuthority {
       status === 'good'
         ? new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 } })
         : status === 'revoked'
-          ? new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: [new asn1js.GeneralizedTime({ valueDate: new Date(now.getTime() - 86_400_000) })] })
+          ? new asn1js.Constructed({
+              idBlock: { tagClass: 3, tagNumber: 1 },
+              value: [new asn1js.GeneralizedTime({ valueDate: new Date(now.getTime() - 86_400_000) })],
+            })
           : new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 2 } });
     const basic = new pkijs.BasicOCSPResponse();
     const keyHash = createHash('sha1').update(issuer.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).digest();
@@ -148,19 +164,32 @@ export class EvidenceAuthority {
     await basic.sign(this.privateKey, 'SHA-256');
     const response = new pkijs.OCSPResponse();
     response.responseStatus.valueBlock.valueDec = 0;
-    response.responseBytes = new pkijs.ResponseBytes({ responseType: OCSP_BASIC, response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER() }) });
+    response.responseBytes = new pkijs.ResponseBytes({
+      responseType: OCSP_BASIC,
+      response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER() }),
+    });
     return response.toSchema().toBER();
   }
 }
 
-/** An enveloping XML-DSig in BankID's shape: references to bankIdSignedData and KeyInfo, RSA-SHA256. */
 async function generateUserKey(): Promise<{ publicKey: CryptoKey; privateKeyPem: string }> {
-  const keys = (await crypto.subtle.generateKey(USER_KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
-  return { publicKey: keys.publicKey, privateKeyPem: x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY') };
+  const keys = await crypto.subtle.generateKey(USER_KEY_ALGORITHM, true, ['sign', 'verify']);
+  return {
+    publicKey: keys.publicKey,
+    privateKeyPem: x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY'),
+  };
 }
 
-function signBankIdData(request: IssueEvidenceRequest, signer: x509.X509Certificate, chain: x509.X509Certificate[], privateKeyPem: string): string {
-  const certificates = [signer, ...chain].map((c) => `<X509Certificate>${Buffer.from(c.rawData).toString('base64')}</X509Certificate>`).join('');
+/** An enveloping XML-DSig in BankID's shape: references to bankIdSignedData and KeyInfo, RSA-SHA256. */
+function signBankIdData(
+  request: IssueEvidenceRequest,
+  signer: x509.X509Certificate,
+  chain: x509.X509Certificate[],
+  privateKeyPem: string,
+): string {
+  const certificates = [signer, ...chain]
+    .map((c) => `<X509Certificate>${Buffer.from(c.rawData).toString('base64')}</X509Certificate>`)
+    .join('');
   const signed = new SignedXml({
     privateKey: privateKeyPem,
     signatureAlgorithm: RSA_SHA256,
@@ -178,7 +207,12 @@ function signBankIdData(request: IssueEvidenceRequest, signer: x509.X509Certific
       },
     ],
   });
-  signed.addReference({ xpath: `//*[@Id='${SIGNED_DATA_ID}']`, transforms: [C14N], digestAlgorithm: SHA256, type: 'http://www.bankid.com/signature/v1.0.0/types' });
+  signed.addReference({
+    xpath: `//*[@Id='${SIGNED_DATA_ID}']`,
+    transforms: [C14N],
+    digestAlgorithm: SHA256,
+    type: 'http://www.bankid.com/signature/v1.0.0/types',
+  });
   signed.addReference({ xpath: `//*[@Id='${KEY_INFO_ID}']`, transforms: [C14N], digestAlgorithm: SHA256 });
   signed.computeSignature('<Unsigned/>');
   return `<?xml version="1.0" encoding="UTF-8" standalone="no"?>${signed.getSignatureXml()}`;

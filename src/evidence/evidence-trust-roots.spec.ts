@@ -6,7 +6,14 @@ import { EvidenceAuthority } from './evidence-authority.js';
 import { EvidenceTrustRoots } from './evidence-trust-roots.js';
 import { SimulatorEvidence } from './simulator-evidence.provider.js';
 
-const source = { pfx: 'BANKID_TEST_PFX', passphrase: 'BANKID_TEST_PASSPHRASE', cert: 'BANKID_TEST_CERT', key: 'BANKID_TEST_KEY', ca: 'BANKID_TEST_CA', evidenceRoots: 'BANKID_TEST_EVIDENCE_ROOTS' };
+const source = {
+  pfx: 'BANKID_TEST_PFX',
+  passphrase: 'BANKID_TEST_PASSPHRASE',
+  cert: 'BANKID_TEST_CERT',
+  key: 'BANKID_TEST_KEY',
+  ca: 'BANKID_TEST_CA',
+  evidenceRoots: 'BANKID_TEST_EVIDENCE_ROOTS',
+};
 const config = (test: Partial<BankIdEnvironmentConfig>): BankIdConfig => ({
   environments: { test: { url: 'https://bankid.test', source, ...test } },
   timeoutMs: 5000,
@@ -35,9 +42,13 @@ describe(EvidenceTrustRoots.name, () => {
   });
 
   it('should refuse to start on roots it cannot use, naming the variable and not the value', () => {
-    expect(() => new EvidenceTrustRoots(config({ evidenceRoots: join(dir, 'missing.pem') }), simulator)).toThrow('BANKID_TEST_EVIDENCE_ROOTS: cannot read the file (ENOENT)');
+    expect(() => new EvidenceTrustRoots(config({ evidenceRoots: join(dir, 'missing.pem') }), simulator)).toThrow(
+      'BANKID_TEST_EVIDENCE_ROOTS: cannot read the file (ENOENT)',
+    );
     const notPem = '-----BEGIN CERTIFICATE-----\nnot-a-certificate\n-----END CERTIFICATE-----';
-    expect(() => new EvidenceTrustRoots(config({ evidenceRoots: notPem }), simulator)).toThrow(/^BANKID_TEST_EVIDENCE_ROOTS holds no PEM certificates$/);
+    expect(() => new EvidenceTrustRoots(config({ evidenceRoots: notPem }), simulator)).toThrow(
+      /^BANKID_TEST_EVIDENCE_ROOTS holds no PEM certificates$/,
+    );
   });
 
   it('should trust the simulator CA for simulator sessions of the test environment only', () => {

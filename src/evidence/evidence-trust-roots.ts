@@ -21,7 +21,8 @@ export class EvidenceTrustRoots {
     private readonly simulator: SimulatorEvidence,
   ) {
     for (const [environment, settings] of Object.entries(config.environments)) {
-      if (settings?.evidenceRoots) this.bankId[environment as ApiKeyEnvironment] = loadRoots(settings.evidenceRoots, settings.source.evidenceRoots);
+      if (settings?.evidenceRoots)
+        this.bankId[environment as ApiKeyEnvironment] = loadRoots(settings.evidenceRoots, settings.source.evidenceRoots);
     }
   }
 
@@ -38,7 +39,7 @@ function loadRoots(value: string, variable: string): string[] {
   try {
     text = value.trimStart().startsWith('-----BEGIN ') ? value : readFileSync(value, 'utf8');
   } catch (error) {
-    throw new Error(`${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new Error(`${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
   const roots = text.match(PEM_CERTIFICATE) ?? [];
   try {

@@ -10,7 +10,8 @@ const USER = { personalNumber: '199001012393', name: 'Test Testsson', givenName:
 const VISIBLE = Buffer.from('Sign the lease for Storgatan 1').toString('base64');
 const NON_VISIBLE = Buffer.from('lease-4711').toString('base64');
 
-const editXml = (signature: string, edit: (xml: string) => string) => Buffer.from(edit(Buffer.from(signature, 'base64').toString('utf8'))).toString('base64');
+const editXml = (signature: string, edit: (xml: string) => string) =>
+  Buffer.from(edit(Buffer.from(signature, 'base64').toString('utf8'))).toString('base64');
 
 describe(EvidenceVerifier.name, () => {
   const clock = new TestClock();
@@ -50,7 +51,10 @@ describe(EvidenceVerifier.name, () => {
     const warn = jest.spyOn(Logger.prototype, 'warn');
     try {
       await verifier.verify(input(await issue(), { trustRoots: [] }), { sessionId: 's-1' });
-      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ sessionId: 's-1', certificateTrusted: false }), 'Evidence verification failed');
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({ sessionId: 's-1', certificateTrusted: false }),
+        'Evidence verification failed',
+      );
       expect(JSON.stringify(warn.mock.calls)).not.toContain(USER.personalNumber);
     } finally {
       warn.mockRestore();
@@ -65,14 +69,18 @@ describe(EvidenceVerifier.name, () => {
 
   it('should fail the signature when the signed data was changed after signing', async () => {
     const evidence = await issue();
-    const tampered = editXml(evidence.signature, (xml) => xml.replace(`>${VISIBLE}<`, `>${Buffer.from('Sign the lease for Storgatan 2').toString('base64')}<`));
+    const tampered = editXml(evidence.signature, (xml) =>
+      xml.replace(`>${VISIBLE}<`, `>${Buffer.from('Sign the lease for Storgatan 2').toString('base64')}<`),
+    );
     const result = await verifier.verify(input({ ...evidence, signature: tampered }));
     expect(result).toMatchObject({ status: 'failed', signatureValid: false, signedDataMatches: false });
   });
 
   it('should fail the signature when the signature value was changed', async () => {
     const evidence = await issue();
-    const tampered = editXml(evidence.signature, (xml) => xml.replace(/<SignatureValue>(.)/, (_, first: string) => `<SignatureValue>${first === 'A' ? 'B' : 'A'}`));
+    const tampered = editXml(evidence.signature, (xml) =>
+      xml.replace(/<SignatureValue>(.)/, (_, first: string) => `<SignatureValue>${first === 'A' ? 'B' : 'A'}`),
+    );
     const result = await verifier.verify(input({ ...evidence, signature: tampered }));
     expect(result).toMatchObject({ status: 'failed', signatureValid: false });
   });
@@ -81,7 +89,9 @@ describe(EvidenceVerifier.name, () => {
     const evidence = await issue();
     const foreign = await issue({}, otherAuthority);
     const foreignCertificate = /<X509Certificate>([^<]+)<\/X509Certificate>/.exec(Buffer.from(foreign.signature, 'base64').toString())![1];
-    const swapped = editXml(evidence.signature, (xml) => xml.replace(/<X509Certificate>[^<]+<\/X509Certificate>/, `<X509Certificate>${foreignCertificate}</X509Certificate>`));
+    const swapped = editXml(evidence.signature, (xml) =>
+      xml.replace(/<X509Certificate>[^<]+<\/X509Certificate>/, `<X509Certificate>${foreignCertificate}</X509Certificate>`),
+    );
     const result = await verifier.verify(input({ ...evidence, signature: swapped }));
     expect(result).toMatchObject({ status: 'failed', signatureValid: false });
   });
@@ -108,7 +118,13 @@ describe(EvidenceVerifier.name, () => {
 
   it.each(['revoked', 'unknown'] as const)('should fail when OCSP says the certificate is %s', async (certificateStatus) => {
     const result = await verifier.verify(input(await issue({ certificateStatus })));
-    expect(result).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: true, ocspStatus: certificateStatus, signedDataMatches: true });
+    expect(result).toMatchObject({
+      status: 'failed',
+      signatureValid: true,
+      certificateTrusted: true,
+      ocspStatus: certificateStatus,
+      signedDataMatches: true,
+    });
   });
 
   it('should call an OCSP response for another certificate invalid', async () => {
@@ -132,8 +148,18 @@ describe(EvidenceVerifier.name, () => {
   });
 
   it('should fail the signed data when the signed text differs from what the session sent', async () => {
-    const result = await verifier.verify(input(await issue(), { expected: { userVisibleData: Buffer.from('Something else').toString('base64'), userNonVisibleData: NON_VISIBLE } }));
-    expect(result).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: true, ocspStatus: 'good', signedDataMatches: false });
+    const result = await verifier.verify(
+      input(await issue(), {
+        expected: { userVisibleData: Buffer.from('Something else').toString('base64'), userNonVisibleData: NON_VISIBLE },
+      }),
+    );
+    expect(result).toMatchObject({
+      status: 'failed',
+      signatureValid: true,
+      certificateTrusted: true,
+      ocspStatus: 'good',
+      signedDataMatches: false,
+    });
   });
 
   it('should fail the signed data when the signature carries a text the session did not send', async () => {
@@ -148,7 +174,13 @@ describe(EvidenceVerifier.name, () => {
   ])('should fail every part, without throwing, for %s', async (_, signature) => {
     const evidence = await issue();
     const result = await verifier.verify(input({ ...evidence, signature }));
-    expect(result).toMatchObject({ status: 'failed', signatureValid: false, certificateTrusted: false, ocspStatus: 'invalid', signedDataMatches: false });
+    expect(result).toMatchObject({
+      status: 'failed',
+      signatureValid: false,
+      certificateTrusted: false,
+      ocspStatus: 'invalid',
+      signedDataMatches: false,
+    });
   });
 });
 
@@ -168,12 +200,24 @@ describe(`${EvidenceVerifier.name} with the BankID fake's PKI`, () => {
   it('should verify a signature chained through an issuing CA, with an OCSP response from a delegated responder', async () => {
     const evidence = await ca.evidence({ user: USER, funcId: 'Identification', userVisibleData: VISIBLE });
     const result = await verifier.verify({ ...evidence, expected: { userVisibleData: VISIBLE }, trustRoots: [ca.rootPem] });
-    expect(result).toMatchObject({ status: 'verified', signatureValid: true, certificateTrusted: true, ocspStatus: 'good', signedDataMatches: true });
+    expect(result).toMatchObject({
+      status: 'verified',
+      signatureValid: true,
+      certificateTrusted: true,
+      ocspStatus: 'good',
+      signedDataMatches: true,
+    });
   });
 
   it('should fail the signature of the broken-signature mode', async () => {
     const evidence = await ca.evidence({ user: USER, funcId: 'Identification', brokenSignature: true });
     const result = await verifier.verify({ ...evidence, expected: {}, trustRoots: [ca.rootPem] });
-    expect(result).toMatchObject({ status: 'failed', signatureValid: false, certificateTrusted: true, ocspStatus: 'good', signedDataMatches: false });
+    expect(result).toMatchObject({
+      status: 'failed',
+      signatureValid: false,
+      certificateTrusted: true,
+      ocspStatus: 'good',
+      signedDataMatches: false,
+    });
   });
 });

@@ -37,9 +37,17 @@ export class EvidenceVerifier {
     const xml = checkXmlSignature(evidence.signature);
     const [signer, ...carried] = xml.certificates.map(parseCertificate);
     const roots = evidence.trustRoots.flatMap(parsePem);
-    const chain = signer ? await checkCertificateChain(signer, carried.filter((c) => c !== undefined), roots, now) : { trusted: false };
+    const chain = signer
+      ? await checkCertificateChain(
+          signer,
+          carried.filter((c) => c !== undefined),
+          roots,
+          now,
+        )
+      : { trusted: false };
     let ocspStatus: OcspStatus = 'invalid';
-    if (signer && chain.issuer) ocspStatus = await checkOcspResponse(Buffer.from(evidence.ocspResponse, 'base64'), signer, chain.issuer, now);
+    if (signer && chain.issuer)
+      ocspStatus = await checkOcspResponse(Buffer.from(evidence.ocspResponse, 'base64'), signer, chain.issuer, now);
     const signedDataMatches =
       xml.signedData !== undefined &&
       sameBase64(xml.signedData.usrVisibleData, evidence.expected.userVisibleData) &&

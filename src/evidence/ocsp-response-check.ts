@@ -14,7 +14,12 @@ const OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
  * response is successful, signed by an authorised responder (the issuer itself, or a certificate the
  * issuer gave id-kp-OCSPSigning, §4.2.2.2) and names this certificate (CertID). Never throws.
  */
-export async function checkOcspResponse(der: Buffer, certificate: pkijs.Certificate, issuer: pkijs.Certificate, at: Date): Promise<OcspStatus> {
+export async function checkOcspResponse(
+  der: Buffer,
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+  at: Date,
+): Promise<OcspStatus> {
   try {
     const response = pkijs.OCSPResponse.fromBER(der);
     if (response.responseStatus.valueBlock.valueDec !== 0 || response.responseBytes?.responseType !== OCSP_BASIC) return 'invalid';

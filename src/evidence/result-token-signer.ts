@@ -41,7 +41,8 @@ export class ResultTokenSigner {
   async sign(result: SessionResult): Promise<string> {
     const key = await this.signingKeys.activeKey();
     // The key set is shared with member tokens; their rotation only ever creates ES256 keys.
-    if (key.alg !== RESULT_TOKEN_ALGORITHM) throw new Error(`Result tokens need an ${RESULT_TOKEN_ALGORITHM} signing key, the active one is ${key.alg}`);
+    if (key.alg !== RESULT_TOKEN_ALGORITHM)
+      throw new Error(`Result tokens need an ${RESULT_TOKEN_ALGORITHM} signing key, the active one is ${key.alg}`);
     const claims = {
       environment: result.environment,
       provider: result.provider,

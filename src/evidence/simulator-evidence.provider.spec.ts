@@ -3,16 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FactoryProvider } from '@nestjs/common';
 import { TestClock } from '../../test/support/test-clock.js';
-import type { SecurityConfig } from '../config/security.config.js';
-import type { SessionsConfig } from '../config/sessions.config.js';
 import { SimulatorEvidence, simulatorEvidenceProvider } from './simulator-evidence.provider.js';
 
 const create = (dataDir: string, providers: string[]) =>
-  (simulatorEvidenceProvider as FactoryProvider<Promise<SimulatorEvidence>>).useFactory(
-    { dataDir } as SecurityConfig,
-    { providers } as unknown as SessionsConfig,
-    new TestClock(),
-  );
+  (simulatorEvidenceProvider as FactoryProvider<Promise<SimulatorEvidence>>).useFactory({ dataDir }, { providers }, new TestClock());
 
 describe('simulatorEvidenceProvider', () => {
   let dataDir: string;
@@ -27,7 +21,13 @@ describe('simulatorEvidenceProvider', () => {
     const evidence = await create(dataDir, ['bankid']);
     expect(evidence.trustRoots).toEqual([]);
     expect(await readdir(dataDir)).toEqual([]);
-    expect(() => evidence.issue({ user: { personalNumber: '199001012393', name: 'A B', givenName: 'A', surname: 'B' }, funcId: 'Identification', now: new Date() })).toThrow('not enabled');
+    expect(() =>
+      evidence.issue({
+        user: { personalNumber: '199001012393', name: 'A B', givenName: 'A', surname: 'B' },
+        funcId: 'Identification',
+        now: new Date(),
+      }),
+    ).toThrow('not enabled');
   });
 
   it('should let workers starting together share the one CA the first of them wrote', async () => {

@@ -51,7 +51,9 @@ function readSignedData(referenceXml: string): BankIdSignedData | undefined {
     const found = Array.from(parent.childNodes).find((n): n is Element => n.nodeType === 1 && (n as Element).localName === name);
     return found ? (found.textContent ?? '') : undefined;
   };
-  const clientInfo = Array.from(element.childNodes).find((n): n is Element => n.nodeType === 1 && (n as Element).localName === 'clientInfo');
+  const clientInfo = Array.from(element.childNodes).find(
+    (n): n is Element => n.nodeType === 1 && (n as Element).localName === 'clientInfo',
+  );
   return {
     usrVisibleData: text(element, 'usrVisibleData'),
     usrNonVisibleData: text(element, 'usrNonVisibleData'),

@@ -34,7 +34,8 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     ...overrides,
   });
   const jwks = async (): Promise<JSONWebKeySet> => (await http.get('/.well-known/jwks.json').expect(200)).body;
-  const verify = async (token: string) => jwtVerify(token, createLocalJWKSet(await jwks()), { issuer: ISSUER, typ: 'eidgw-result+jwt', algorithms: ['ES256'] });
+  const verify = async (token: string) =>
+    jwtVerify(token, createLocalJWKSet(await jwks()), { issuer: ISSUER, typ: 'eidgw-result+jwt', algorithms: ['ES256'] });
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -79,7 +80,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   });
 
   it('should leave out what a failed session does not have', async () => {
-    const token = await testApp.app.get(ResultTokenSigner).sign(result({ status: 'failed', hintCode: 'userCancel', user: undefined, device: undefined }));
+    const token = await testApp.app
+      .get(ResultTokenSigner)
+      .sign(result({ status: 'failed', hintCode: 'userCancel', user: undefined, device: undefined }));
     const { payload } = await verify(token);
     expect(payload).toMatchObject({ status: 'failed', hintCode: 'userCancel' });
     expect(payload).not.toHaveProperty('user');
@@ -100,8 +103,16 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const simulator = testApp.app.get(SimulatorEvidence);
     const evidence = await simulator.issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
     const roots = testApp.app.get(EvidenceTrustRoots);
-    const verification = await testApp.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: roots.forSession('simulator', 'test') });
-    expect(verification).toMatchObject({ status: 'verified', signatureValid: true, certificateTrusted: true, ocspStatus: 'good', signedDataMatches: true });
+    const verification = await testApp.app
+      .get(EvidenceVerifier)
+      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('simulator', 'test') });
+    expect(verification).toMatchObject({
+      status: 'verified',
+      signatureValid: true,
+      certificateTrusted: true,
+      ocspStatus: 'good',
+      signedDataMatches: true,
+    });
   });
 
   it('should trust the simulator CA for simulator sessions of the test environment only', async () => {
@@ -111,7 +122,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     // No BankID evidence roots are configured here, so nothing chains for a BankID session.
     expect(roots.forSession('bankid', 'test')).toEqual([]);
     const evidence = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
-    const verification = await testApp.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: roots.forSession('bankid', 'test') });
+    const verification = await testApp.app
+      .get(EvidenceVerifier)
+      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('bankid', 'test') });
     expect(verification).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: false });
   });
 
@@ -131,19 +144,31 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
 
   it('should store the evidence of a simulator completion with its verification, and show it without the raw parts', async () => {
     const visible = Buffer.from('Approve the transfer').toString('base64');
-    const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: testApp.clock.now() });
+    const signed = await testApp.app
+      .get(SimulatorEvidence)
+      .issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: testApp.clock.now() });
     const session = { id: 's-1', provider: 'simulator', environment: 'test' as const, userVisibleData: visible };
     const stored = await testApp.app.get(EvidenceService).assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed });
-    expect(stored).toMatchObject({ bankIdIssueDate: '2024-03-01', risk: 'low', signature: signed.signature, ocspResponse: signed.ocspResponse });
+    expect(stored).toMatchObject({
+      bankIdIssueDate: '2024-03-01',
+      risk: 'low',
+      signature: signed.signature,
+      ocspResponse: signed.ocspResponse,
+    });
     expect(stored!.verification).toMatchObject({ status: 'verified', checkedAt: testApp.clock.now().toISOString() });
     expect(evidenceView(stored!)).toEqual({ bankIdIssueDate: '2024-03-01', risk: 'low', verification: stored!.verification });
   });
 
   it('should fail the verification, and still store the evidence, when the session sent another text', async () => {
-    const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: testApp.clock.now() });
+    const signed = await testApp.app
+      .get(SimulatorEvidence)
+      .issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: testApp.clock.now() });
     const session = { id: 's-2', provider: 'simulator', environment: 'test' as const, userVisibleData: 'SGVqIGTDpQ==' };
     const stored = await testApp.app.get(EvidenceService).assess(session, { ...signed });
-    expect(stored).toMatchObject({ signature: signed.signature, verification: { status: 'failed', signatureValid: true, signedDataMatches: false } });
+    expect(stored).toMatchObject({
+      signature: signed.signature,
+      verification: { status: 'failed', signatureValid: true, signedDataMatches: false },
+    });
   });
 
   it('should not verify simulator evidence presented for a BankID session', async () => {
@@ -154,7 +179,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
 
   it('should keep evidence without a signature unverified, and no evidence as none', async () => {
     const service = testApp.app.get(EvidenceService);
-    expect(await service.assess({ id: 's-4', provider: 'simulator', environment: 'test' }, { bankIdIssueDate: '2024-03-01' })).toEqual({ bankIdIssueDate: '2024-03-01' });
+    expect(await service.assess({ id: 's-4', provider: 'simulator', environment: 'test' }, { bankIdIssueDate: '2024-03-01' })).toEqual({
+      bankIdIssueDate: '2024-03-01',
+    });
     expect(await service.assess({ id: 's-5', provider: 'simulator', environment: 'test' }, undefined)).toBeUndefined();
   });
 });

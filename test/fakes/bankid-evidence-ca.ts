@@ -44,16 +44,58 @@ export class FakeBankIdEvidenceCa {
     const dir = await mkdtemp(join(tmpdir(), 'bankid-evidence-'));
     const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
     const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-    await openssl('req', '-x509', ...ec, '-keyout', 'root.key', '-out', 'root.pem', '-days', '30', '-subj', '/O=Fake BankID/CN=Fake BankID Evidence Root CA v1 Test',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    await openssl(
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'root.key',
+      '-out',
+      'root.pem',
+      '-days',
+      '30',
+      '-subj',
+      '/O=Fake BankID/CN=Fake BankID Evidence Root CA v1 Test',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
     const issue = async (name: string, subject: string, ca: string, extensions: string) => {
       await writeFile(join(dir, `${name}.ext`), extensions);
       await openssl('req', '-new', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-      await openssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-set_serial', `0x${serial()}`, '-days', '30', '-sha256',
-        '-extfile', `${name}.ext`, '-out', `${name}.pem`);
+      await openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        `${ca}.pem`,
+        '-CAkey',
+        `${ca}.key`,
+        '-set_serial',
+        `0x${serial()}`,
+        '-days',
+        '30',
+        '-sha256',
+        '-extfile',
+        `${name}.ext`,
+        '-out',
+        `${name}.pem`,
+      );
     };
-    await issue('issuing', '/O=Fake Bank AB/CN=Fake Bank Customer CA1 v1 for BankID Test', 'root', 'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n');
-    await issue('responder', '/O=Fake Bank AB/CN=Fake Bank OCSP Responder', 'issuing', 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=OCSPSigning\n');
+    await issue(
+      'issuing',
+      '/O=Fake Bank AB/CN=Fake Bank Customer CA1 v1 for BankID Test',
+      'root',
+      'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n',
+    );
+    await issue(
+      'responder',
+      '/O=Fake Bank AB/CN=Fake Bank OCSP Responder',
+      'issuing',
+      'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=OCSPSigning\n',
+    );
     // BankID's user keys are RSA, and so is the XML signature algorithm.
     await openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'user.key');
     await writeFile(join(dir, 'user.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,nonRepudiation\n');
@@ -81,25 +123,71 @@ export class FakeBankIdEvidenceCa {
     const openssl = (...args: string[]) => run('openssl', args, { cwd: this.dir });
     const id = serial();
     const { user } = order;
-    await openssl('req', '-new', '-key', 'user.key', '-out', `${id}.csr`, '-subj', `/C=SE/serialNumber=${user.personalNumber}/GN=${user.givenName}/SN=${user.surname}/CN=${user.name}`);
-    await openssl('x509', '-req', '-in', `${id}.csr`, '-CA', 'issuing.pem', '-CAkey', 'issuing.key', '-set_serial', `0x${id}`, '-days', '365', '-sha256',
-      '-extfile', 'user.ext', '-out', `${id}.pem`);
+    await openssl(
+      'req',
+      '-new',
+      '-key',
+      'user.key',
+      '-out',
+      `${id}.csr`,
+      '-subj',
+      `/C=SE/serialNumber=${user.personalNumber}/GN=${user.givenName}/SN=${user.surname}/CN=${user.name}`,
+    );
+    await openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${id}.csr`,
+      '-CA',
+      'issuing.pem',
+      '-CAkey',
+      'issuing.key',
+      '-set_serial',
+      `0x${id}`,
+      '-days',
+      '365',
+      '-sha256',
+      '-extfile',
+      'user.ext',
+      '-out',
+      `${id}.pem`,
+    );
     // openssl ocsp's CA database: status V(alid), expiry, no revocation date, serial, file, subject.
     await appendFile(join(this.dir, 'index.txt'), `V\t491231235959Z\t\t${id.toUpperCase()}\tunknown\t/CN=${user.personalNumber}\n`);
     await openssl('ocsp', '-issuer', 'issuing.pem', '-cert', `${id}.pem`, '-no_nonce', '-reqout', `${id}.req`);
-    await openssl('ocsp', '-index', 'index.txt', '-rsigner', 'responder.pem', '-rkey', 'responder.key', '-CA', 'issuing.pem', '-reqin', `${id}.req`,
-      '-respout', `${id}.resp`, '-nmin', '5');
+    await openssl(
+      'ocsp',
+      '-index',
+      'index.txt',
+      '-rsigner',
+      'responder.pem',
+      '-rkey',
+      'responder.key',
+      '-CA',
+      'issuing.pem',
+      '-reqin',
+      `${id}.req`,
+      '-respout',
+      `${id}.resp`,
+      '-nmin',
+      '5',
+    );
     const userCertificate = derBase64(await readFile(join(this.dir, `${id}.pem`), 'utf8'));
     let xml = this.sign(order, [userCertificate, ...this.chainBase64]);
     if (order.brokenSignature) xml = xml.replace('<funcId>', '<funcId>Not');
-    return { signature: Buffer.from(xml).toString('base64'), ocspResponse: (await readFile(join(this.dir, `${id}.resp`))).toString('base64') };
+    return {
+      signature: Buffer.from(xml).toString('base64'),
+      ocspResponse: (await readFile(join(this.dir, `${id}.resp`))).toString('base64'),
+    };
   }
 
   private sign(order: SignedOrder, certificates: string[]): string {
     const ns = 'http://www.bankid.com/signature/v1.0.0/types';
     const signedData =
       `<bankIdSignedData xmlns="${ns}" Id="bidSignedData">` +
-      (order.userVisibleData === undefined ? '' : `<usrVisibleData charset="UTF-8" visible="wysiwys">${order.userVisibleData}</usrVisibleData>`) +
+      (order.userVisibleData === undefined
+        ? ''
+        : `<usrVisibleData charset="UTF-8" visible="wysiwys">${order.userVisibleData}</usrVisibleData>`) +
       (order.userNonVisibleData === undefined ? '' : `<usrNonVisibleData>${order.userNonVisibleData}</usrNonVisibleData>`) +
       `<srvInfo><name>${Buffer.from('cn=Fake RP').toString('base64')}</name><nonce>${randomBytes(20).toString('base64')}</nonce></srvInfo>` +
       `<clientInfo><funcId>${order.funcId}</funcId><version>${Buffer.from('Personal=7.0.0').toString('base64')}</version></clientInfo>` +
