@@ -21,6 +21,7 @@ import { sessionsConfig } from './config/sessions.config.js';
 import { tokensConfig } from './config/tokens.config.js';
 import { webhooksConfig } from './config/webhooks.config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { EvidenceModule } from './evidence/evidence.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KioskModule } from './kiosk/kiosk.module.js';
@@ -61,6 +62,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     WebhooksModule,
     KioskModule,
     ConsoleModule,
+    EvidenceModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
