@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { SimulatorOrderStore } from './simulator-order.store.js';
 import { SimulatorProvider } from './simulator.provider.js';
 
-@Module({ providers: [SimulatorProvider], exports: [SimulatorProvider] })
+@Module({ providers: [SimulatorOrderStore, SimulatorProvider], exports: [SimulatorProvider] })
 export class SimulatorModule {}
