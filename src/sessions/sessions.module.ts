@@ -8,12 +8,14 @@ import { SessionCollectorJob } from './session-collector.job.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
+import { SessionSettlement } from './session-settlement.service.js';
+import { SessionStore } from './session.store.js';
 import { SessionsService } from './sessions.service.js';
 
 @Module({
   imports: [EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule],
   controllers: [SessionsController, SessionsListingController],
-  providers: [SessionsService, QrRendererService, SessionCollectorJob, SessionPiiPurgeJob],
-  exports: [SessionsService],
+  providers: [SessionStore, SessionsService, SessionSettlement, QrRendererService, SessionCollectorJob, SessionPiiPurgeJob],
+  exports: [SessionStore],
 })
 export class SessionsModule {}

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { KioskStreamsService, MAX_VIEWERS_PER_SESSION } from '../../src/kiosk/kiosk-streams.service.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 
@@ -162,7 +162,7 @@ describe('Kiosk page and event stream', () => {
     testApp.clock.advance(1_000);
     await http.post('/api/v1/simulator/scan').send({ qrData: expected }).expect(200);
     testApp.clock.advance(1_500);
-    await testApp.app.get(SessionsService).collectDue();
+    await testApp.app.get(SessionSettlement).collectDue();
     await testApp.app.get(KioskStreamsService).refreshStatuses();
     // Frames keep coming while the session is pending (the page hides them once the app has it).
     let next = await stream.next();
@@ -170,7 +170,7 @@ describe('Kiosk page and event stream', () => {
     expect(next).toEqual({ event: 'status', data: { status: 'pending', hintCode: 'userSign' } });
 
     testApp.clock.advance(2_000);
-    await testApp.app.get(SessionsService).collectDue();
+    await testApp.app.get(SessionSettlement).collectDue();
     await testApp.app.get(KioskStreamsService).refreshStatuses();
     // Whatever frames were in flight, the stream ends with the outcome, and no identity reaches the screen.
     let last: KioskEvent | null = null;

@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';
@@ -168,7 +168,7 @@ describe('Identity sessions (simulator)', () => {
     await scan({ autoStartToken: approved.autoStartToken }).expect(200);
     await scan({ autoStartToken: cancelled.autoStartToken, action: 'cancel' }).expect(200);
     testApp.clock.advance(2_500);
-    const collected = await testApp.app.get(SessionsService).collectDue();
+    const collected = await testApp.app.get(SessionSettlement).collectDue();
     expect(collected).toEqual(expect.arrayContaining([approved.sessionId, cancelled.sessionId, waiting.sessionId]));
     // Just collected: these polls answer from the stored state the collector wrote.
     expect((await poll(approved.sessionId).expect(200)).body).toMatchObject({ status: 'complete', user: { personalNumber: '199001011239' } });
@@ -236,8 +236,8 @@ describe('Identity sessions (simulator)', () => {
       testApp.clock.advance(2_000);
       second.clock.advance(2_000);
       const [a, b] = await Promise.all([
-        testApp.app.get(SessionsService).collectDue(),
-        second.app.get(SessionsService).collectDue(),
+        testApp.app.get(SessionSettlement).collectDue(),
+        second.app.get(SessionSettlement).collectDue(),
       ]);
       const mine = [...a, ...b].filter((id) => ids.includes(id));
       expect(new Set(mine).size).toBe(mine.length);

@@ -2,7 +2,7 @@ import { Counter, Registry } from 'prom-client';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../../src/config/webhooks.config.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
 import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery-store.js';
 import { LEASE_MARGIN_MS, MAX_IN_FLIGHT, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';
@@ -66,7 +66,7 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
-    await a.app.get(SessionsService).collectDue();
+    await a.app.get(SessionSettlement).collectDue();
     const dataSource = a.app.get(DataSource);
     await waitUntil(
       async () => (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0].n === MESSAGES,

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { DomainException } from '../../src/common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../src/common/problem-details/validation-problem.exception.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { WebhookDeliveriesService } from '../../src/webhooks/webhook-deliveries.service.js';
@@ -154,7 +154,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     await Promise.all([scan(approved.body.autoStartToken, 'approve'), scan(declined.body.autoStartToken, 'cancel'), scan(otherApproved.body.autoStartToken, 'approve')]);
 
     testApp.clock.advance(2_000);
-    await app().get(SessionsService).collectDue();
+    await app().get(SessionSettlement).collectDue();
     const received = await receiver.waitForRequests(3);
     await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more comes
     expect(receiver.requests).toHaveLength(3);

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
 import { WebhookDeliveriesService, type DeliveryView } from '../../src/webhooks/webhook-deliveries.service.js';
 import { WebhookEndpointsService, type CreateEndpointInput } from '../../src/webhooks/webhook-endpoints.service.js';
 import type { TestClock } from './test-clock.js';
@@ -42,7 +42,7 @@ export async function completeSimulatorSession(
     .send({ autoStartToken: started.body.autoStartToken, personalNumber: options.personalNumber ?? '198507099805', action: options.action ?? 'approve' })
     .expect(200);
   clock.advance(2_500);
-  await app.get(SessionsService).collectDue();
+  await app.get(SessionSettlement).collectDue();
   return started.body.sessionId as string;
 }
 
