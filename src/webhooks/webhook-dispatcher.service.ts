@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
-import { WebhookDeliveryStore, type ClaimedDelivery } from './webhook-delivery-store.js';
+import { WebhookDeliveryStore, type ClaimedDelivery } from './webhook-delivery.store.js';
 import { payloadAad, previousSecretAad, secretAad } from './webhook-encryption.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { nextRetryDelayMs } from './webhook-retry-policy.js';

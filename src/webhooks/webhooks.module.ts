@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
 import { ListingsModule } from '../listings/listings.module.js';
+import { TeamsModule } from '../teams/teams.module.js';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
-import { WebhookDeliveryStore } from './webhook-delivery-store.js';
+import { WebhookDeliveryStore } from './webhook-delivery.store.js';
 import { WebhookDispatcherJob } from './webhook-dispatcher.job.js';
 import { WebhookDispatcher } from './webhook-dispatcher.service.js';
 import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
@@ -15,7 +16,7 @@ import { WebhookSender } from './webhook-sender.js';
 
 /** The relay (SPEC 4): endpoints, the outbox sessions write to, the dispatcher, the delivery log. */
 @Module({
-  imports: [WebhookEndpointsModule, ListingsModule],
+  imports: [WebhookEndpointsModule, ListingsModule, TeamsModule],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
     {

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../../src/config/webhooks.config.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
-import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery-store.js';
+import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery.store.js';
 import { LEASE_MARGIN_MS, MAX_IN_FLIGHT, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';

@@ -10,7 +10,7 @@ import { SessionSettlement } from '../../src/sessions/session-settlement.service
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { WebhookDeliveriesService } from '../../src/webhooks/webhook-deliveries.service.js';
-import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery-store.js';
+import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery.store.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { CoalescingWriter } from '../database/coalescing-writer.js';
+import { EntityInsert } from '../database/entity-insert.js';
 import type { AttemptTrigger } from './webhook-attempt.entity.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
 import type { EndpointDisabledReason } from './webhook-endpoint.entity.js';
 import type { AttemptResult } from './webhook-sender.js';
 
@@ -37,13 +39,96 @@ export interface RecordedAttempt {
   endpointDisabled: EndpointDisabledReason | null;
 }
 
-/** The queue in SQL: claiming due messages under a lease, and recording what each attempt did. */
+/** A delivery's row for the redelivery checks, locked by the caller's transaction. */
+export interface RedeliveryCandidate {
+  hasPayload: boolean;
+  endpointDisabledAt: Date | null;
+}
+
+/** The queue metrics read: pending messages of enabled endpoints. */
+export interface QueueState {
+  due: number;
+  scheduled: number;
+  oldestDue: Date | null;
+}
+
+/**
+ * The queue in SQL (webhook_deliveries and their webhook_attempts): writing messages, claiming due
+ * ones under a lease, recording what each attempt did, redelivery, the payload purge and the metrics.
+ */
 @Injectable()
 export class WebhookDeliveryStore {
   // Attempts that finish together are recorded by one statement (CoalescingWriter).
   private readonly records = new CoalescingWriter((batch: PendingRecord[]) => this.recordBatch(batch), MAX_RECORDS_PER_STATEMENT);
+  private readonly messages: EntityInsert<WebhookDelivery>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.messages = new EntityInsert(dataSource, WebhookDelivery);
+  }
+
+  /** Inside the caller's transaction (the outbox): as few statements as the parameter limit allows. */
+  insertMessages(manager: EntityManager, messages: WebhookDelivery[]): Promise<void> {
+    return this.messages.insert(manager, messages);
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** A delivery of the team, locked until the transaction ends; null when there is none. */
+  async lockForRedelivery(manager: EntityManager, id: string, teamId: string): Promise<RedeliveryCandidate | null> {
+    const [delivery]: { has_payload: boolean; disabled_at: Date | null }[] = await manager.query(
+      `SELECT d.payload_enc IS NOT NULL AS has_payload, e.disabled_at
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id = $1 AND d.team_id = $2
+        FOR UPDATE OF d`,
+      [id, teamId],
+    );
+    return delivery ? { hasPayload: delivery.has_payload, endpointDisabledAt: delivery.disabled_at } : null;
+  }
+
+  /** Due now again; a finished message gets one manual attempt and no retries. */
+  async scheduleRedelivery(manager: EntityManager, id: string, now: Date): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_deliveries
+          SET status = 'pending', next_attempt_at = $2, finished_at = NULL,
+              manual_attempt = (status <> 'pending')
+        WHERE id = $1`,
+      [id, now],
+    );
+  }
+
+  /** The attempts of these deliveries, oldest first, with their columns named as the log shows them. */
+  attemptsOf(deliveryIds: string[]): Promise<({ deliveryId: string } & Record<string, unknown>)[]> {
+    return this.dataSource.query(
+      `SELECT delivery_id AS "deliveryId", attempt_number AS "number", attempted_at AS "attemptedAt", trigger, outcome,
+              status_code AS "statusCode", latency_ms AS "latencyMs", error, response_excerpt AS "responseExcerpt"
+         FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt_number`,
+      [deliveryIds],
+    );
+  }
+
+  /** Erases the payloads of messages that finished at or before `finishedBefore`; the log rows stay. */
+  async purgePayloads(now: Date, finishedBefore: Date): Promise<number> {
+    const [, purged]: [unknown, number] = await this.dataSource.query(
+      `UPDATE webhook_deliveries SET payload_enc = NULL, payload_purged_at = $1
+        WHERE payload_enc IS NOT NULL AND status <> 'pending' AND finished_at <= $2`,
+      [now, finishedBefore],
+    );
+    return purged;
+  }
+
+  async queueState(now: Date): Promise<QueueState> {
+    const [row]: { due: number; scheduled: number; oldest_due: Date | null }[] = await this.dataSource.query(
+      `SELECT count(*) FILTER (WHERE d.next_attempt_at <= $1)::int AS due,
+              count(*) FILTER (WHERE d.next_attempt_at > $1)::int AS scheduled,
+              min(d.next_attempt_at) FILTER (WHERE d.next_attempt_at <= $1) AS oldest_due
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.status = 'pending' AND e.disabled_at IS NULL`,
+      [now],
+    );
+    return { due: row.due, scheduled: row.scheduled, oldestDue: row.oldest_due ? new Date(row.oldest_due) : null };
+  }
 
   /**
    * Takes up to `limit` due messages of enabled endpoints. SKIP LOCKED hands each row to one
