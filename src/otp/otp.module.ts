@@ -3,6 +3,7 @@ import { TokensModule } from '../tokens/tokens.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { otpDeliveryProvider } from './delivery/otp-delivery.provider.js';
 import { OtpChallengePurgeJob } from './otp-challenge-purge.job.js';
+import { OtpChallengeStore } from './otp-challenge.store.js';
 import { OtpController } from './otp.controller.js';
 import { otpSecretProvider } from './otp-secret.js';
 import { OtpService } from './otp.service.js';
@@ -10,6 +11,6 @@ import { OtpService } from './otp.service.js';
 @Module({
   imports: [UsersModule, TokensModule],
   controllers: [OtpController],
-  providers: [OtpService, otpDeliveryProvider, otpSecretProvider, OtpChallengePurgeJob],
+  providers: [OtpChallengeStore, OtpService, otpDeliveryProvider, otpSecretProvider, OtpChallengePurgeJob],
 })
 export class OtpModule {}
