@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
+import { ManagementEndpoint } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { apiKeyView } from './api-key-view.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { CreateApiKeyDto } from './dto/create-api-key.dto.js';

@@ -5,10 +5,10 @@ import type { ApiKey, ApiKeyScope } from '../api-keys/api-key.entity.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { featuresOf } from '../teams/plans.js';
-import { IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from './auth.decorators.js';
+import { IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from '../common/access/access.decorators.js';
 import { BearerAuthenticator } from './bearer-authenticator.js';
 import { readCredential } from './credentials.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../common/access/principal.js';
 
 /**
  * Authentication and authorisation for every route, in the order SPEC 8a pins:

@@ -1,9 +1,7 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { Public } from '../auth/auth.decorators.js';
-import { migrationsUpToDate } from '../database/migrate.js';
+import { Public } from '../common/access/access.decorators.js';
+import { DatabaseHealth } from '../database/database-health.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
 
 // Two checks need no framework: @nestjs/terminus 12 also drags in a peer conflict (mikro-orm wants Nest 11).
@@ -12,7 +10,7 @@ import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certifica
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseHealth,
     private readonly bankIdCertificates: BankIdCertificateCheck,
   ) {}
 
@@ -30,9 +28,9 @@ export class HealthController {
   async ready() {
     const checks = { database: 'down', migrations: 'unknown' };
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
       checks.database = 'up';
-      checks.migrations = (await migrationsUpToDate(this.dataSource)) ? 'applied' : 'pending';
+      checks.migrations = (await this.database.migrationsApplied()) ? 'applied' : 'pending';
     } catch {
       // Reported through the checks below; the cause is in the database's own log.
     }

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../auth/auth.decorators.js';
+import { Public } from '../common/access/access.decorators.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { loadKioskAssets } from './kiosk-assets.js';

@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
-import { Public } from '../auth/auth.decorators.js';
+import { Public } from '../common/access/access.decorators.js';
 
 /** Prometheus scrape endpoint (SPEC 3.8); no credential, like the health probes. */
 @ApiExcludeController()

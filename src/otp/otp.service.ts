@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ApiKeyPrincipal } from '../auth/principal.js';
+import type { ApiKeyPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { constantTimeEqual } from '../common/crypto/constant-time.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';

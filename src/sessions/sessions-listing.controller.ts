@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
+import { ManagementEndpoint } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { ListingsService } from '../listings/listings.service.js';
 import { SESSION_LISTING } from './session-listing.js';

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { TeamsModule } from '../teams/teams.module.js';
 import { MeController } from './me.controller.js';
+import { User } from './user.entity.js';
 import { UsersService } from './users.service.js';
 
-@Module({ imports: [TeamsModule], controllers: [MeController], providers: [UsersService], exports: [UsersService] })
+@Module({ imports: [TypeOrmModule.forFeature([User]), TeamsModule], controllers: [MeController], providers: [UsersService], exports: [UsersService] })
 export class UsersModule {}

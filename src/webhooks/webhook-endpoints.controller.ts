@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint, RequireFeatures } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type Principal } from '../auth/principal.js';
+import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto.js';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { TeamsModule } from '../teams/teams.module.js';
+import { WebhookAttempt } from './webhook-attempt.entity.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookDeliveryStore } from './webhook-delivery.store.js';
@@ -16,7 +19,7 @@ import { WebhookSender } from './webhook-sender.js';
 
 /** The relay (SPEC 4): endpoints, the outbox sessions write to, the dispatcher, the delivery log. */
 @Module({
-  imports: [WebhookEndpointsModule, ListingsModule, TeamsModule],
+  imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookAttempt]), WebhookEndpointsModule, ListingsModule, TeamsModule],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
     {

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import request from 'supertest';
 import { generateApiKey } from '../../src/api-keys/api-key-format.js';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
-import { ManagementEndpoint, RequireFeatures, Scopes } from '../../src/auth/auth.decorators.js';
+import { ManagementEndpoint, RequireFeatures, Scopes } from '../../src/common/access/access.decorators.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 
