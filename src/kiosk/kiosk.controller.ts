@@ -5,7 +5,7 @@ import { Public } from '../common/access/access.decorators.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { loadKioskAssets } from './kiosk-assets.js';
-import { KioskLinks } from './kiosk-links.service.js';
+import { KioskLinks } from './kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { COLLECT_INTERVAL_MS, SessionSettlement } from './session-settlement.service.js';
+import { COLLECT_INTERVAL_MS, SessionSettlement } from './session-settlement.js';
 
 const BATCH_SIZE = 200;
 

@@ -9,7 +9,7 @@ import { SessionCollectorJob } from './session-collector.job.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
-import { SessionSettlement } from './session-settlement.service.js';
+import { SessionSettlement } from './session-settlement.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
 import { SessionsService } from './sessions.service.js';

@@ -8,11 +8,11 @@ import { ValidationProblemException } from '../common/problem-details/validation
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import type { CompletedIdentity, EidProvider } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { KioskLinks } from '../kiosk/kiosk-links.service.js';
+import { KioskLinks } from '../kiosk/kiosk-links.js';
 import type { StartSessionDto } from './dto/start-session.dto.js';
 import { describeProviderError } from './provider-error.js';
 import { completionAad, qrSecretAad } from './session-encryption.js';
-import { SessionSettlement } from './session-settlement.service.js';
+import { SessionSettlement } from './session-settlement.js';
 import { sessionView, type SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';

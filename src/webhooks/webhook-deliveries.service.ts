@@ -7,7 +7,7 @@ import type { AttemptTrigger } from './webhook-attempt.entity.js';
 import type { DeliveryStatus } from './webhook-delivery.entity.js';
 import { WEBHOOK_DELIVERY_LISTING } from './webhook-delivery-listing.js';
 import { WebhookDeliveryStore } from './webhook-delivery.store.js';
-import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookEventType } from './webhook-event-types.js';
 import type { AttemptOutcome } from './webhook-sender.js';
 

@@ -9,11 +9,11 @@ import { WebhookDeliveriesController } from './webhook-deliveries.controller.js'
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookDeliveryStore } from './webhook-delivery.store.js';
 import { WebhookDispatcherJob } from './webhook-dispatcher.job.js';
-import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
 import { WebhookEndpointsModule } from './webhook-endpoints.module.js';
 import { WebhookMetrics } from './webhook-metrics.js';
-import { WebhookOutbox } from './webhook-outbox.service.js';
+import { WebhookOutbox } from './webhook-outbox.js';
 import { WebhookPayloadPurgeJob } from './webhook-payload-purge.job.js';
 import { WebhookSender } from './webhook-sender.js';
 

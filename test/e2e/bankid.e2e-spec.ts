@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { FAKE_USER, FakeAppRefusal, FakeBankIdServer } from '../fakes/bankid-rp-fake.js';
 import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { KioskStreamsService, MAX_VIEWERS_PER_SESSION } from '../../src/kiosk/kiosk-streams.service.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 

@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';

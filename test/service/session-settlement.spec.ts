@@ -3,7 +3,7 @@ import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';
 import { KioskTokenModule } from '../../src/kiosk/kiosk-token.module.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SimulatorProvider } from '../../src/eid-providers/simulator/simulator.provider.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { SessionStore } from '../../src/sessions/session.store.js';
 import { SessionsModule } from '../../src/sessions/sessions.module.js';
 import { SessionsService } from '../../src/sessions/sessions.service.js';

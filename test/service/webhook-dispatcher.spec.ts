@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
-import { WebhookOutbox, type SessionEndedEvent } from '../../src/webhooks/webhook-outbox.service.js';
+import { WebhookOutbox, type SessionEndedEvent } from '../../src/webhooks/webhook-outbox.js';
 import { WebhooksModule } from '../../src/webhooks/webhooks.module.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';

@@ -7,7 +7,7 @@ import { randomBase62 } from '../common/crypto/random-token.js';
 import { TeamsService } from '../teams/teams.service.js';
 import type { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDeliveryStore } from './webhook-delivery.store.js';
-import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { payloadAad } from './webhook-encryption.js';
 import { WebhookEndpointStore } from './webhook-endpoint.store.js';
 import type { WebhookEventType } from './webhook-event-types.js';

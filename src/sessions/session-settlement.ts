@@ -3,7 +3,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import type { CollectResult, CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.service.js';
+import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.js';
 import { describeProviderError } from './provider-error.js';
 import { completionAad } from './session-encryption.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
