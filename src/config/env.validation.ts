@@ -200,3 +200,15 @@ export function validateEnv(source: NodeJS.ProcessEnv = process.env): Env {
     result.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')} ${issue.message}`),
   );
 }
+
+let validated: { source: string; env: Env } | undefined;
+
+/**
+ * The process environment, validated once for all the configuration namespaces that read it. Kept
+ * until the environment changes (tests start apps with different variables in one process).
+ */
+export function validatedEnv(): Env {
+  const source = JSON.stringify(process.env);
+  if (validated?.source !== source) validated = { source, env: validateEnv(process.env) };
+  return validated.env;
+}

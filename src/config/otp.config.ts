@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const otpConfig = registerAs('otp', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     delivery: env.OTP_DELIVERY,
     httpUrl: env.OTP_HTTP_URL,

@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const webhooksConfig = registerAs('webhooks', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     /** Dev and tests only: lets endpoints point at loopback and private networks (SPEC 4). */
     allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
