@@ -11,7 +11,7 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 
 export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY'>): FastifyAdapter {
   return new FastifyAdapter({
-    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (SPEC 5).
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (docs/protection.md).
     trustProxy: env.TRUST_PROXY.length > 0 ? env.TRUST_PROXY : false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,

@@ -91,7 +91,7 @@ export class ApiKeysService {
   }
 
   /**
-   * Resolves a presented key to its record and team, or throws the code SPEC 6 gives for the first
+   * Resolves a presented key to its record and team, or throws the code docs/api.md gives for the first
    * check that fails: unknown/revoked → blocked → expired → subscription.
    */
   async authenticate(presented: string): Promise<AuthenticatedApiKey> {

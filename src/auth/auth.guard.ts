@@ -11,7 +11,7 @@ import { readCredential } from './credentials.js';
 import type { Principal } from '../common/access/principal.js';
 
 /**
- * Authentication and authorisation for every route, in the order SPEC 8a pins:
+ * Authentication and authorisation for every route, in the order docs/api.md pins:
  * credential → key state and subscription → scope, feature, endpoint kind.
  */
 @Injectable()

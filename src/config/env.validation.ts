@@ -63,7 +63,7 @@ const kioskTokenSecret = z
   .refine((text) => Buffer.from(text, 'base64').length >= 32, 'must be at least 32 bytes, base64-encoded')
   .optional();
 
-// CSP frame-ancestors sources: 'none', 'self' or origins such as https://rp.example (SPEC 3.2 kiosks).
+// CSP frame-ancestors sources: 'none', 'self' or origins such as https://rp.example (docs/kiosk.md).
 const frameAncestor = (entry: string): boolean =>
   entry === "'none'" || entry === "'self'" || /^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(entry);
 

@@ -4,7 +4,7 @@ import { validatedEnv } from './env.validation.js';
 export const webhooksConfig = registerAs('webhooks', () => {
   const env = validatedEnv();
   return {
-    /** Dev and tests only: lets endpoints point at loopback and private networks (SPEC 4). */
+    /** Dev and tests only: lets endpoints point at loopback and private networks (docs/webhooks.md). */
     allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     /** Personal data never crosses the internet in clear text: production endpoints must be https. */
     requireHttps: env.NODE_ENV === 'production',
@@ -12,7 +12,7 @@ export const webhooksConfig = registerAs('webhooks', () => {
     retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
     /** One attempt, DNS to the last byte read, must finish within this. */
     timeoutMs: env.WEBHOOK_TIMEOUT,
-    /** Payloads carry personal data: erased this long after the delivery ends, like sessions' (SPEC 7). */
+    /** Payloads carry personal data: erased this long after the delivery ends, like sessions' (docs/webhooks.md). */
     payloadRetentionMs: env.SESSION_PII_RETENTION,
   };
 });

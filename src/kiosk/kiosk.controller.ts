@@ -11,7 +11,7 @@ import { KioskStreamsService } from './kiosk-streams.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The kiosk page (SPEC 3.2): no API key; the page's token in the URL fragment is the only credential. */
+/** The kiosk page (docs/kiosk.md): no API key; the page's token in the URL fragment is the only credential. */
 @ApiTags('kiosk')
 @Public()
 @Controller('kiosk')

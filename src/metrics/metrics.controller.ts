@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
 import { Public } from '../common/access/access.decorators.js';
 
-/** Prometheus scrape endpoint (SPEC 3.8); no credential, like the health probes. */
+/** Prometheus scrape endpoint (docs/operations.md); no credential, like the health probes. */
 @ApiExcludeController()
 @Public()
 @Controller('metrics')

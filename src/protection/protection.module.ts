@@ -15,7 +15,7 @@ import { RateLimitsService } from './rate-limits/rate-limits.service.js';
 import { RedisQuotaStore } from './rate-limits/redis-quota.store.js';
 import { RedisConnection } from './redis/redis-connection.js';
 
-/** SPEC 5's protection: IP blocks, the input guard, per-key rate limits; state in PostgreSQL or Redis. */
+/** The protection of docs/protection.md: IP blocks, the input guard, per-key rate limits; state in PostgreSQL or Redis. */
 @Module({
   providers: [
     RedisConnection,

@@ -15,7 +15,7 @@ export class SessionsListingController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: "The team's sessions, tabular (SPEC 3.7), without personal data" })
+  @ApiOperation({ summary: "The team's sessions, tabular (docs/listings.md), without personal data" })
   list(@CurrentPrincipal() principal: UserPrincipal, @Body() body: ListingRequestDto) {
     return this.listings.page(SESSION_LISTING, body, (p) => `s.team_id = ${p.add(principal.team.id)}`);
   }

@@ -56,7 +56,7 @@ export class WebhookDeliveriesService {
     private readonly clock: Clock,
   ) {}
 
-  /** A page of the log (SPEC 3.7), each row with its attempts. */
+  /** A page of the log (docs/listings.md), each row with its attempts. */
   async list(teamId: string, request: ListingRequestDto): Promise<{ success: true; rows: DeliveryView[]; lastrow: number }> {
     const page = await this.listings.page(WEBHOOK_DELIVERY_LISTING, request, (p) => `d.team_id = ${p.add(teamId)}`);
     return { ...page, rows: await this.withAttempts(page.rows) };

@@ -9,7 +9,7 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 import type { EndpointDisabledReason } from './webhook-endpoint.entity.js';
 import type { AttemptResult } from './webhook-sender.js';
 
-/** SPEC 4: an endpoint that has failed every attempt for this long is disabled. */
+/** docs/webhooks.md: an endpoint that has failed every attempt for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
 // Attempts recorded by one statement at most (16 parameters each, as arrays).
 const MAX_RECORDS_PER_STATEMENT = 200;

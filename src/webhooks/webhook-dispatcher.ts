@@ -65,7 +65,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     while (this.pumping || this.inFlight.size > 0) await Promise.all([this.pumping, ...this.inFlight]);
   }
 
-  /** SPEC 3.8: a graceful shutdown lets attempts in flight finish and be recorded (each is bounded by the timeout). */
+  /** docs/operations.md: a graceful shutdown lets attempts in flight finish and be recorded (each is bounded by the timeout). */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await this.idle();

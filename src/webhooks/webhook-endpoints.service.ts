@@ -47,7 +47,7 @@ export class WebhookEndpointsService {
   /** Creates an endpoint; the returned secret is the only time it leaves the service. */
   async create(teamId: string, input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
     const team = await this.teams.get(teamId);
-    // The CLI comes here without the guard, so the plan rule is the service's (SPEC 5).
+    // The CLI comes here without the guard, so the plan rule is the service's (docs/webhooks.md).
     if (!featuresOf(team).has('pro')) {
       throw new DomainException('feature_required', "The team's plan lacks pro.", { extensions: { features: ['pro'] } });
     }

@@ -17,7 +17,7 @@ import { WebhookOutbox } from './webhook-outbox.js';
 import { WebhookPayloadPurgeJob } from './webhook-payload-purge.job.js';
 import { WebhookSender } from './webhook-sender.js';
 
-/** The relay (SPEC 4): endpoints, the outbox sessions write to, the dispatcher, the delivery log. */
+/** The relay (docs/webhooks.md): endpoints, the outbox sessions write to, the dispatcher, the delivery log. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookAttempt]), WebhookEndpointsModule, ListingsModule, TeamsModule],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],

@@ -12,7 +12,7 @@ import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-s
 import type { SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
 
-// SPEC 3.3: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
+// docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
 const QR_FRESHNESS_SECONDS = 3;
 
 export interface ScanInput {

@@ -7,7 +7,7 @@ import { clientAddressOf } from '../client-address.js';
 import { IpBlockStore, type BlockPolicy } from './ip-block.store.js';
 
 /**
- * The answers that count as a failed authentication attempt (SPEC 8a): an unknown or revoked key,
+ * The answers that count as a failed authentication attempt (docs/protection.md): an unknown or revoked key,
  * a bad bearer token, a wrong or spent OTP code. A missing credential does not count.
  */
 export const FAILED_ATTEMPT_CODES: ReadonlySet<string> = new Set<ErrorCode>([
@@ -22,7 +22,7 @@ export const FAILED_ATTEMPT_CODES: ReadonlySet<string> = new Set<ErrorCode>([
 const SYNC_STALE_AFTER_MS = 3_000;
 
 /**
- * Failed-attempt IP blocks (SPEC 5): fail2ban's rule with maxretry 10, findtime and bantime 15 min.
+ * Failed-attempt IP blocks (docs/protection.md): fail2ban's rule with maxretry 10, findtime and bantime 15 min.
  *
  * The check runs before every request, so it reads a per-process copy of the blocks in force
  * instead of the store: the copy gets this process's blocks at once and everyone else's at the next
