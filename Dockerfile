@@ -8,6 +8,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
+# The team console's front-end, built by Vite into dist/console (docs/console.md).
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 # --- runtime: non-root, no compiler, migrations run at start under an advisory lock ---
@@ -20,6 +22,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY bin ./bin
 RUN mkdir -p /var/lib/eid-gateway && chown node:node /var/lib/eid-gateway
 USER node
 EXPOSE 3000

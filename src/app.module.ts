@@ -5,10 +5,12 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
 import { bankIdConfig } from './config/bankid.config.js';
+import { consoleConfig } from './config/console.config.js';
 import { databaseConfig } from './config/database.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';
@@ -37,7 +39,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
-      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig],
+      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig, consoleConfig],
     }),
     ScheduleModule.forRoot(),
     LoggingModule,
@@ -56,6 +58,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     OtpModule,
     WebhooksModule,
     KioskModule,
+    ConsoleModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

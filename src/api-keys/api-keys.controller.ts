@@ -1,7 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Optional, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ManagementEndpoint } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
+import { Clock } from '../common/clock/clock.js';
+import { QuotaStore } from '../protection/rate-limits/quota.store.js';
 import { apiKeyView } from './api-key-view.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
@@ -11,19 +13,26 @@ import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
 @ManagementEndpoint()
 @Controller('api/v1/api-keys')
 export class ApiKeysController {
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly clock: Clock,
+    // Absent in the command line, which serves no HTTP and has no protection stores.
+    @Optional() private readonly quotas?: QuotaStore,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: "The team's API keys (never the secret)" })
+  @ApiOperation({ summary: "The team's API keys (never the secret), with their limits and usage this month" })
   async list(@CurrentPrincipal() principal: UserPrincipal) {
-    return (await this.apiKeys.listForTeam(principal.team.id)).map(apiKeyView);
+    const keys = await this.apiKeys.listForTeam(principal.team.id);
+    const usage = (await this.quotas?.monthUsage(keys.map((key) => key.id), this.clock.now())) ?? new Map();
+    return keys.map((key) => ({ ...apiKeyView(key), usageThisMonth: usage.get(key.id) ?? { requests: 0, addresses: 0 } }));
   }
 
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an API key; the secret `key` is in this answer only' })
   async create(@CurrentPrincipal() principal: UserPrincipal, @Body() body: CreateApiKeyDto) {
-    const { apiKey, key } = await this.apiKeys.create({ ...body, teamId: principal.team.id });
+    const { apiKey, key } = await this.apiKeys.createForMember({ ...body, teamId: principal.team.id });
     return { ...apiKeyView(apiKey), key };
   }
 

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
-import type { Repository } from 'typeorm';
+import { IsNull, type Repository } from 'typeorm';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
+import { PLAN_KEY_LIMITS, type PlanKeyLimits } from '../teams/plans.js';
 import { assertActiveSubscription } from '../teams/subscription.js';
 import { Team } from '../teams/team.entity.js';
 import { TeamsService } from '../teams/teams.service.js';
+import { ApiKeyChanges } from './api-key-changes.js';
 import { generateApiKey, hashApiKey, parseApiKey, type ApiKeyEnvironment } from './api-key-format.js';
 import { API_KEY_SCOPES, ApiKey, type ApiKeyScope } from './api-key.entity.js';
 
@@ -28,8 +31,9 @@ export interface AuthenticatedApiKey {
   team: Team;
 }
 
-// Every API request authenticates; a few seconds of staleness saves a database round trip on each.
-// Revoking or blocking on this replica takes effect at once; other replicas follow within the TTL.
+// Every API request authenticates; the cache saves a database round trip on each. Revoking or
+// blocking reaches every replica's cache through ApiKeyChanges at once (docs/security.md); the TTL
+// only bounds how long a key lives here without being read again.
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_KEYS = 10_000;
 
@@ -41,15 +45,43 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
     private readonly teams: TeamsService,
     private readonly clock: Clock,
-  ) {}
+    private readonly changes: ApiKeyChanges,
+  ) {
+    changes.onChange((apiKeyId) => (apiKeyId === null ? this.cache.clear() : this.cache.deleteWhere((cached) => cached.id === apiKeyId)));
+  }
 
-  /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
+  /**
+   * Creates a key as the operator (the CLI): any limits, beyond the plan's key cap too. The
+   * returned `key` is the only time the secret exists outside the caller.
+   */
   async create(input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
     await this.teams.get(input.teamId);
+    return this.insert(this.apiKeys, input);
+  }
+
+  /**
+   * Creates a key as a team member (the management API): within the plan's maxima, its defaults
+   * for limits not asked for, and no more active keys than the plan allows (docs/security.md).
+   */
+  async createForMember(input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
+    const plan = PLAN_KEY_LIMITS[(await this.teams.get(input.teamId)).plan];
+    const bounded = withinPlan(input, plan);
+    return this.apiKeys.manager.transaction(async (manager) => {
+      // The team row's lock orders concurrent creations of one team, so two cannot both take the last place.
+      await this.teams.lockForUpdate(input.teamId, manager);
+      const active = await manager.countBy(ApiKey, { teamId: input.teamId, revokedAt: IsNull() });
+      if (plan.maxActiveKeys !== null && active >= plan.maxActiveKeys) {
+        throw new ValidationProblemException([{ pointer: '', detail: `the team has ${active} active API keys, the most its plan allows; revoke one first` }]);
+      }
+      return this.insert(manager.getRepository(ApiKey), bounded);
+    });
+  }
+
+  private async insert(apiKeys: Repository<ApiKey>, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
     const environment = input.environment ?? 'test';
     const generated = generateApiKey(environment);
-    const apiKey = await this.apiKeys.save(
-      this.apiKeys.create({
+    const apiKey = await apiKeys.save(
+      apiKeys.create({
         id: randomUUID(),
         teamId: input.teamId,
         name: input.name ?? null,
@@ -95,17 +127,20 @@ export class ApiKeysService {
    * check that fails: unknown/revoked → blocked → expired → subscription.
    */
   async authenticate(presented: string): Promise<AuthenticatedApiKey> {
-    if (!parseApiKey(presented)) throw new DomainException('invalid_api_key', 'The API key is not valid.');
+    if (!parseApiKey(presented)) throw new DomainException('invalid_api_key', 'The API key is not valid.', { failedAttempt: true });
     const now = this.clock.now();
     const hash = hashApiKey(presented);
     const cacheKey = hash.toString('base64');
+    this.changes.listen();
     let apiKey = this.cache.get(cacheKey, now.getTime());
     if (!apiKey) {
+      const generation = this.changes.generation;
       apiKey = (await this.apiKeys.findOne({ where: { keyHash: hash }, relations: { team: true } })) ?? undefined;
-      // Unknown keys are not cached: a key created on another replica must work at once.
-      if (apiKey) this.cache.set(cacheKey, apiKey, now.getTime());
+      // Unknown keys are not cached: a key created on another replica must work at once. A change
+      // heard while the read was under way may postdate what it read: such a read is not cached.
+      if (apiKey && this.changes.live && this.changes.generation === generation) this.cache.set(cacheKey, apiKey, now.getTime());
     }
-    if (!apiKey?.team || apiKey.revokedAt) throw new DomainException('invalid_api_key', 'The API key is not valid.');
+    if (!apiKey?.team || apiKey.revokedAt) throw new DomainException('invalid_api_key', 'The API key is not valid.', { failedAttempt: true });
 
     if (apiKey.blockedUntil && apiKey.blockedUntil > now) {
       throw new DomainException('api_key_blocked', `The API key is blocked until ${apiKey.blockedUntil.toISOString()}.`);
@@ -123,10 +158,26 @@ export class ApiKeysService {
     return this.saveChanges(apiKey, changes);
   }
 
-  private saveChanges(apiKey: ApiKey, changes: Partial<ApiKey>): Promise<ApiKey> {
+  /** Saves, then tells every replica (this one too) to drop its cached copy. */
+  private async saveChanges(apiKey: ApiKey, changes: Partial<ApiKey>): Promise<ApiKey> {
+    const saved = await this.apiKeys.save(Object.assign(apiKey, changes));
     this.cache.deleteWhere((cached) => cached.id === apiKey.id);
-    return this.apiKeys.save(Object.assign(apiKey, changes));
+    await this.changes.publish(apiKey.id);
+    return saved;
   }
+}
+
+/** The input with the plan's defaults filled in; a limit above the plan's maximum is refused, naming the field. */
+function withinPlan(input: CreateApiKeyInput, plan: PlanKeyLimits): CreateApiKeyInput {
+  const bounded = { ...input };
+  const errors = [];
+  for (const field of ['perMinuteLimit', 'monthlyLimit'] as const) {
+    const max = plan.maxima[field];
+    if (bounded[field] === undefined) bounded[field] = plan.defaults[field] ?? undefined;
+    else if (max !== null && bounded[field] > max) errors.push({ pointer: `/${field}`, detail: `${field} must not be greater than ${max} on the team's plan` });
+  }
+  if (errors.length > 0) throw new ValidationProblemException(errors);
+  return bounded;
 }
 
 export const isApiKeyScope = (value: string): value is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(value);

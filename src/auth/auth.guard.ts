@@ -4,9 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiKey, ApiKeyScope } from '../api-keys/api-key.entity.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { noteFailedAttempt } from '../protection/ip-blocks/failed-attempt.js';
 import { featuresOf } from '../teams/plans.js';
 import { IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from '../common/access/access.decorators.js';
 import { BearerAuthenticator } from './bearer-authenticator.js';
+import { consoleSessionToken } from '../console/console-cookie.js';
 import { readCredential } from './credentials.js';
 import type { Principal } from '../common/access/principal.js';
 
@@ -27,16 +29,25 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const credential = readCredential(request);
+    const management = this.reflector.getAllAndOverride<boolean>(IS_MANAGEMENT_ENDPOINT, targets) ?? false;
+    // The console's cookie stands in for the bearer header on the management API only, behind its CSRF check (docs/console.md).
+    const presented = readCredential(request);
+    const cookieToken = !presented && management ? consoleSessionToken(request) : null;
+    const credential = presented ?? (cookieToken ? ({ kind: 'bearer', value: cookieToken } as const) : null);
     if (!credential) throw new DomainException('missing_token', 'Send an API key in the x-api-key header, or a bearer token.');
-    const principal: Principal =
-      credential.kind === 'bearer'
-        ? await this.bearer.authenticate(credential.value)
-        : { kind: 'apiKey', ...(await this.apiKeys.authenticate(credential.value)) };
+    let principal: Principal;
+    try {
+      principal =
+        credential.kind === 'bearer'
+          ? await this.bearer.authenticate(credential.value)
+          : { kind: 'apiKey', ...(await this.apiKeys.authenticate(credential.value)) };
+    } catch (error) {
+      noteFailedAttempt(request, error);
+      throw error;
+    }
     request.principal = principal;
 
     // Each credential opens one kind of route: keys the public API, team members' tokens the management API.
-    const management = this.reflector.getAllAndOverride<boolean>(IS_MANAGEMENT_ENDPOINT, targets) ?? false;
     if (management && principal.kind === 'apiKey') {
       throw new DomainException('endpoint_not_available', 'This endpoint is not open to API keys; use a team member token.');
     }

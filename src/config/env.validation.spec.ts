@@ -35,6 +35,8 @@ describe(validateEnv.name, () => {
       IP_BLOCK_THRESHOLD: 10,
       IP_BLOCK_WINDOW: 900_000,
       IP_BLOCK_DURATION: 900_000,
+      IP_BLOCK_EXEMPT: [],
+      WEBHOOK_ENDPOINT_CONCURRENCY: 4,
     });
   });
 
@@ -73,6 +75,8 @@ describe(validateEnv.name, () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '5s,,5m' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'proxy.local' }, 'TRUST_PROXY'],
+    [{ IP_BLOCK_EXEMPT: '203.0.113.0/24,egress.example' }, 'IP_BLOCK_EXEMPT'],
+    [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
     [{ DATA_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'DATA_ENCRYPTION_KEY'],
     [{ OTP_DELIVERY: 'smtp' }, 'SMTP_URL'],
     [{ OTP_DELIVERY: 'http' }, 'OTP_HTTP_URL'],

@@ -132,6 +132,10 @@ export const envSchema = z
     SIMULATOR_START_TIMEOUT: duration('30s'),
     SESSION_TTL: duration('3m'),
     KIOSK_TOKEN_SECRET: kioskTokenSecret,
+    // Tenant walls (docs/security.md): an RP's egress addresses, webhook fairness, limits.
+    IP_BLOCK_EXEMPT: commaList.refine((list) => list.every(cidrOrAddress), 'must be a comma-separated list of IP addresses or CIDRs'),
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    CONSOLE_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")

@@ -20,6 +20,8 @@ export const otpConfig = registerAs('otp', () => {
     // quarter hour while a real user who mistypes a few times is not locked out.
     lockoutThreshold: 10,
     lockoutMs: 15 * 60_000,
+    // Each further lockout within this window of the previous one lasts twice as long (docs/otp-and-tokens.md).
+    lockoutMemoryMs: 24 * 60 * 60_000,
     /** Delivery that takes longer than this is a failed delivery. */
     deliveryTimeoutMs: 10_000,
   };

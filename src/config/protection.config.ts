@@ -14,6 +14,8 @@ export const protectionConfig = registerAs('protection', () => {
       windowMs: env.IP_BLOCK_WINDOW,
       durationMs: env.IP_BLOCK_DURATION,
     },
+    /** Addresses and CIDRs never blocked nor counted (an RP's egress addresses). */
+    ipBlockExempt: env.IP_BLOCK_EXEMPT,
   };
 });
 export type ProtectionConfig = ConfigType<typeof protectionConfig>;

@@ -12,6 +12,8 @@ export const webhooksConfig = registerAs('webhooks', () => {
     retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
     /** One attempt, DNS to the last byte read, must finish within this. */
     timeoutMs: env.WEBHOOK_TIMEOUT,
+    /** Attempts in flight to one endpoint from one replica (docs/webhooks.md, fairness). */
+    endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
     /** Payloads carry personal data: erased this long after the delivery ends, like sessions' (docs/webhooks.md). */
     payloadRetentionMs: env.SESSION_PII_RETENTION,
   };

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import { qrSecretAad } from '../sessions/session-encryption.js';
 import type { Session } from '../sessions/session.entity.js';
 import { SessionStore, type SessionProgress } from '../sessions/session.store.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a kiosk screen may know of a session: its QR and progress, never the identity. */
 export interface KioskSessionState {
@@ -26,7 +25,7 @@ export class KioskSessionReader {
   ) {}
 
   async forKiosk(sessionId: string): Promise<KioskSessionState> {
-    const session = UUID.test(sessionId) ? await this.sessions.findById(sessionId) : null;
+    const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     const { id, status, hintCode, orderTime, qrStartToken, qrStartSecretEnc } = session;
     const showsQr = status === 'pending' && qrStartToken && qrStartSecretEnc;

@@ -3,13 +3,12 @@ import { ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiTags } from '@nestjs/sw
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { loadKioskAssets } from './kiosk-assets.js';
 import { KioskLinks } from './kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The kiosk page (docs/kiosk.md): no API key; the page's token in the URL fragment is the only credential. */
 @ApiTags('kiosk')
@@ -42,7 +41,7 @@ export class KioskController {
   @Get(':sessionId')
   @ApiOperation({ summary: "The kiosk page of a session: its rotating QR, then the outcome (open the start answer's kioskUrl)" })
   page(@Param('sessionId') sessionId: string, @Query('lang') lang: string | undefined, @Res() reply: FastifyReply): void {
-    if (!UUID.test(sessionId)) throw new DomainException('not_found', 'No such resource.');
+    if (!isUuid(sessionId)) throw new DomainException('not_found', 'No such resource.');
     const language: KioskLanguage = KIOSK_LANGUAGES.find((l) => l === lang) ?? 'sv';
     void reply.headers(this.pageHeaders).type('text/html; charset=utf-8').send(kioskPage(language, this.assets));
   }

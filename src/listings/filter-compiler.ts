@@ -2,8 +2,7 @@ import type { FieldError } from '../common/problem-details/validation-problem.ex
 import type { ColumnType, ListingColumn } from './listing-definition.js';
 import type { SqlParameters } from './sql-parameters.js';
 
-const FILTER_TYPES = ['text', 'number', 'date', 'set'] as const;
-type FilterType = (typeof FILTER_TYPES)[number];
+type FilterType = 'text' | 'number' | 'date' | 'set';
 
 const OPERATORS: Record<Exclude<FilterType, 'set'>, readonly string[]> = {
   text: ['equals', 'notEqual', 'contains', 'startsWith', 'endsWith', 'blank', 'notBlank'],

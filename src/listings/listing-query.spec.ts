@@ -16,7 +16,7 @@ const LISTING = defineListing({
 const scope = (p: { add(v: unknown): string }) => `t.team_id = ${p.add('team-1')}`;
 
 const compile = (request: Partial<ListingRequestDto>) =>
-  compileListing(LISTING, { startRow: 0, endRow: 10, ...request } as ListingRequestDto, scope);
+  compileListing(LISTING, { startRow: 0, endRow: 10, ...request }, scope);
 
 /** The WHERE clause after the scope, and the parameters after the scope's. */
 function filterOf(filterModel: Record<string, unknown>): { where: string; parameters: unknown[] } {

@@ -5,7 +5,8 @@ import type { DataSource } from 'typeorm';
 export interface NewChallenge {
   userGuid: string;
   userId: string | null;
-  teamId: string;
+  /** Null for a console challenge whose contact is no one's (docs/console.md). */
+  teamId: string | null;
   hmac: Buffer;
   now: Date;
   expiresAt: Date;
@@ -46,11 +47,17 @@ export class OtpChallengeStore {
   /**
    * Counts a try against a live code in its own statement, before any comparison (Kratos' order), so
    * parallel guesses cannot exceed the allowance under any isolation level. Null when no code may be tried.
+   * A null team (the console) tries any team's challenge.
    */
-  async countTry(userGuid: string, teamId: string, now: Date, maxAttempts: number): Promise<{ codeHmac: Buffer; attempts: number } | null> {
+  async countTry(
+    userGuid: string,
+    teamId: string | null,
+    now: Date,
+    maxAttempts: number,
+  ): Promise<{ codeHmac: Buffer; attempts: number } | null> {
     const [tried] = await this.updateReturning<{ code_hmac: Buffer; attempts: number }>(
       `UPDATE otp_challenges SET attempts = attempts + 1
-        WHERE user_guid = $1 AND team_id = $2 AND code_hmac IS NOT NULL AND used_at IS NULL
+        WHERE user_guid = $1 AND ($2::uuid IS NULL OR team_id = $2) AND code_hmac IS NOT NULL AND used_at IS NULL
           AND expires_at > $3 AND attempts < $4 AND (locked_until IS NULL OR locked_until <= $3)
         RETURNING code_hmac, attempts`,
       [userGuid, teamId, now, maxAttempts],
@@ -59,24 +66,40 @@ export class OtpChallengeStore {
   }
 
   /** Marks the code used; of two racing, only the one that flips used_at gets the row (and its user). */
-  async consume(userGuid: string, now: Date, codeHmac: Buffer): Promise<{ userId: string | null } | null> {
-    const [consumed] = await this.updateReturning<{ user_id: string | null }>(
-      `UPDATE otp_challenges SET used_at = $2, failures = 0 WHERE user_guid = $1 AND used_at IS NULL AND code_hmac = $3 RETURNING user_id`,
+  async consume(userGuid: string, now: Date, codeHmac: Buffer): Promise<{ userId: string | null; teamId: string | null } | null> {
+    const [consumed] = await this.updateReturning<{ user_id: string | null; team_id: string | null }>(
+      `UPDATE otp_challenges SET used_at = $2, failures = 0 WHERE user_guid = $1 AND used_at IS NULL AND code_hmac = $3 RETURNING user_id, team_id`,
       [userGuid, now, codeHmac],
     );
-    return consumed ? { userId: consumed.user_id } : null;
+    return consumed ? { userId: consumed.user_id, teamId: consumed.team_id } : null;
   }
 
-  /** Counts a wrong code; at `threshold` the user is locked out until `lockUntil` and the count restarts. */
-  async recordFailure(userGuid: string, threshold: number, lockUntil: Date): Promise<{ lockedUntil: Date | null } | null> {
+  /**
+   * Counts a wrong code; at `threshold` the user is locked out for `lockoutMs` and the count restarts.
+   * A lockout after one that began after `memoryCutoff` lasts twice as long as that one (docs/otp-and-tokens.md).
+   */
+  async recordFailure(
+    userGuid: string,
+    threshold: number,
+    now: Date,
+    lockoutMs: number,
+    memoryCutoff: Date,
+  ): Promise<{ lockedUntil: Date | null } | null> {
     const [state] = await this.updateReturning<{ locked_until: Date | null }>(
-      `UPDATE otp_challenges
-          SET failures = CASE WHEN failures + 1 >= $2 THEN 0 ELSE failures + 1 END,
-              locked_until = CASE WHEN failures + 1 >= $2 THEN $3 ELSE locked_until END,
-              code_hmac = CASE WHEN failures + 1 >= $2 THEN NULL ELSE code_hmac END
-        WHERE user_guid = $1
-        RETURNING locked_until`,
-      [userGuid, threshold, lockUntil],
+      `WITH next AS (
+         SELECT user_guid, failures + 1 >= $2::int AS locks,
+                CASE WHEN last_locked_at > $5::timestamptz THEN lockouts + 1 ELSE 1 END AS lockouts
+           FROM otp_challenges WHERE user_guid = $1 FOR UPDATE)
+       UPDATE otp_challenges c
+          SET failures = CASE WHEN next.locks THEN 0 ELSE c.failures + 1 END,
+              lockouts = CASE WHEN next.locks THEN next.lockouts ELSE c.lockouts END,
+              last_locked_at = CASE WHEN next.locks THEN $3::timestamptz ELSE c.last_locked_at END,
+              locked_until = CASE WHEN next.locks THEN $3::timestamptz + $4::float8 * power(2, LEAST(next.lockouts - 1, 16)) * interval '1 millisecond' ELSE c.locked_until END,
+              code_hmac = CASE WHEN next.locks THEN NULL ELSE c.code_hmac END
+         FROM next
+        WHERE c.user_guid = next.user_guid
+        RETURNING c.locked_until`,
+      [userGuid, threshold, now, lockoutMs, memoryCutoff],
     );
     return state ? { lockedUntil: state.locked_until } : null;
   }
@@ -89,10 +112,12 @@ export class OtpChallengeStore {
     );
   }
 
-  async deleteExpired(expiredBefore: Date, issuedBefore: Date, now: Date): Promise<number> {
+  /** Challenges long expired, not locked, and whose last lockout is older than `lockedBefore`. */
+  async deleteExpired(expiredBefore: Date, issuedBefore: Date, now: Date, lockedBefore: Date): Promise<number> {
     const [, deleted]: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM otp_challenges WHERE expires_at < $1 AND issued_at < $2 AND (locked_until IS NULL OR locked_until < $3)`,
-      [expiredBefore, issuedBefore, now],
+      `DELETE FROM otp_challenges WHERE expires_at < $1 AND issued_at < $2 AND (locked_until IS NULL OR locked_until < $3)
+          AND (last_locked_at IS NULL OR last_locked_at < $4)`,
+      [expiredBefore, issuedBefore, now, lockedBefore],
     );
     return deleted;
   }

@@ -14,5 +14,7 @@ import { OtpService } from './otp.service.js';
   imports: [TypeOrmModule.forFeature([OtpChallenge]), UsersModule, TokensModule],
   controllers: [OtpController],
   providers: [OtpChallengeStore, OtpService, otpDeliveryProvider, otpSecretProvider, OtpChallengePurgeJob],
+  // The console's own login uses the same service (docs/console.md).
+  exports: [OtpService],
 })
 export class OtpModule {}

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ApiKeyPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { constantTimeEqual } from '../common/crypto/constant-time.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
@@ -25,6 +24,17 @@ export interface CodeValidated {
   userGuid: string;
   token: string;
   tokenExpiresAtUtc: string;
+}
+
+/**
+ * Who asks for the login: an approved application (its API key's team and id), or the team console
+ * (docs/console.md), which has no team until the user is known and names itself as the client.
+ */
+export interface OtpAudience {
+  /** The team whose members may log in; null: any team's (the console). */
+  teamId: string | null;
+  /** The token's client_id claim. */
+  clientId: string;
 }
 
 interface Contact {
@@ -52,12 +62,13 @@ export class OtpService {
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
   ) {}
 
-  async requestCode(principal: ApiKeyPrincipal, request: LoginOtpDto): Promise<CodeIssued> {
+  async requestCode(audience: OtpAudience, request: LoginOtpDto): Promise<CodeIssued> {
     const contact: Contact = { email: request.email?.toLowerCase(), phone: request.e164MobilePhoneNumber };
     const channel = this.channelFor(contact);
-    const teamId = principal.team.id;
-    const user = await this.users.findByContact(teamId, contact);
-    const userGuid = user?.id ?? derivedUserGuid(this.secret.key, teamId, contact);
+    const user = await this.users.findByContact(audience.teamId, contact);
+    // A console challenge for an unknown contact belongs to no team (e-mail and phone are unique across teams).
+    const teamId = user?.teamId ?? audience.teamId;
+    const userGuid = user?.id ?? derivedUserGuid(this.secret.key, audience.teamId ?? 'console', contact);
     const code = user ? generateCode() : null;
     const hmac = code ? codeHmac(this.secret.key, userGuid, code) : unmatchableHmac();
     const now = this.clock.now();
@@ -72,11 +83,11 @@ export class OtpService {
     return { userGuid, validationCodeValidUntilUtc: zonelessUtc(expiresAt) };
   }
 
-  async validateCode(principal: ApiKeyPrincipal, request: LoginOtpValidateDto): Promise<CodeValidated> {
+  async validateCode(audience: OtpAudience, request: LoginOtpValidateDto): Promise<CodeValidated> {
     const { userGuid } = request;
     const now = this.clock.now();
     // The try is counted before the comparison, so parallel guesses cannot exceed the allowance.
-    const tried = await this.challenges.countTry(userGuid, principal.team.id, now, this.config.maxAttempts);
+    const tried = await this.challenges.countTry(userGuid, audience.teamId, now, this.config.maxAttempts);
     if (!tried) throw new DomainException('validation_code_expired', 'No valid code for this userGuid: it expired, was used, or ran out of tries. Request a new one.');
 
     if (!constantTimeEqual(codeHmac(this.secret.key, userGuid, request.validationCode), tried.codeHmac)) {
@@ -84,16 +95,22 @@ export class OtpService {
     }
     // Of two correct validations racing, only the one that flips used_at gets a token.
     const consumed = await this.challenges.consume(userGuid, now, tried.codeHmac);
-    if (!consumed?.userId) throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
+    if (!consumed?.userId || !consumed.teamId)
+      throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
 
-    const issued = await this.tokens.issue({ userId: consumed.userId, teamId: principal.team.id, clientId: principal.apiKey.id });
+    const issued = await this.tokens.issue({ userId: consumed.userId, teamId: consumed.teamId, clientId: audience.clientId });
     return { userGuid, token: issued.token, tokenExpiresAtUtc: zonelessUtc(issued.expiresAt) };
   }
 
-  /** Removes challenges long expired; a user's failure count is forgotten with them. */
+  /** Removes challenges long expired; a user's failure count is forgotten with them, a lockout after 24 h. */
   async purgeExpired(): Promise<number> {
     const now = this.clock.nowMs();
-    return this.challenges.deleteExpired(new Date(now - this.config.lockoutMs), new Date(now - this.config.resendIntervalMs), new Date(now));
+    return this.challenges.deleteExpired(
+      new Date(now - this.config.lockoutMs),
+      new Date(now - this.config.resendIntervalMs),
+      new Date(now),
+      new Date(now - this.config.lockoutMemoryMs),
+    );
   }
 
   /** SMS when a phone was given and the delivery can send one, else e-mail. */
@@ -138,14 +155,23 @@ export class OtpService {
     }
   }
 
-  /** Counts a wrong code against the user; at the threshold the user is locked out and the count restarts. */
+  /**
+   * Counts a wrong code against the user; at the threshold the user is locked out and the count
+   * restarts. A lockout within 24 h of the previous one lasts twice as long, so guesses at one
+   * member's login shrink each day instead of resetting every quarter hour.
+   */
   private async wrongCode(userGuid: string, attempts: number, now: Date): Promise<DomainException> {
-    const lockUntil = new Date(now.getTime() + this.config.lockoutMs);
-    const state = await this.challenges.recordFailure(userGuid, this.config.lockoutThreshold, lockUntil);
+    const state = await this.challenges.recordFailure(
+      userGuid,
+      this.config.lockoutThreshold,
+      now,
+      this.config.lockoutMs,
+      new Date(now.getTime() - this.config.lockoutMemoryMs),
+    );
     const triesLeft = this.config.maxAttempts - attempts;
     const detail =
       state?.lockedUntil && state.lockedUntil > now
-        ? `The code is wrong. After too many wrong codes, new codes can be requested in ${Math.round(this.config.lockoutMs / 60_000)} minutes.`
+        ? `The code is wrong. After too many wrong codes, new codes can be requested in ${Math.ceil((state.lockedUntil.getTime() - now.getTime()) / 60_000)} minutes.`
         : triesLeft > 0
           ? `The code is wrong; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`
           : 'The code is wrong and has no tries left. Request a new one.';

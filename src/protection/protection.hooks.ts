@@ -1,7 +1,8 @@
 import { BadRequestException, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FAILED_ATTEMPT_CODES, IpBlocksService } from './ip-blocks/ip-blocks.service.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isFailedAttempt } from './ip-blocks/failed-attempt.js';
+import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
 import type { AttackCategory } from './input-guard/attack-patterns.js';
 import { inspectRequest } from './input-guard/input-inspector.js';
 
@@ -17,9 +18,9 @@ const CATEGORY_TEXT: Record<AttackCategory, string> = {
  * input guard once the JSON body is parsed. Their errors reach the ProblemDetailsFilter through
  * Nest's Fastify error handler, like every other error.
  *
- * Failed attempts are counted here too, in one place, from the problem code a response carries: a
- * feature that answers invalid_token or invalid_validation_code needs to know nothing about IP blocks.
- * onSend is awaited before the response leaves, so the 10th failure blocks the 11th request.
+ * Failed attempts are counted here too, in one place, for requests the AuthGuard marked (only a
+ * credential that is a guess counts: docs/protection.md). onSend is awaited before the response
+ * leaves, so the 10th failure blocks the 11th request.
  */
 @Injectable()
 export class ProtectionHooks implements OnModuleInit {
@@ -39,20 +40,9 @@ export class ProtectionHooks implements OnModuleInit {
         throw new BadRequestException(`The input guard refused the request: its ${finding.part} looks like ${CATEGORY_TEXT[finding.category]}.`);
       }
     });
-    fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      if (reply.statusCode === 401 && FAILED_ATTEMPT_CODES.has(problemCodeOf(reply, payload) ?? '')) {
-        await this.ipBlocks.recordFailure(request.ip);
-      }
+    fastify.addHook('onSend', async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
+      if (isFailedAttempt(request)) await this.ipBlocks.recordFailure(request.ip);
       return payload;
     });
-  }
-}
-
-function problemCodeOf(reply: FastifyReply, payload: unknown): string | undefined {
-  if (typeof payload !== 'string' || !String(reply.getHeader('content-type')).startsWith('application/problem+json')) return undefined;
-  try {
-    return (JSON.parse(payload) as { code?: string }).code;
-  } catch {
-    return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { IpBlockPurgeJob } from './ip-blocks/ip-block-purge.job.js';
@@ -15,7 +15,11 @@ import { RateLimitsService } from './rate-limits/rate-limits.service.js';
 import { RedisQuotaStore } from './rate-limits/redis-quota.store.js';
 import { RedisConnection } from './redis/redis-connection.js';
 
-/** The protection of docs/protection.md: IP blocks, the input guard, per-key rate limits; state in PostgreSQL or Redis. */
+/**
+ * Protection (docs/protection.md): IP blocks, the input guard, per-key rate limits; state in
+ * PostgreSQL or Redis. Global so that key listings can read usage from the same store.
+ */
+@Global()
 @Module({
   providers: [
     RedisConnection,
@@ -39,5 +43,6 @@ import { RedisConnection } from './redis/redis-connection.js';
     // After AuthModule's AuthGuard: global guards run in the order their modules are imported (AppModule).
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
+  exports: [QuotaStore],
 })
 export class ProtectionModule {}

@@ -6,6 +6,8 @@ export function sessionView(session: Session, completion: CompletedIdentity | nu
   return {
     sessionId: session.id,
     provider: session.provider,
+    // Which world answered (docs/security.md): a live integration can refuse a simulated identity.
+    environment: session.environment,
     status: session.status,
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),

@@ -24,7 +24,7 @@ export interface SessionProgress {
 /** Every statement on the sessions table. */
 @Injectable()
 export class SessionStore {
-  /** A session of a team by id; its column list and hydration also serve the collector's claims. */
+  /** A session of a team and environment by id; its column list and hydration also serve the collector's claims. */
   private readonly sessionRows: PreparedSelect<Session>;
   private readonly newSessions: InsertBatcher<Session>;
 
@@ -32,7 +32,7 @@ export class SessionStore {
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
+    this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2 AND environment = $3');
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
@@ -41,8 +41,8 @@ export class SessionStore {
     return this.newSessions.insert(this.sessions.create(session));
   }
 
-  findForTeam(id: string, teamId: string): Promise<Session | null> {
-    return this.sessionRows.one([id, teamId]);
+  findForKey(id: string, teamId: string, environment: Session['environment']): Promise<Session | null> {
+    return this.sessionRows.one([id, teamId, environment]);
   }
 
   findById(id: string): Promise<Session | null> {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } fro
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Scopes } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal, type Principal } from '../common/access/principal.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { qrData, qrTimeAt } from '../qr/qr-frame.js';
 import { negotiateQrFormat } from '../qr/qr-format.js';
@@ -33,7 +33,7 @@ export class SessionsController {
   @HttpCode(200)
   @Scopes('sessions:read')
   @ApiOperation({ summary: 'Current status (collected from the provider at most every 2 s)' })
-  poll(@CurrentPrincipal() principal: Principal, @Param('sessionId') sessionId: string) {
+  poll(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.poll(principal, sessionId);
   }
 
@@ -41,7 +41,7 @@ export class SessionsController {
   @HttpCode(200)
   @Scopes('sessions:write')
   @ApiOperation({ summary: 'Cancel a pending session' })
-  cancel(@CurrentPrincipal() principal: Principal, @Param('sessionId') sessionId: string) {
+  cancel(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.cancel(principal, sessionId);
   }
 
@@ -49,7 +49,7 @@ export class SessionsController {
   @Scopes('sessions:read')
   @ApiOperation({ summary: 'The current frame of the animated QR: JSON, PNG or SVG' })
   async qr(
-    @CurrentPrincipal() principal: Principal,
+    @CurrentPrincipal() principal: ApiKeyPrincipal,
     @Param('sessionId') sessionId: string,
     @Query() query: QrQueryDto,
     @Headers('accept') accept: string | undefined,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ApiKeyPrincipal, Principal } from '../common/access/principal.js';
+import type { ApiKeyPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import type { CompletedIdentity, EidProvider } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
@@ -16,8 +17,6 @@ import { SessionSettlement } from './session-settlement.js';
 import { sessionView, type SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The API's use cases on sessions: start, poll, cancel and the QR. How sessions end is SessionSettlement's. */
 @Injectable()
@@ -86,13 +85,13 @@ export class SessionsService {
   }
 
   /** The stored state, refreshed from the provider first when the last collect is due. */
-  async poll(principal: Principal, sessionId: string): Promise<SessionView> {
-    const session = await this.findForTeam(principal, sessionId);
+  async poll(principal: ApiKeyPrincipal, sessionId: string): Promise<SessionView> {
+    const session = await this.findForKey(principal, sessionId);
     return this.view(await this.settlement.collectIfDue(session));
   }
 
-  async cancel(principal: Principal, sessionId: string): Promise<SessionView> {
-    const session = await this.findForTeam(principal, sessionId);
+  async cancel(principal: ApiKeyPrincipal, sessionId: string): Promise<SessionView> {
+    const session = await this.findForKey(principal, sessionId);
     if (session.status !== 'pending') throw new DomainException('session_not_pending', 'The session has already ended.');
     const provider = this.providers.find(session.provider);
     if (provider) await this.callProvider(provider, 'cancel', () => provider.cancel(session));
@@ -101,18 +100,19 @@ export class SessionsService {
     return this.view(updated);
   }
 
-  /** A pending session of the caller's team, with its decrypted QR secret. */
-  async pendingForQr(principal: Principal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
-    const session = await this.findForTeam(principal, sessionId);
+  /** A pending session of the caller's team and environment, with its decrypted QR secret. */
+  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
+    const session = await this.findForKey(principal, sessionId);
     if (session.status !== 'pending' || this.clock.now() >= session.expiresAt || !session.qrStartSecretEnc || !session.qrStartToken) {
       throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
     }
     return { session, qrStartSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)) };
   }
 
-  private async findForTeam(principal: Principal, sessionId: string): Promise<Session> {
-    // Another team's session answers exactly like a missing one: no enumeration.
-    const session = UUID.test(sessionId) ? await this.store.findForTeam(sessionId, principal.team.id) : null;
+  private async findForKey(principal: ApiKeyPrincipal, sessionId: string): Promise<Session> {
+    // Another team's or the other environment's session answers exactly like a missing one: no
+    // enumeration, and a test key never reads a live identity nor a live key a simulated one (docs/security.md).
+    const session = isUuid(sessionId) ? await this.store.findForKey(sessionId, principal.team.id, principal.apiKey.environment) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     return session;
   }

@@ -16,6 +16,14 @@ export class TeamStore {
     return this.teams.findOneBy({ id });
   }
 
+  async lockForUpdate(id: string, manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT 1 FROM teams WHERE id = $1 FOR UPDATE`, [id]);
+  }
+
+  list(): Promise<Team[]> {
+    return this.teams.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   async isEmpty(): Promise<boolean> {
     return !(await this.teams.exists());
   }

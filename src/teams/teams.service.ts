@@ -35,6 +35,16 @@ export class TeamsService {
     return team;
   }
 
+  /** Locks the team's row until the caller's transaction ends: orders concurrent changes of one team. */
+  lockForUpdate(id: string, manager: EntityManager): Promise<void> {
+    return this.teams.lockForUpdate(id, manager);
+  }
+
+  /** Every team, oldest first: the operator's view (the command line), not a client's. */
+  list(): Promise<Team[]> {
+    return this.teams.list();
+  }
+
   /** Of these teams, those whose plan or extra features include `feature`; read in the caller's transaction when given. */
   async withFeature(teamIds: string[], feature: string, manager?: EntityManager): Promise<Set<string>> {
     const teams = await this.teams.plansOf(teamIds, manager);

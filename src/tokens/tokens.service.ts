@@ -69,9 +69,10 @@ export class TokensService {
       if (!isUUID(sub) || !isUUID(team)) throw new errors.JWTClaimValidationFailed('sub and team must be GUIDs', payload);
       return { userId: sub as string, teamId: team as string };
     } catch (error) {
+      // Claims are checked after the signature: an expired token is one of ours, not a guess (docs/protection.md).
       if (error instanceof errors.JWTExpired) throw new DomainException('invalid_token', 'The bearer token has expired; log in again.');
       // Anything else (the database behind the key set is down) is ours, not the caller's: a 500.
-      if (error instanceof errors.JOSEError) throw new DomainException('invalid_token', 'The bearer token is not valid.');
+      if (error instanceof errors.JOSEError) throw new DomainException('invalid_token', 'The bearer token is not valid.', { failedAttempt: true });
       throw error;
     }
   }

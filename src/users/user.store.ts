@@ -14,12 +14,17 @@ export class UserStore {
   }
 
   /** The member of the team with every given contact detail (e-mail compared case-insensitively), or null. */
-  findByContact(teamId: string, contact: { email?: string; phone?: string }): Promise<User | null> {
+  /** Null team: any team's member (contacts are unique across teams). */
+  findByContact(teamId: string | null, contact: { email?: string; phone?: string }): Promise<User | null> {
     return this.users.findOneBy({
-      teamId,
+      ...(teamId ? { teamId } : {}),
       ...(contact.email ? { email: Raw((column) => `lower(${column}) = lower(:email)`, { email: contact.email }) } : {}),
       ...(contact.phone ? { phone: contact.phone } : {}),
     });
+  }
+
+  listForTeam(teamId: string): Promise<User[]> {
+    return this.users.find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   findWithTeam(id: string): Promise<(User & { team: Team }) | null> {

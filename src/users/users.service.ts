@@ -22,8 +22,16 @@ export class UsersService {
     });
   }
 
-  /** The member of the team with every given contact detail (e-mail compared case-insensitively), or null. */
-  findByContact(teamId: string, contact: { email?: string; phone?: string }): Promise<User | null> {
+  /** The team's members, oldest first. */
+  listForTeam(teamId: string): Promise<User[]> {
+    return this.users.listForTeam(teamId);
+  }
+
+  /**
+   * The member of the team (null: of any team; contacts are unique across teams) with every given
+   * contact detail (e-mail compared case-insensitively), or null.
+   */
+  findByContact(teamId: string | null, contact: { email?: string; phone?: string }): Promise<User | null> {
     if (!contact.email && !contact.phone) return Promise.resolve(null);
     return this.users.findByContact(teamId, contact);
   }

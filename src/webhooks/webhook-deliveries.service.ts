@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import type { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { ListingsService, type ListingRow } from '../listings/listings.service.js';
 import type { AttemptTrigger } from './webhook-attempt.entity.js';
@@ -8,10 +9,8 @@ import type { DeliveryStatus } from './webhook-delivery.entity.js';
 import { WEBHOOK_DELIVERY_LISTING } from './webhook-delivery-listing.js';
 import { WebhookDeliveryStore } from './webhook-delivery.store.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
-import type { WebhookEventType } from './webhook-event-types.js';
+import type { WebhookMessageType } from './webhook-event-types.js';
 import type { AttemptOutcome } from './webhook-sender.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A row of the log: WEBHOOK_DELIVERY_LISTING's columns (absent values left out, times ISO 8601) and the attempts. */
 export interface DeliveryView {
@@ -20,8 +19,9 @@ export interface DeliveryView {
   endpointId: string;
   url: string;
   environment: string;
-  sessionId: string;
-  eventType: WebhookEventType;
+  /** Absent for a test event. */
+  sessionId?: string;
+  eventType: WebhookMessageType;
   status: DeliveryStatus;
   attemptCount: number;
   lastStatusCode?: number;
@@ -68,16 +68,24 @@ export class WebhookDeliveriesService {
    */
   async redeliver(teamId: string, id: string): Promise<DeliveryView> {
     await this.store.transaction(async (manager) => {
-      const delivery = UUID.test(id) ? await this.store.lockForRedelivery(manager, id, teamId) : null;
+      const delivery = isUuid(id) ? await this.store.lockForRedelivery(manager, id, teamId) : null;
       if (!delivery) throw new DomainException('not_found', `No webhook delivery ${id}.`);
       if (!delivery.hasPayload) {
-        throw new DomainException('delivery_not_redeliverable', 'The payload was erased after the retention period (it held personal data).');
+        throw new DomainException(
+          'delivery_not_redeliverable',
+          'The payload was erased after the retention period (it held personal data).',
+        );
       }
-      if (delivery.endpointDisabledAt) throw new DomainException('delivery_not_redeliverable', 'The endpoint is disabled; enable it first.');
+      if (delivery.endpointDisabledAt)
+        throw new DomainException('delivery_not_redeliverable', 'The endpoint is disabled; enable it first.');
       await this.store.scheduleRedelivery(manager, id, this.clock.now());
     });
     this.dispatcher.wake();
-    const { rows } = await this.list(teamId, { startRow: 0, endRow: 1, filterModel: { id: { filterType: 'text', type: 'equals', filter: id } } });
+    const { rows } = await this.list(teamId, {
+      startRow: 0,
+      endRow: 1,
+      filterModel: { id: { filterType: 'text', type: 'equals', filter: id } },
+    });
     return rows[0];
   }
 
@@ -85,7 +93,8 @@ export class WebhookDeliveriesService {
     if (rows.length === 0) return [];
     const attempts = await this.store.attemptsOf(rows.map((row) => String(row.id)));
     const byDelivery = new Map<string, AttemptView[]>();
-    for (const { deliveryId, ...attempt } of attempts) byDelivery.set(deliveryId, [...(byDelivery.get(deliveryId) ?? []), withoutNulls(attempt) as unknown as AttemptView]);
+    for (const { deliveryId, ...attempt } of attempts)
+      byDelivery.set(deliveryId, [...(byDelivery.get(deliveryId) ?? []), withoutNulls(attempt) as unknown as AttemptView]);
     // The row's members are the listing definition's columns: DeliveryView spells them out.
     return rows.map((row) => ({ ...(row as unknown as Omit<DeliveryView, 'attempts'>), attempts: byDelivery.get(String(row.id)) ?? [] }));
   }

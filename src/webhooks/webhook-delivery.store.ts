@@ -32,6 +32,13 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
+/** A replica's share per endpoint (docs/webhooks.md, fairness): at most `cap` attempts in flight to each. */
+export interface EndpointShare {
+  cap: number;
+  /** Attempts this replica has in flight, by endpoint id. */
+  inFlight: ReadonlyMap<string, number>;
+}
+
 /** What recording an attempt did, for logs and metrics. */
 export interface RecordedAttempt {
   status: 'delivered' | 'retrying' | 'failed' | 'lease_lost';
@@ -71,6 +78,11 @@ export class WebhookDeliveryStore {
     return this.messages.insert(manager, messages);
   }
 
+  /** One message on its own (a test event): no transaction of the caller's to join. */
+  insertMessage(message: WebhookDelivery): Promise<void> {
+    return this.messages.insert(this.dataSource.manager, [message]);
+  }
+
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
@@ -108,12 +120,30 @@ export class WebhookDeliveryStore {
     );
   }
 
-  /** Erases the payloads of messages that finished at or before `finishedBefore`; the log rows stay. */
-  async purgePayloads(now: Date, finishedBefore: Date): Promise<number> {
-    const [, purged]: [unknown, number] = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET payload_enc = NULL, payload_purged_at = $1
-        WHERE payload_enc IS NOT NULL AND status <> 'pending' AND finished_at <= $2`,
-      [now, finishedBefore],
+  /**
+   * Erases the payloads, and the receivers' answers, of messages that finished at or before `cutoff`;
+   * pending messages of endpoints disabled at or before `cutoff` end as failed and are erased too
+   * (docs/webhooks.md, retention). The log rows stay.
+   */
+  async purgePayloads(now: Date, cutoff: Date): Promise<number> {
+    const [{ purged }]: { purged: number }[] = await this.dataSource.query(
+      `WITH stranded AS (
+         UPDATE webhook_deliveries d
+            SET status = 'failed', next_attempt_at = NULL, finished_at = $1, payload_enc = NULL, payload_purged_at = $1,
+                lease_token = NULL, lease_expires_at = NULL, last_error = 'Endpoint disabled'
+           FROM webhook_endpoints e
+          WHERE e.id = d.endpoint_id AND d.status = 'pending' AND e.disabled_at <= $2
+            AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+         RETURNING d.id),
+       ended AS (
+         UPDATE webhook_deliveries SET payload_enc = NULL, payload_purged_at = $1
+          WHERE payload_enc IS NOT NULL AND status <> 'pending' AND finished_at <= $2
+         RETURNING id),
+       answers AS (
+         UPDATE webhook_attempts SET response_excerpt = NULL
+          WHERE response_excerpt IS NOT NULL AND delivery_id IN (SELECT id FROM stranded UNION ALL SELECT id FROM ended))
+       SELECT (SELECT count(*) FROM stranded)::int + (SELECT count(*) FROM ended)::int AS purged`,
+      [now, cutoff],
     );
     return purged;
   }
@@ -134,25 +164,45 @@ export class WebhookDeliveryStore {
    * Takes up to `limit` due messages of enabled endpoints. SKIP LOCKED hands each row to one
    * claimer; the lease keeps it from every other until the attempt is recorded or, if this process
    * dies, until the lease expires and any replica may take it.
+   *
+   * Fairness (docs/webhooks.md): each endpoint gets no more than its room under `share.cap`, and
+   * the claim goes round the endpoints with due messages (every endpoint's oldest first, then every
+   * endpoint's second…), so one endpoint's backlog never fills the replica's slots.
    */
-  async claimDue(limit: number, now: Date, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    limit: number,
+    now: Date,
+    leaseMs: number,
+    share: EndpointShare = { cap: limit, inFlight: new Map() },
+  ): Promise<ClaimedDelivery[]> {
     const leaseToken = randomUUID();
     const [rows]: [ClaimRow[]] = await this.dataSource.query(
-      `WITH due AS (
-         SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-            AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
-            AND e.disabled_at IS NULL
-          ORDER BY d.next_attempt_at
-          LIMIT $2
-          FOR UPDATE OF d SKIP LOCKED)
+      `WITH busy AS (
+         SELECT * FROM unnest($5::uuid[], $6::int[]) AS b (endpoint_id, in_flight)),
+       ready AS (
+         SELECT e.id, $7::int - coalesce(b.in_flight, 0) AS room
+           FROM webhook_endpoints e LEFT JOIN busy b ON b.endpoint_id = e.id
+          WHERE e.disabled_at IS NULL AND $7::int - coalesce(b.in_flight, 0) > 0),
+       picked AS (
+         SELECT c.id, c.endpoint_id, c.next_attempt_at
+           FROM ready r CROSS JOIN LATERAL (
+             SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+              WHERE d.endpoint_id = r.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+                AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+              ORDER BY d.next_attempt_at
+              LIMIT r.room
+              FOR UPDATE SKIP LOCKED) c),
+       due AS (
+         SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at) AS turn FROM picked) p
+          ORDER BY turn, next_attempt_at
+          LIMIT $2)
        UPDATE webhook_deliveries d
           SET lease_token = $3, lease_expires_at = $4, attempt_count = d.attempt_count + 1
          FROM due, webhook_endpoints e
         WHERE d.id = due.id AND e.id = d.endpoint_id
        RETURNING d.id, d.message_id, d.team_id, d.endpoint_id, d.event_at, d.attempt_count, d.manual_attempt, d.payload_enc,
                  e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at`,
-      [now, limit, leaseToken, new Date(now.getTime() + leaseMs)],
+      [now, limit, leaseToken, new Date(now.getTime() + leaseMs), [...share.inFlight.keys()], [...share.inFlight.values()], share.cap],
     );
     return rows.map((row) => ({
       id: row.id,
@@ -188,8 +238,9 @@ export class WebhookDeliveryStore {
 
   private async recordBatch(batch: PendingRecord[]): Promise<RecordedAttempt[]> {
     const column = <T>(pick: (attempt: PendingRecord) => T) => batch.map(pick);
-    const [row]: { moved: string[] | null; disabled: { id: string; reason: EndpointDisabledReason }[] | null }[] = await this.dataSource.query(
-      `WITH input AS (
+    const [row]: { moved: string[] | null; disabled: { id: string; reason: EndpointDisabledReason }[] | null }[] =
+      await this.dataSource.query(
+        `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::text[], $6::text[], $7::int[], $8::int[],
                               $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::uuid[], $14::boolean[], $15::boolean[], $16::uuid[])
            AS i (attempt_id, delivery_id, attempt_number, attempted_at, trigger, outcome, status_code, latency_ms,
@@ -222,26 +273,26 @@ export class WebhookDeliveryStore {
          RETURNING e.id, CASE WHEN NOT o.any_success AND e.disabled_at IS NOT NULL THEN e.disabled_reason END AS disabled_reason)
        SELECT (SELECT array_agg(id) FROM moved) AS moved,
               (SELECT json_agg(json_build_object('id', id, 'reason', disabled_reason)) FROM health WHERE disabled_reason IS NOT NULL) AS disabled`,
-      [
-        column(() => randomUUID()),
-        column((a) => a.claim.id),
-        column((a) => a.claim.attemptCount),
-        column((a) => a.now),
-        column((a) => a.claim.trigger),
-        column((a) => a.result.outcome),
-        column((a) => a.result.statusCode),
-        column((a) => a.result.latencyMs),
-        column((a) => a.result.error),
-        column((a) => a.result.responseExcerpt),
-        column((a) => a.status),
-        column((a) => a.nextAttemptAt),
-        column((a) => a.claim.leaseToken),
-        column((a) => a.success),
-        column((a) => a.result.statusCode === 410),
-        column((a) => a.claim.endpointId),
-        `${DISABLE_AFTER_FAILING_MS} milliseconds`,
-      ],
-    );
+        [
+          column(() => randomUUID()),
+          column((a) => a.claim.id),
+          column((a) => a.claim.attemptCount),
+          column((a) => a.now),
+          column((a) => a.claim.trigger),
+          column((a) => a.result.outcome),
+          column((a) => a.result.statusCode),
+          column((a) => a.result.latencyMs),
+          column((a) => a.result.error),
+          column((a) => a.result.responseExcerpt),
+          column((a) => a.status),
+          column((a) => a.nextAttemptAt),
+          column((a) => a.claim.leaseToken),
+          column((a) => a.success),
+          column((a) => a.result.statusCode === 410),
+          column((a) => a.claim.endpointId),
+          `${DISABLE_AFTER_FAILING_MS} milliseconds`,
+        ],
+      );
     const moved = new Set(row.moved ?? []);
     // A disable is reported once, with the first attempt of that endpoint in the batch.
     const disabled = new Map((row.disabled ?? []).map((d) => [d.id, d.reason]));

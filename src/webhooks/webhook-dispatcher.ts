@@ -27,6 +27,8 @@ export const LEASE_MARGIN_MS = 5_000;
 export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts in flight by endpoint id: each endpoint's share is capped (docs/webhooks.md, fairness). */
+  private readonly inFlightByEndpoint = new Map<string, number>();
   private pumping: Promise<void> | null = null;
   private wakeAgain = false;
   /** The last claim filled every free slot, so more may be due as soon as one frees. */
@@ -76,18 +78,27 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     while (!this.stopping) {
       const free = MAX_IN_FLIGHT - this.inFlight.size;
       if (free <= 0) return;
-      const claims = await this.store.claimDue(free, this.clock.now(), this.config.timeoutMs + LEASE_MARGIN_MS);
+      const claims = await this.store.claimDue(free, this.clock.now(), this.config.timeoutMs + LEASE_MARGIN_MS, {
+        cap: this.config.endpointConcurrency,
+        inFlight: this.inFlightByEndpoint,
+      });
       this.saturated = claims.length === free;
-      for (const claim of claims) this.track(this.deliver(claim));
+      for (const claim of claims) this.track(claim, this.deliver(claim));
       if (!this.saturated) return;
     }
   }
 
-  private track(delivery: Promise<void>): void {
+  private track(claim: ClaimedDelivery, delivery: Promise<void>): void {
+    const endpoint = claim.endpointId;
     this.inFlight.add(delivery);
+    this.inFlightByEndpoint.set(endpoint, (this.inFlightByEndpoint.get(endpoint) ?? 0) + 1);
     void delivery.finally(() => {
       this.inFlight.delete(delivery);
-      if (this.saturated) this.wake();
+      const count = this.inFlightByEndpoint.get(endpoint) ?? 1;
+      if (count <= 1) this.inFlightByEndpoint.delete(endpoint);
+      else this.inFlightByEndpoint.set(endpoint, count - 1);
+      // A slot of a capped endpoint freed: its next due message may go now rather than at the next poll.
+      if (this.saturated || count >= this.config.endpointConcurrency) this.wake();
     });
   }
 

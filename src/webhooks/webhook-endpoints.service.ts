@@ -4,6 +4,7 @@ import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { isUuid } from '../common/validation/is-uuid.js';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
 import { featuresOf } from '../teams/plans.js';
 import { TeamsService } from '../teams/teams.service.js';
@@ -17,8 +18,6 @@ import { assertPublicTarget, ForbiddenTargetError } from './webhook-target-polic
 /** Svix's and the Standard Webhooks' rotation window: the old secret keeps signing this long. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface CreateEndpointInput {
   url: string;
   eventTypes?: WebhookEventType[];
@@ -86,7 +85,7 @@ export class WebhookEndpointsService {
 
   /** The team of an endpoint, for the operator's command line, which names endpoints by id alone. */
   async teamOf(id: string): Promise<string> {
-    const teamId = UUID.test(id) ? await this.endpoints.teamOf(id) : null;
+    const teamId = isUuid(id) ? await this.endpoints.teamOf(id) : null;
     if (!teamId) throw new DomainException('not_found', `No webhook endpoint ${id}.`);
     return teamId;
   }
@@ -130,7 +129,7 @@ export class WebhookEndpointsService {
 
   private async find(teamId: string, id: string): Promise<WebhookEndpoint> {
     // Another team's endpoint answers like a missing one.
-    const endpoint = UUID.test(id) ? await this.endpoints.findForTeam(id, teamId) : null;
+    const endpoint = isUuid(id) ? await this.endpoints.findForTeam(id, teamId) : null;
     if (!endpoint) throw new DomainException('not_found', `No webhook endpoint ${id}.`);
     return endpoint;
   }
@@ -146,7 +145,8 @@ export class WebhookEndpointsService {
     const allowed = this.config.requireHttps ? ['https:'] : ['http:', 'https:'];
     if (!allowed.includes(url.protocol)) throw new DomainException('invalid_webhook_url', `url must use ${allowed.join(' or ')}.`);
     if (url.username || url.password) throw new DomainException('invalid_webhook_url', 'url must not carry a user name or password.');
-    if (url.href.length > WEBHOOK_URL_MAX_LENGTH) throw new DomainException('invalid_webhook_url', `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.`);
+    if (url.href.length > WEBHOOK_URL_MAX_LENGTH)
+      throw new DomainException('invalid_webhook_url', `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.`);
     if (!this.config.allowPrivateTargets) {
       try {
         await assertPublicTarget(url);

@@ -10,7 +10,7 @@ import { WebhookDeliveryStore } from './webhook-delivery.store.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { payloadAad } from './webhook-encryption.js';
 import { WebhookEndpointStore } from './webhook-endpoint.store.js';
-import type { WebhookEventType } from './webhook-event-types.js';
+import { WEBHOOK_TEST_EVENT, type WebhookEventType, type WebhookMessageType } from './webhook-event-types.js';
 
 export interface SessionEndedEvent {
   teamId: string;
@@ -51,7 +51,9 @@ export class WebhookOutbox {
     const proTeams = await this.teams.withFeature([...new Set(endpoints.map((e) => e.teamId))], 'pro', manager);
     const eligible = endpoints.filter((e) => proTeams.has(e.teamId));
     const rows = events.flatMap((event) => {
-      const targets = eligible.filter((e) => e.teamId === event.teamId && e.environment === event.environment && e.eventTypes.includes(event.type));
+      const targets = eligible.filter(
+        (e) => e.teamId === event.teamId && e.environment === event.environment && e.eventTypes.includes(event.type),
+      );
       if (targets.length === 0) return [];
       // Serialised once: these bytes are stored, signed and sent as they are.
       const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
@@ -61,7 +63,35 @@ export class WebhookOutbox {
     return rows.length;
   }
 
-  private message(event: SessionEndedEvent, endpointId: string, body: string, now: Date): WebhookDelivery {
+  /**
+   * A `webhook.test` message for one endpoint (docs/webhooks.md): no session behind it, sent and
+   * retried, signed and logged like any other.
+   */
+  async enqueueTest(
+    endpoint: { id: string; teamId: string; environment: ApiKeyEnvironment },
+    now: Date,
+  ): Promise<{ id: string; messageId: string }> {
+    const body = JSON.stringify({
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: now.toISOString(),
+      data: { endpointId: endpoint.id, environment: endpoint.environment },
+    });
+    const message = this.message(
+      { teamId: endpoint.teamId, sessionId: null, type: WEBHOOK_TEST_EVENT, occurredAt: now },
+      endpoint.id,
+      body,
+      now,
+    );
+    await this.deliveries.insertMessage(message);
+    return { id: message.id, messageId: message.messageId };
+  }
+
+  private message(
+    event: { teamId: string; sessionId: string | null; type: WebhookMessageType; occurredAt: Date },
+    endpointId: string,
+    body: string,
+    now: Date,
+  ): WebhookDelivery {
     const id = randomUUID();
     return {
       id,

@@ -5,9 +5,12 @@ import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.j
 import { WebhookDeliveryStore } from './webhook-delivery.store.js';
 
 /**
- * docs/webhooks.md: webhook payloads carry the identity of the session, so they are erased like the
- * session's personal data once the delivery has ended (delivered or failed) for the retention
- * period. The log row (status, attempts, times) stays; such a delivery can no longer be redelivered.
+ * docs/webhooks.md (retention): webhook payloads carry the identity of the session, so they are
+ * erased like the session's personal data once the delivery has ended (delivered or failed) for the
+ * retention period, and so are the receivers' answers in its attempt log. A message that can no
+ * longer be delivered because its endpoint is disabled ends as failed, on the same schedule counted
+ * from the disabling. The log row (status, attempts, times) stays; such a delivery can no longer be
+ * redelivered.
  */
 @Injectable()
 export class WebhookPayloadPurgeJob {

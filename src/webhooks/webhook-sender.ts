@@ -7,8 +7,12 @@ import { assertPublicAddress, ForbiddenTargetError, hostOf, publicOnlyLookup } f
 export type AttemptOutcome = 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused';
 export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['success', 'http_error', 'timeout', 'network_error', 'refused'];
 
-/** How much of a receiver's answer is read and kept in the attempt log; the rest is never read. */
-export const RESPONSE_EXCERPT_BYTES = 1024;
+/**
+ * How much of a receiver's answer is read and kept in the attempt log; the rest is never read. A
+ * receiver may echo the body, personal numbers included: little is kept, and it is erased with the
+ * payload (docs/webhooks.md).
+ */
+export const RESPONSE_EXCERPT_BYTES = 256;
 const ERROR_TEXT_MAX = 300;
 
 export interface WebhookRequest {
@@ -93,7 +97,10 @@ async function readExcerpt(body: Readable): Promise<string | null> {
   }
   if (size === 0) return null;
   // PostgreSQL text cannot hold NUL; a receiver's binary answer is kept as far as it is text.
-  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '');
+  let text = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '');
+  // A character cut in two decodes as U+FFFD (3 bytes): drop it rather than exceed the bound.
+  while (Buffer.byteLength(text) > RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1);
+  return text;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);

@@ -1,28 +1,25 @@
 import { readFileSync } from 'node:fs';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { FAKE_USER, FakeAppRefusal, FakeBankIdServer } from '../fakes/bankid-rp-fake.js';
 import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTestApp, createTestDatabase, type TestApp } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 const COLLECT_MS = 2_000;
 
 describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
   let pki: TestPki;
   let fake: FakeBankIdServer;
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
-  let key: string;
 
-  const start = (body: object = { endUserIp: '192.0.2.10' }) => http.post('/api/v1/auth/bankid/start').set('x-api-key', key).send(body);
-  const poll = (id: string) => http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', key);
-  const qr = (id: string) => http.get(`/api/v1/auth/${id}/qr`).set('x-api-key', key);
+  const start = (body: object = { endUserIp: '192.0.2.10' }) =>
+    e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', e2e.key).send(body);
+  const poll = (id: string) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key);
+  const qr = (id: string) => e2e.http.get(`/api/v1/auth/${id}/qr`).set('x-api-key', e2e.key);
   const orderRefOf = async (sessionId: string): Promise<string> =>
-    (await testApp.app.get(DataSource).query('SELECT order_ref FROM sessions WHERE id = $1', [sessionId]))[0].order_ref;
+    (await e2e.app.get(DataSource).query('SELECT order_ref FROM sessions WHERE id = $1', [sessionId]))[0].order_ref;
   /** Starts a session and lets the fake app pick the order up through its autostart token. */
   const startPickedUp = async (body?: object) => {
     const started = (await start(body).expect(200)).body;
@@ -37,11 +34,11 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       cert: pki.server.cert,
       clientCa: pki.rpCa,
       authorizedClients: ['Fake RP'],
-      now: () => testApp.clock.now(),
+      now: () => e2e.clock.now(),
     });
-    database = await createTestDatabase();
-    testApp = await createTestApp({
-      ...database.env,
+  });
+  const e2e = useE2eApp({
+    env: () => ({
       PROVIDERS: 'simulator,bankid',
       BANKID_TEST_URL: fake.url,
       BANKID_CERT: pki.client.certPath,
@@ -49,26 +46,26 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       BANKID_CA: pki.bankIdCaPath,
       BANKID_TIMEOUT: '400ms',
       BANKID_RETRY_SCHEDULE: '10ms,20ms',
-    });
+    }),
     // The background collector ticks on wall time while these tests move the clock by hand: a tick
     // could collect between a step and its poll. The collector is driven explicitly instead (collectDue).
-    testApp.stopBackgroundJobs();
-    http = request(testApp.app.getHttpServer());
-    ({ key } = await createTeamWithKey(testApp.app));
+    stopBackgroundJobs: true,
+    withKey: true,
+    freezeClock: true,
   });
-
-  beforeEach(() => testApp.clock.freeze());
-
   afterAll(async () => {
-    await testApp?.close();
     await fake?.close();
-    await database?.drop();
     await pki?.remove();
   });
 
   it('should complete a session end to end: auth over mTLS, the app scans the QR frame, collect until complete', async () => {
     const started = await start({ endUserIp: '192.0.2.10', userVisibleData: 'Log in to Example AB' }).expect(200);
-    expect(started.body).toMatchObject({ provider: 'bankid', status: 'pending', qrStartToken: expect.any(String), autoStartToken: expect.any(String) });
+    expect(started.body).toMatchObject({
+      provider: 'bankid',
+      status: 'pending',
+      qrStartToken: expect.any(String),
+      autoStartToken: expect.any(String),
+    });
     const { sessionId } = started.body;
     const [auth] = fake.requestsTo('auth');
     expect(auth).toEqual({
@@ -85,32 +82,33 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const orderRef = await orderRefOf(sessionId);
     expect(fake.order(orderRef)?.qrStartToken).toBe(started.body.qrStartToken);
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
 
     // The frame is computed from the time of BankID's auth answer; the fake app checks its HMAC and its age.
-    testApp.clock.advance(1_000);
+    e2e.clock.advance(1_000);
     const frame = (await qr(sessionId).expect(200)).body;
     expect(frame.qrTime).toBe(1);
     expect(fake.scanQr(frame.qrData)).toBe(orderRef);
 
-    testApp.clock.advance(COLLECT_MS);
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', status: 'pending', hintCode: 'userSign' });
+    e2e.clock.advance(COLLECT_MS);
+    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'userSign' });
 
     fake.approve(orderRef);
-    testApp.clock.advance(COLLECT_MS);
+    e2e.clock.advance(COLLECT_MS);
     const done = await poll(sessionId).expect(200);
     expect(done.body).toEqual({
       sessionId,
       provider: 'bankid',
+      environment: 'test',
       status: 'complete',
       user: FAKE_USER,
       device: { ipAddress: '192.0.2.10', uhi: expect.any(String) },
-      completedAt: testApp.clock.now().toISOString(),
+      completedAt: e2e.clock.now().toISOString(),
     });
 
     // BankID forgets a completed order after 3 minutes; the session keeps its result and stops collecting.
     const collects = fake.requestsTo('collect').length;
-    testApp.clock.advance(10 * 60_000);
+    e2e.clock.advance(10 * 60_000);
     expect(fake.order(orderRef)).toBeUndefined();
     await poll(sessionId).expect(200, done.body);
     expect(fake.requestsTo('collect')).toHaveLength(collects);
@@ -119,7 +117,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
   it('should refuse a stale QR frame in the app, as BankID does', async () => {
     const { sessionId } = (await start().expect(200)).body;
     const old = (await qr(sessionId).expect(200)).body.qrData;
-    testApp.clock.advance(5_000);
+    e2e.clock.advance(5_000);
     expect(() => fake.scanQr(old)).toThrow(new FakeAppRefusal('qr_expired'));
     expect(() => fake.scanQr((old as string).replace(/.$/, '0'))).toThrow(FakeAppRefusal);
   });
@@ -128,34 +126,39 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const { sessionId, orderRef } = await startPickedUp();
     for (const hintCode of ['noClient', 'started', 'userMrtd', 'userCallConfirm', 'userSign', 'somethingNew']) {
       fake.setHint(orderRef, hintCode);
-      testApp.clock.advance(COLLECT_MS);
+      e2e.clock.advance(COLLECT_MS);
       expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode });
     }
   });
 
-  it.each(['certificateErr', 'userCancel', 'cancelled', 'userDeclinedCall', 'notSupportedByUserApp', 'transactionRiskBlocked', 'somethingNewFailed'])(
-    'should fail the session with hint code %s when BankID ends the order so',
-    async (hintCode) => {
-      const { sessionId, orderRef } = await startPickedUp();
-      fake.failOrder(orderRef, hintCode);
-      testApp.clock.advance(COLLECT_MS);
-      expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode });
-    },
-  );
+  it.each([
+    'certificateErr',
+    'userCancel',
+    'cancelled',
+    'userDeclinedCall',
+    'notSupportedByUserApp',
+    'transactionRiskBlocked',
+    'somethingNewFailed',
+  ])('should fail the session with hint code %s when BankID ends the order so', async (hintCode) => {
+    const { sessionId, orderRef } = await startPickedUp();
+    fake.failOrder(orderRef, hintCode);
+    e2e.clock.advance(COLLECT_MS);
+    expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode });
+  });
 
   it('should fail with startFailed when no app picks the order up within 30 s, and expiredTransaction after 3 min', async () => {
     const unscanned = (await start().expect(200)).body.sessionId;
     const slow = await startPickedUp();
-    testApp.clock.advance(31_000);
+    e2e.clock.advance(31_000);
     expect((await poll(unscanned).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'startFailed' });
     expect((await poll(slow.sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode: 'userSign' });
-    testApp.clock.advance(150_000);
+    e2e.clock.advance(150_000);
     expect((await poll(slow.sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'expiredTransaction' });
   });
 
   it('should cancel the order at BankID when the RP cancels the session', async () => {
     const { sessionId, orderRef } = await startPickedUp();
-    const res = await http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', key).expect(200);
+    const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
     expect(res.body).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
     expect(fake.requestsTo('cancel').at(-1)?.body).toEqual({ orderRef });
     expect(fake.order(orderRef)).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
@@ -164,7 +167,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
   it('should cancel a session whose order BankID has already ended (invalidParameters on cancel)', async () => {
     const { sessionId, orderRef } = await startPickedUp();
     fake.cancelInApp(orderRef);
-    await http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', key).expect(200);
+    await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
   });
 
   it('should send requirement, returnUrl and the text format, and keep the evidence of the order encrypted', async () => {
@@ -182,15 +185,15 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       returnRisk: true,
     });
     const orderRef = fake.openWithAutoStartToken(autoStartToken);
-    testApp.clock.advance(COLLECT_MS);
+    e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body.hintCode).toBe('userMrtd');
     fake.approve(orderRef);
-    testApp.clock.advance(COLLECT_MS);
+    e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
 
-    const [row] = await testApp.app.get(DataSource).query('SELECT completion_enc FROM sessions WHERE id = $1', [sessionId]);
+    const [row] = await e2e.app.get(DataSource).query('SELECT completion_enc FROM sessions WHERE id = $1', [sessionId]);
     expect(row.completion_enc.toString('latin1')).not.toContain(FAKE_USER.personalNumber);
-    const completion = testApp.app.get(DataCipher).decryptJson<Record<string, unknown>>(row.completion_enc, `sessions:${sessionId}:completion`);
+    const completion = e2e.app.get(DataCipher).decryptJson<Record<string, unknown>>(row.completion_enc, `sessions:${sessionId}:completion`);
     expect(completion.evidence).toEqual({
       bankIdIssueDate: '2024-03-01',
       stepUp: { mrtd: true },
@@ -217,7 +220,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const first = (await start({ endUserIp: '192.0.2.1', requirement }).expect(200)).body.sessionId;
     const res = await start({ endUserIp: '192.0.2.1', requirement }).expect(409);
     expect(res.body).toMatchObject({ status: 409, code: 'order_in_progress', providerErrorCode: 'alreadyInProgress' });
-    testApp.clock.advance(COLLECT_MS);
+    e2e.clock.advance(COLLECT_MS);
     expect((await poll(first).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
   });
 
@@ -270,30 +273,30 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const { sessionId, orderRef } = await startPickedUp();
     fake.injectFault({ path: 'collect', times: 3, status: 503, errorCode: 'maintenance' });
     fake.approve(orderRef);
-    testApp.clock.advance(COLLECT_MS);
+    e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending' });
-    testApp.clock.advance(COLLECT_MS);
+    e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
   });
 
   it('should report a pending order BankID no longer knows as expired', async () => {
     const { sessionId } = (await start().expect(200)).body;
-    await testApp.app.get(DataSource).query(`UPDATE sessions SET order_ref = 'unknown-order' WHERE id = $1`, [sessionId]);
-    testApp.clock.advance(COLLECT_MS);
+    await e2e.app.get(DataSource).query(`UPDATE sessions SET order_ref = 'unknown-order' WHERE id = $1`, [sessionId]);
+    e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'expiredTransaction' });
   });
 
   it('should collect in the background so the outcome is known without polls', async () => {
     const { sessionId, orderRef } = await startPickedUp();
     fake.approve(orderRef);
-    testApp.clock.advance(COLLECT_MS);
-    expect(await testApp.app.get(SessionSettlement).collectDue()).toContain(sessionId);
-    const [row] = await testApp.app.get(DataSource).query('SELECT status FROM sessions WHERE id = $1', [sessionId]);
+    e2e.clock.advance(COLLECT_MS);
+    expect(await e2e.app.get(SessionSettlement).collectDue()).toContain(sessionId);
+    const [row] = await e2e.app.get(DataSource).query('SELECT status FROM sessions WHERE id = $1', [sessionId]);
     expect(row.status).toBe('complete');
   });
 
   it('should report the RP certificate of each environment in readiness', async () => {
-    const ready = await http.get('/health/ready').expect(200);
+    const ready = await e2e.http.get('/health/ready').expect(200);
     expect(ready.body).toMatchObject({ status: 'ok' });
     expect(ready.body.checks.bankidCertificates).toEqual({
       test: { state: 'valid', expiresAt: expect.any(String), daysLeft: expect.any(Number) },
@@ -357,7 +360,7 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   /** The start answer for a new key of that environment. */
   const startAs = async (testApp: TestApp, environment: 'test' | 'live' = 'test') => {
     const { key } = await createTeamWithKey(testApp.app, { environment });
-    return request(testApp.app.getHttpServer()).post('/api/v1/auth/bankid/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' });
+    return httpOf(testApp.app).post('/api/v1/auth/bankid/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' });
   };
 
   const pem = () => ({ BANKID_TEST_CERT: pki.client.certPath, BANKID_TEST_KEY: pki.client.keyPath, BANKID_TEST_CA: pki.bankIdCaPath });
@@ -365,10 +368,17 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   it.each([
     ['PEM files', () => pem()],
     ['inline PEM text', () => ({ BANKID_TEST_CERT: pki.client.cert, BANKID_TEST_KEY: pki.client.key, BANKID_TEST_CA: pki.bankIdCa })],
-    ['a PKCS#12 file and passphrase', () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE, BANKID_TEST_CA: pki.bankIdCaPath })],
+    [
+      'a PKCS#12 file and passphrase',
+      () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE, BANKID_TEST_CA: pki.bankIdCaPath }),
+    ],
     [
       'an inline base64 PKCS#12',
-      () => ({ BANKID_TEST_PFX: `base64:${readFileSync(pki.client.pfxPath).toString('base64')}`, BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE, BANKID_TEST_CA: pki.bankIdCaPath }),
+      () => ({
+        BANKID_TEST_PFX: `base64:${readFileSync(pki.client.pfxPath).toString('base64')}`,
+        BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE,
+        BANKID_TEST_CA: pki.bankIdCaPath,
+      }),
     ],
   ])('should present the RP certificate given as %s', async (_name, env) => {
     await withApp(env(), async (testApp) => {
@@ -385,8 +395,16 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   });
 
   it.each([
-    ['a client certificate from a CA BankID does not know', () => ({ BANKID_TEST_CERT: pki.stranger.certPath, BANKID_TEST_KEY: pki.stranger.keyPath }), 0],
-    ['an RP certificate without access to the service (401 unauthorized)', () => ({ BANKID_TEST_CERT: pki.unknownRp.certPath, BANKID_TEST_KEY: pki.unknownRp.keyPath }), 1],
+    [
+      'a client certificate from a CA BankID does not know',
+      () => ({ BANKID_TEST_CERT: pki.stranger.certPath, BANKID_TEST_KEY: pki.stranger.keyPath }),
+      0,
+    ],
+    [
+      'an RP certificate without access to the service (401 unauthorized)',
+      () => ({ BANKID_TEST_CERT: pki.unknownRp.certPath, BANKID_TEST_KEY: pki.unknownRp.keyPath }),
+      1,
+    ],
     ['a server that the pinned CA did not sign', () => ({ BANKID_TEST_CA: pki.otherCaPath }), 0],
   ])('should answer 502 provider_unavailable for %s', async (_name, env, requestsSeen) => {
     await withApp({ ...pem(), ...env() }, async (testApp) => {
@@ -397,8 +415,16 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   });
 
   it.each([
-    ['a wrong PKCS#12 passphrase', () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: 'wrong', BANKID_TEST_CA: pki.bankIdCaPath }), /BANKID_TEST_PFX\/BANKID_TEST_PASSPHRASE: the RP certificate cannot be loaded/],
-    ['a missing key file', () => ({ ...pem(), BANKID_TEST_KEY: `${pki.dir}/missing.key` }), /BANKID_TEST_KEY: cannot read the file \(ENOENT\)/],
+    [
+      'a wrong PKCS#12 passphrase',
+      () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: 'wrong', BANKID_TEST_CA: pki.bankIdCaPath }),
+      /BANKID_TEST_PFX\/BANKID_TEST_PASSPHRASE: the RP certificate cannot be loaded/,
+    ],
+    [
+      'a missing key file',
+      () => ({ ...pem(), BANKID_TEST_KEY: `${pki.dir}/missing.key` }),
+      /BANKID_TEST_KEY: cannot read the file \(ENOENT\)/,
+    ],
     ['a CA that is not a certificate', () => ({ ...pem(), BANKID_TEST_CA: pki.client.keyPath }), /BANKID_TEST_CA is not a PEM certificate/],
   ])('should refuse to start with %s, naming the variable and not its value', async (_name, env, message) => {
     const settings = env();
@@ -410,7 +436,7 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
 
   it('should warn in readiness within 30 days of the RP certificate expiry, and fail readiness once it has expired', async () => {
     await withApp(pem(), async (testApp) => {
-      const http = request(testApp.app.getHttpServer());
+      const http = httpOf(testApp.app);
       testApp.clock.freeze();
       const ready = await http.get('/health/ready').expect(200);
       expect(ready.body).toMatchObject({

@@ -1,65 +1,74 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { MIGRATIONS } from '../../src/database/entities.js';
-import { createTestApp, createTestDatabase, withEnv, type TestDatabase } from '../support/create-test-app.js';
+import { createTestApp, withEnv } from '../support/create-test-app.js';
+import { httpOf, useTestDatabase } from '../support/e2e.js';
 
 // PGlite's first initdb takes seconds, and much longer on a loaded 2-core machine.
 const SLOW = 120_000;
 
 describe('Embedded database (PGlite): first start, restart, CLI beside the server', () => {
-  let database: TestDatabase;
+  const database = useTestDatabase({ embedded: true, timeout: SLOW });
 
-  beforeAll(async () => {
-    database = await createTestDatabase({ embedded: true });
-  }, SLOW);
+  it(
+    'should migrate, create the dev team and key once, and keep both across a restart',
+    async () => {
+      const first = await createTestApp(database.current.env);
+      const keyFile = join(database.current.env.DATA_DIR, 'dev-api-key');
+      let key: string;
+      try {
+        const http = httpOf(first.app);
+        expect((await http.get('/health/ready').expect(200)).body.checks.migrations).toBe('applied');
+        key = (await readFile(keyFile, 'utf8')).trim();
+        expect(key).toMatch(/^eidk_test_/);
+        expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+        await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
 
-  afterAll(() => database?.drop());
+        // The CLI works beside the running server, through its socket.
+        const cli = await withEnv({ ...database.current.env }, () => runCli(['teams', 'create', '--name', 'beside']));
+        expect(cli).toMatchObject({ exitCode: 0, output: { name: 'beside' } });
+      } finally {
+        await first.close();
+      }
 
-  it('should migrate, create the dev team and key once, and keep both across a restart', async () => {
-    const first = await createTestApp(database.env);
-    const keyFile = join(database.env.DATA_DIR, 'dev-api-key');
-    let key: string;
-    try {
-      const http = request(first.app.getHttpServer());
-      expect((await http.get('/health/ready').expect(200)).body.checks.migrations).toBe('applied');
-      key = (await readFile(keyFile, 'utf8')).trim();
-      expect(key).toMatch(/^eidk_test_/);
-      expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
-      await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
+      const second = await createTestApp(database.current.env);
+      try {
+        const dataSource = second.app.get(DataSource);
+        expect((await dataSource.query('SELECT count(*)::int AS n FROM migrations'))[0].n).toBe(MIGRATIONS.length);
+        expect((await dataSource.query(`SELECT name FROM teams ORDER BY name`)).map((t: { name: string }) => t.name)).toEqual([
+          'beside',
+          'dev',
+        ]);
+        expect((await readFile(keyFile, 'utf8')).trim()).toBe(key);
+        await httpOf(second.app).post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
+      } finally {
+        await second.close();
+      }
+    },
+    SLOW,
+  );
 
-      // The CLI works beside the running server, through its socket.
-      const cli = await withEnv({ ...database.env }, () => runCli(['teams', 'create', '--name', 'beside']));
-      expect(cli).toMatchObject({ exitCode: 0, output: { name: 'beside' } });
-    } finally {
-      await first.close();
-    }
+  it(
+    'should let the CLI open the embedded database itself when no server runs',
+    async () => {
+      const result = await withEnv({ ...database.current.env }, () => runCli(['migrate']));
+      expect(result).toEqual({ exitCode: 0, output: { applied: [] } });
+    },
+    SLOW,
+  );
 
-    const second = await createTestApp(database.env);
-    try {
-      const dataSource = second.app.get(DataSource);
-      expect((await dataSource.query('SELECT count(*)::int AS n FROM migrations'))[0].n).toBe(MIGRATIONS.length);
-      expect((await dataSource.query(`SELECT name FROM teams ORDER BY name`)).map((t: { name: string }) => t.name)).toEqual(['beside', 'dev']);
-      expect((await readFile(keyFile, 'utf8')).trim()).toBe(key);
-      await request(second.app.getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
-    } finally {
-      await second.close();
-    }
-  }, SLOW);
-
-  it('should let the CLI open the embedded database itself when no server runs', async () => {
-    const result = await withEnv({ ...database.env }, () => runCli(['migrate']));
-    expect(result).toEqual({ exitCode: 0, output: { applied: [] } });
-  }, SLOW);
-
-  it('should refuse a second server on the same DATA_DIR with a clear message', async () => {
-    const running = await createTestApp(database.env);
-    try {
-      await expect(createTestApp(database.env)).rejects.toThrow(/already open in another process/);
-    } finally {
-      await running.close();
-    }
-  }, SLOW);
+  it(
+    'should refuse a second server on the same DATA_DIR with a clear message',
+    async () => {
+      const running = await createTestApp(database.current.env);
+      try {
+        await expect(createTestApp(database.current.env)).rejects.toThrow(/already open in another process/);
+      } finally {
+        await running.close();
+      }
+    },
+    SLOW,
+  );
 });

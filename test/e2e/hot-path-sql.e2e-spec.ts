@@ -1,40 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { InsertBatcher } from '../../src/database/insert-batcher.js';
 import { PreparedSelect } from '../../src/database/prepared-select.js';
 import { Session } from '../../src/sessions/session.entity.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { useE2eApp } from '../support/e2e.js';
 
 /** The hot-path reader and writer must read and write exactly what TypeORM's find and insert do. */
 describe('Hot-path SQL on the sessions table', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp(database.env);
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
+  const e2e = useE2eApp();
 
   it('should hydrate pending and completed sessions (dates, json, bytea, nulls) exactly as findOneBy does', async () => {
-    testApp.clock.freeze();
-    const http = request(testApp.app.getHttpServer());
-    const { key } = await createTeamWithKey(testApp.app);
+    e2e.clock.freeze();
+    const { key } = await createTeamWithKey(e2e.app);
     const start = () =>
-      http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1', metadata: { orderId: 'A-1' } }).expect(200);
+      e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-api-key', key)
+        .send({ endUserIp: '192.0.2.1', metadata: { orderId: 'A-1' } })
+        .expect(200);
     const pending = (await start()).body;
     const completed = (await start()).body;
-    await http.post('/api/v1/simulator/scan').send({ autoStartToken: completed.autoStartToken }).expect(200);
-    testApp.clock.advance(2_000); // the next collect is due
-    expect((await http.post(`/api/v1/auth/${completed.sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe('complete');
+    await e2e.http.post('/api/v1/simulator/scan').send({ autoStartToken: completed.autoStartToken }).expect(200);
+    e2e.clock.advance(2_000); // the next collect is due
+    expect((await e2e.http.post(`/api/v1/auth/${completed.sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe(
+      'complete',
+    );
 
-    const dataSource = testApp.app.get(DataSource);
+    const dataSource = e2e.app.get(DataSource);
     const reader = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
     for (const id of [pending.sessionId, completed.sessionId]) {
       const found = await dataSource.getRepository(Session).findOneByOrFail({ id });
@@ -47,7 +40,7 @@ describe('Hot-path SQL on the sessions table', () => {
     expect(await reader.one([pending.sessionId, randomUUID()])).toBeNull();
   });
 
-  /** A session row as SessionsService writes it, of the given team. */
+  /** A session row as SessionStore writes it, of the given team. */
   const sessionOf = (teamId: string, overrides: Partial<Session> = {}): Session =>
     Object.assign(new Session(), {
       id: randomUUID(),
@@ -73,8 +66,8 @@ describe('Hot-path SQL on the sessions table', () => {
     });
 
   it('should insert rows written concurrently, in fewer statements, exactly as TypeORM writes them', async () => {
-    const { team } = await createTeamWithKey(testApp.app);
-    const dataSource = testApp.app.get(DataSource);
+    const { team } = await createTeamWithKey(e2e.app);
+    const dataSource = e2e.app.get(DataSource);
     const batcher = new InsertBatcher(dataSource, Session);
     const rows = Array.from({ length: 40 }, () => sessionOf(team.id));
     const statements: string[] = [];
@@ -92,13 +85,13 @@ describe('Hot-path SQL on the sessions table', () => {
   });
 
   it('should fail only the row that breaks a constraint, not the others of its batch', async () => {
-    const { team } = await createTeamWithKey(testApp.app);
-    const batcher = new InsertBatcher(testApp.app.get(DataSource), Session);
+    const { team } = await createTeamWithKey(e2e.app);
+    const batcher = new InsertBatcher(e2e.app.get(DataSource), Session);
     const good = Array.from({ length: 5 }, () => sessionOf(team.id));
     const orphan = sessionOf(randomUUID()); // no such team: fk_sessions_team
     const results = await Promise.allSettled([good[0], orphan, ...good.slice(1)].map((row) => batcher.insert(row)));
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/fk_sessions_team/);
-    expect(await testApp.app.get(DataSource).getRepository(Session).countBy({ teamId: team.id })).toBe(5);
+    expect(await e2e.app.get(DataSource).getRepository(Session).countBy({ teamId: team.id })).toBe(5);
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
+import { TokensService } from '../../src/tokens/tokens.service.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { protectionBackends } from '../support/protection-backends.js';
+import { httpOf, useE2eApp, type Http } from '../support/e2e.js';
 
 const { backends, redisSkipped } = await protectionBackends();
 
@@ -14,112 +15,118 @@ let nextClient = 1;
 const newClientIp = () => `198.51.100.${nextClient++}`;
 
 describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let env: Record<string, string>;
-  let http: ReturnType<typeof request>;
-  let key: string;
+  const protection = backend.env();
+  afterAll(() => backend.cleanUp(protection));
+  const e2e = useE2eApp({ env: { ...protection, TRUST_PROXY: LOOPBACK }, withKey: true, freezeClock: true });
 
   const poll = (ip: string, apiKey?: string) => {
-    const req = http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-forwarded-for', ip);
+    const req = e2e.http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-forwarded-for', ip);
     return apiKey === undefined ? req : req.set('x-api-key', apiKey);
   };
   const fail = async (ip: string, times: number) => {
     for (let i = 0; i < times; i++) expect((await poll(ip, 'eidk_test_wrong').expect(401)).body.code).toBe('invalid_api_key');
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    env = { ...database.env, ...backend.env(), TRUST_PROXY: LOOPBACK };
-    testApp = await createTestApp(env);
-    http = request(testApp.app.getHttpServer());
-    ({ key } = await createTeamWithKey(testApp.app));
-  });
-
-  beforeEach(() => testApp.clock.freeze());
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-    if (env) await backend.cleanUp(env);
-  });
-
   it('should block an address on its 10th failed attempt: the 11th request answers 401 ip_blocked, even with a valid key', async () => {
     const ip = newClientIp();
     await fail(ip, 9);
-    await poll(ip, key).expect(404);
+    await poll(ip, e2e.key).expect(404);
     await fail(ip, 1);
 
-    const blocked = await poll(ip, key).expect(401);
+    const blocked = await poll(ip, e2e.key).expect(401);
     expect(blocked.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(blocked.body).toMatchObject({ status: 401, code: 'ip_blocked', title: 'Unauthorized', type: 'urn:eid-gateway:problem:ip_blocked' });
+    expect(blocked.body).toMatchObject({
+      status: 401,
+      code: 'ip_blocked',
+      title: 'Unauthorized',
+      type: 'urn:eid-gateway:problem:ip_blocked',
+    });
     expect(blocked.headers['retry-after']).toBe('900');
     expect(blocked.headers['www-authenticate']).toMatch(/realm="eid-gateway"/);
     // Every request, public ones included, and without counting further failures.
-    expect((await http.get('/health/live').set('x-forwarded-for', ip).expect(401)).body.code).toBe('ip_blocked');
+    expect((await e2e.http.get('/health/live').set('x-forwarded-for', ip).expect(401)).body.code).toBe('ip_blocked');
     expect((await poll(ip, 'eidk_test_wrong').expect(401)).body.code).toBe('ip_blocked');
     // Other addresses are not affected.
-    await poll(newClientIp(), key).expect(404);
+    await poll(newClientIp(), e2e.key).expect(404);
   });
 
   it('should count down Retry-After and end the block by itself after 15 minutes', async () => {
     const ip = newClientIp();
     await fail(ip, 10);
-    testApp.clock.advance(FIFTEEN_MINUTES - 60_500);
-    expect((await poll(ip, key).expect(401)).headers['retry-after']).toBe('61');
-    testApp.clock.advance(60_500);
-    await poll(ip, key).expect(404);
+    e2e.clock.advance(FIFTEEN_MINUTES - 60_500);
+    expect((await poll(ip, e2e.key).expect(401)).headers['retry-after']).toBe('61');
+    e2e.clock.advance(60_500);
+    await poll(ip, e2e.key).expect(404);
     // The block wiped the count: one new failure does not block again.
     await fail(ip, 1);
-    await poll(ip, key).expect(404);
+    await poll(ip, e2e.key).expect(404);
   });
 
   it('should count only failures within the last 15 minutes (a sliding window)', async () => {
     const ip = newClientIp();
     await fail(ip, 5);
-    testApp.clock.advance(10 * 60_000);
+    e2e.clock.advance(10 * 60_000);
     await fail(ip, 4);
-    testApp.clock.advance(5 * 60_000 + 1);
+    e2e.clock.advance(5 * 60_000 + 1);
     // The first five are now older than 15 minutes: 4 + 1 = 5 failures in the window.
     await fail(ip, 1);
-    await poll(ip, key).expect(404);
+    await poll(ip, e2e.key).expect(404);
     await fail(ip, 5);
-    expect((await poll(ip, key).expect(401)).body.code).toBe('ip_blocked');
+    expect((await poll(ip, e2e.key).expect(401)).body.code).toBe('ip_blocked');
   });
 
-  it('should not count a missing credential, nor requests the key itself refuses', async () => {
+  it('should not count a missing credential, nor requests the e2e.key itself refuses', async () => {
     const ip = newClientIp();
     for (let i = 0; i < 12; i++) expect((await poll(ip).expect(401)).body.code).toBe('missing_token');
-    const readOnly = await createTeamWithKey(testApp.app, { scopes: ['sessions:read'] });
+    const readOnly = await createTeamWithKey(e2e.app, { scopes: ['sessions:read'] });
     for (let i = 0; i < 12; i++) {
-      const res = await http.post('/api/v1/auth/simulator/start').set('x-forwarded-for', ip).set('x-api-key', readOnly.key).send({ endUserIp: '192.0.2.1' });
+      const res = await e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-forwarded-for', ip)
+        .set('x-api-key', readOnly.key)
+        .send({ endUserIp: '192.0.2.1' });
       expect(res.body.code).toBe('insufficient_scope');
     }
-    await poll(ip, key).expect(404);
+    await poll(ip, e2e.key).expect(404);
   });
 
   it('should count invalid bearer tokens and invalid API keys alike', async () => {
     const ip = newClientIp();
     for (let i = 0; i < 5; i++) {
-      const res = await http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-forwarded-for', ip).set('authorization', 'Bearer not.a.token');
+      const res = await e2e.http
+        .post(`/api/v1/auth/${randomUUID()}/poll`)
+        .set('x-forwarded-for', ip)
+        .set('authorization', 'Bearer not.a.token');
       expect(res.body.code).toBe('invalid_token');
     }
     await fail(ip, 5);
-    expect((await poll(ip, key).expect(401)).body.code).toBe('ip_blocked');
+    expect((await poll(ip, e2e.key).expect(401)).body.code).toBe('ip_blocked');
   });
 
-  it('should count failed OTP validations (validation_code_expired, counted by code like invalid_validation_code)', async () => {
+  it('should not count wrong or spent OTP codes sent with a valid key: they are the end user\'s, not the caller\'s', async () => {
     const ip = newClientIp();
-    const otp = await createTeamWithKey(testApp.app, { scopes: ['otp'] });
-    for (let i = 0; i < 10; i++) {
-      const res = await http
+    const otp = await createTeamWithKey(e2e.app, { scopes: ['otp'] });
+    for (let i = 0; i < 12; i++) {
+      const res = await e2e.http
         .post('/ask_for_approval/login-otp-validate')
         .set('x-forwarded-for', ip)
         .set('x-api-key', otp.key)
         .send({ userGuid: randomUUID(), validationCode: '123456' });
       expect(res.body.code).toBe('validation_code_expired');
     }
-    expect((await poll(ip, key).expect(401)).body.code).toBe('ip_blocked');
+    await poll(ip, e2e.key).expect(404);
+  });
+
+  it('should not count a well-signed bearer token that merely expired', async () => {
+    const ip = newClientIp();
+    const { team, apiKey } = await createTeamWithKey(e2e.app);
+    const { token } = await e2e.app.get(TokensService).issue({ userId: randomUUID(), teamId: team.id, clientId: apiKey.id });
+    e2e.clock.advance(2 * 60 * 60_000);
+    for (let i = 0; i < 12; i++) {
+      const res = await e2e.http.get('/api/v1/me').set('x-forwarded-for', ip).set('authorization', `Bearer ${token}`);
+      expect(res.body).toMatchObject({ code: 'invalid_token', detail: expect.stringContaining('expired') });
+    }
+    await poll(ip, e2e.key).expect(404);
   });
 
   it('should count a burst of concurrent failures exactly: the 10th of them blocks', async () => {
@@ -127,7 +134,7 @@ describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
     await fail(ip, 4);
     const burst = await Promise.all(Array.from({ length: 6 }, () => poll(ip, 'eidk_test_wrong')));
     expect(burst.map((res) => res.body.code)).toEqual(Array(6).fill('invalid_api_key'));
-    expect((await poll(ip, key).expect(401)).body.code).toBe('ip_blocked');
+    expect((await poll(ip, e2e.key).expect(401)).body.code).toBe('ip_blocked');
   });
 });
 
@@ -141,9 +148,9 @@ describe.each(backends)('Client address and configurable thresholds ($name)', (b
     const app = await createTestApp(env);
     apps.push({ app, database, env });
     app.clock.freeze();
-    return { app, http: request(app.app.getHttpServer()) };
+    return { app, http: httpOf(app.app) };
   };
-  const wrongKey = (http: ReturnType<typeof request>, forwardedFor?: string) => {
+  const wrongKey = (http: Http, forwardedFor?: string) => {
     const req = http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', 'eidk_test_wrong');
     return forwardedFor ? req.set('x-forwarded-for', forwardedFor) : req;
   };
@@ -171,6 +178,15 @@ describe.each(backends)('Client address and configurable thresholds ($name)', (b
     await http.get('/health/live').set('x-forwarded-for', '203.0.113.8').expect(200);
     // The proxy's own address is not blocked.
     await http.get('/health/live').expect(200);
+  });
+
+  it('should never block nor count an address of IP_BLOCK_EXEMPT (addresses and CIDRs)', async () => {
+    const { http } = await start({ TRUST_PROXY: LOOPBACK, IP_BLOCK_THRESHOLD: '3', IP_BLOCK_EXEMPT: '203.0.113.0/24, 192.0.2.7' });
+    for (const exempt of ['203.0.113.9', '192.0.2.7']) {
+      for (let i = 0; i < 6; i++) expect((await wrongKey(http, exempt).expect(401)).body.code).toBe('invalid_api_key');
+    }
+    for (let i = 0; i < 3; i++) await wrongKey(http, '192.0.2.8').expect(401);
+    expect((await wrongKey(http, '192.0.2.8').expect(401)).body.code).toBe('ip_blocked');
   });
 
   it('should group IPv6 clients by /64', async () => {

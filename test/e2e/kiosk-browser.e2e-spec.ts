@@ -1,15 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import request from 'supertest';
 import { KioskStreamsService } from '../../src/kiosk/kiosk-streams.service.js';
 import { KioskTokenSigner } from '../../src/kiosk/kiosk-token.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { decodeQrPng } from '../support/decode-qr.js';
-import { createTeamWithKey } from '../support/fixtures.js';
+import { useE2eApp } from '../support/e2e.js';
 
 // Debian's chromium package (`apt-get install -y chromium`); CHROMIUM_PATH points elsewhere.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -26,16 +23,34 @@ if (!existsSync(CHROMIUM)) {
 }
 
 describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
+  // The browser closes before the app: its open connections would hold the app's close.
   let browser: Browser;
-  let base: string;
-  let key: string;
-
-  const http = () => request(testApp.app.getHttpServer());
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // Playwright gives every launch a fresh temporary profile; these keep Chromium from calling home.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  // The real clock: the page redraws on real seconds, and the background collector moves the session.
+  const e2e = useE2eApp({ listen: true, withKey: true });
 
   const start = async () => {
-    const body = (await http().post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const body = (
+      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
+    ).body;
     const link = new URL(body.kioskUrl);
     return { ...body, path: `${link.pathname}${link.hash}` } as { sessionId: string; qrStartSecret: string; path: string };
   };
@@ -55,40 +70,11 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     await writeFile(join(SCREENSHOT_DIR, name), await page.screenshot());
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    // The real clock: the page redraws on real seconds, and the background collector moves the session.
-    testApp = await createTestApp(database.env);
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
-    ({ key } = await createTeamWithKey(testApp.app));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Playwright gives every launch a fresh temporary profile; these keep Chromium from calling home.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await testApp?.close();
-    await database?.drop();
-  });
-
   it('should redraw a valid QR every second, survive a dropped stream, and show the outcome after a scan', async () => {
     const { sessionId, qrStartSecret, path } = await start();
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     try {
-      await page.goto(`${base}${path}`);
+      await page.goto(`${e2e.baseUrl}${path}`);
       await page.waitForSelector('main[data-state="qr"]');
       await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toContain('QR-kod för BankID');
 
@@ -105,13 +91,13 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
       await shoot(page, 'kiosk-pending.png');
 
       // A blip: the server drops every stream (as a restarting replica or a proxy would); the page reconnects.
-      testApp.app.get(KioskStreamsService).onModuleDestroy();
+      e2e.app.get(KioskStreamsService).onModuleDestroy();
       await page.waitForSelector('main[data-stale]');
       await page.waitForSelector('main[data-state="qr"]:not([data-stale])', { timeout: 10_000 });
       const afterBlip = await readQr(page);
       expect(expectValidFrame(afterBlip, qrStartSecret)).toBeGreaterThan(secondTime);
 
-      await http().post('/api/v1/simulator/scan').send({ qrData: afterBlip, givenName: 'Kim', surname: 'Kiosk' }).expect(200);
+      await e2e.http.post('/api/v1/simulator/scan').send({ qrData: afterBlip, givenName: 'Kim', surname: 'Kiosk' }).expect(200);
       await page.waitForSelector('main[data-state="complete"]', { timeout: 15_000 });
       await expect(page.locator('#qr').isHidden()).resolves.toBe(true);
       const message = await page.locator('#message').textContent();
@@ -120,7 +106,7 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
       expect(await page.content()).not.toContain('Kim');
       await shoot(page, 'kiosk-complete.png');
 
-      const poll = await http().post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', key).expect(200);
+      const poll = await e2e.http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', e2e.key).expect(200);
       expect(poll.body.status).toBe('complete');
     } finally {
       await page.close();
@@ -132,7 +118,7 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     try {
       const [pathname, hash] = path.split('#');
-      await page.goto(`${base}${pathname}?lang=en#${hash}`);
+      await page.goto(`${e2e.baseUrl}${pathname}?lang=en#${hash}`);
       await page.waitForSelector('main[data-state="qr"]');
       await expect(page.locator('#message').textContent()).resolves.toBe('Start the BankID app on your phone and scan the QR code.');
       expectValidFrame(await readQr(page), qrStartSecret);
@@ -150,13 +136,13 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     ['no token', (sessionId: string) => `/kiosk/${sessionId}`],
     [
       'an expired token',
-      (sessionId: string) => `/kiosk/${sessionId}#t=${testApp.app.get(KioskTokenSigner).issue(sessionId, new Date(Date.now() - 1_000))}`,
+      (sessionId: string) => `/kiosk/${sessionId}#t=${e2e.app.get(KioskTokenSigner).issue(sessionId, new Date(Date.now() - 1_000))}`,
     ],
   ])('should show an error and no QR for %s', async (_name, link) => {
     const { sessionId } = await start();
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
-      await page.goto(`${base}${link(sessionId)}`);
+      await page.goto(`${e2e.baseUrl}${link(sessionId)}`);
       await page.waitForSelector('main[data-state="error"]');
       await expect(page.locator('#qr').isHidden()).resolves.toBe(true);
       expect(await page.locator('#message').textContent()).toMatch(/ogiltig eller har gått ut/);
@@ -171,7 +157,11 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     const page = await browser.newPage({ viewport: { width: 600, height: 600 } });
     try {
       for (const format of ['svg', 'png']) {
-        const image = await http().get(`/api/v1/auth/${sessionId}/qr?format=${format}&size=400`).set('x-api-key', key).buffer(true).expect(200);
+        const image = await e2e.http
+          .get(`/api/v1/auth/${sessionId}/qr?format=${format}&size=400`)
+          .set('x-api-key', e2e.key)
+          .buffer(true)
+          .expect(200);
         const type = format === 'svg' ? 'image/svg+xml' : 'image/png';
         await page.setContent(`<img id="frame" src="data:${type};base64,${image.body.toString('base64')}" width="400" height="400">`);
         expectValidFrame(decodeQrPng(await page.locator('#frame').screenshot()), qrStartSecret);

@@ -1,10 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import request from 'supertest';
 import { KioskStreamsService, MAX_VIEWERS_PER_SESSION } from '../../src/kiosk/kiosk-streams.service.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
-import { createTeamWithKey } from '../support/fixtures.js';
+import { useE2eApp } from '../support/e2e.js';
 
 interface KioskEvent {
   event: string;
@@ -65,15 +62,18 @@ class EventStream {
 }
 
 describe('Kiosk page and event stream', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
-  let base: string;
-  let key: string;
+  const e2e = useE2eApp({
+    env: { PUBLIC_BASE_URL: 'https://id.example.com/', KIOSK_FRAME_ANCESTORS: 'https://rp.example' },
+    listen: true,
+    withKey: true,
+    freezeClock: true,
+  });
   const streams: EventStream[] = [];
 
   const start = async () => {
-    const body = (await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const body = (
+      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
+    ).body;
     const [, sessionId, token] = /\/kiosk\/([0-9a-f-]{36})#t=(.+)$/.exec(body.kioskUrl)!;
     expect(sessionId).toBe(body.sessionId);
     return { ...body, token } as { sessionId: string; qrStartToken: string; qrStartSecret: string; token: string };
@@ -81,7 +81,7 @@ describe('Kiosk page and event stream', () => {
 
   const open = async (sessionId: string, authorization?: string) => {
     const abort = new AbortController();
-    const response = await fetch(`${base}/kiosk/${sessionId}/events`, {
+    const response = await fetch(`${e2e.baseUrl}/kiosk/${sessionId}/events`, {
       headers: authorization ? { authorization } : {},
       signal: abort.signal,
     });
@@ -90,61 +90,60 @@ describe('Kiosk page and event stream', () => {
     return stream;
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ ...database.env, PUBLIC_BASE_URL: 'https://id.example.com/', KIOSK_FRAME_ANCESTORS: 'https://rp.example' });
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
-    http = request(testApp.app.getHttpServer());
-    ({ key } = await createTeamWithKey(testApp.app));
-  });
-
-  beforeEach(() => testApp.clock.freeze());
-
   afterEach(() => {
     for (const stream of streams.splice(0)) stream.close();
   });
 
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
-
   it('should give a kiosk link under PUBLIC_BASE_URL with the token in the fragment', async () => {
-    const body = (await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const body = (
+      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
+    ).body;
     expect(body.kioskUrl).toMatch(new RegExp(`^https://id\\.example\\.com/kiosk/${body.sessionId}#t=[A-Za-z0-9_-]{28}$`));
   });
 
   it('should serve the page with a strict CSP, no Referer, no caching and the configured frame ancestors', async () => {
     const { sessionId } = await start();
-    const page = await http.get(`/kiosk/${sessionId}`).expect(200).expect('content-type', /^text\/html/);
+    const page = await e2e.http
+      .get(`/kiosk/${sessionId}`)
+      .expect(200)
+      .expect('content-type', /^text\/html/);
     const csp = page.headers['content-security-policy'];
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain('frame-ancestors https://rp.example');
     expect(csp).not.toContain('unsafe-inline');
-    expect(page.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    expect(page.headers).toMatchObject({
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
     expect(page.headers['x-frame-options']).toBeUndefined();
     // No inline script or style: everything the page runs comes from its own files.
     expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(page.text).not.toMatch(/\sstyle=/);
     expect(page.text).toContain('<html lang="sv">');
 
-    const english = await http.get(`/kiosk/${sessionId}?lang=en`).expect(200);
+    const english = await e2e.http.get(`/kiosk/${sessionId}?lang=en`).expect(200);
     expect(english.text).toContain('<html lang="en">');
-    expect((await http.get(`/kiosk/${sessionId}?lang=xx`).expect(200)).text).toContain('<html lang="sv">');
+    expect((await e2e.http.get(`/kiosk/${sessionId}?lang=xx`).expect(200)).text).toContain('<html lang="sv">');
   });
 
   it('should serve the page assets and nothing else from the assets folder', async () => {
-    const page = (await http.get(`/kiosk/${(await start()).sessionId}`).expect(200)).text;
+    const page = (await e2e.http.get(`/kiosk/${(await start()).sessionId}`).expect(200)).text;
     for (const [, path] of page.matchAll(/(?:src|href)="(assets\/[^"]+)"/g)) {
-      await http.get(`/kiosk/${path}`).expect(200).expect('cache-control', /max-age/);
+      await e2e.http
+        .get(`/kiosk/${path}`)
+        .expect(200)
+        .expect('cache-control', /max-age/);
     }
-    await http.get('/kiosk/assets/qrcode.mjs').expect(200).expect('content-type', /^text\/javascript/);
-    await http.get('/kiosk/assets/kiosk.controller.ts').expect(404);
+    await e2e.http
+      .get('/kiosk/assets/qrcode.mjs')
+      .expect(200)
+      .expect('content-type', /^text\/javascript/);
+    await e2e.http.get('/kiosk/assets/kiosk.controller.ts').expect(404);
     // Path traversal never reaches the handler: the input guard answers first.
-    await http.get('/kiosk/assets/..%2Fkiosk.controller.ts').expect(400);
-    await http.get('/kiosk/not-a-session').expect(404);
+    await e2e.http.get('/kiosk/assets/..%2Fkiosk.controller.ts').expect(400);
+    await e2e.http.get('/kiosk/not-a-session').expect(404);
   });
 
   it('should stream the current frame and status, then the outcome, and end the stream', async () => {
@@ -159,19 +158,19 @@ describe('Kiosk page and event stream', () => {
     const expected = `bankid.${qrStartToken}.0.${createHmac('sha256', qrStartSecret).update('0').digest('hex')}`;
     expect(frame).toEqual({ event: 'frame', data: { qrTime: 0, qrData: expected } });
 
-    testApp.clock.advance(1_000);
-    await http.post('/api/v1/simulator/scan').send({ qrData: expected }).expect(200);
-    testApp.clock.advance(1_500);
-    await testApp.app.get(SessionSettlement).collectDue();
-    await testApp.app.get(KioskStreamsService).refreshStatuses();
+    e2e.clock.advance(1_000);
+    await e2e.http.post('/api/v1/simulator/scan').send({ qrData: expected }).expect(200);
+    e2e.clock.advance(1_500);
+    await e2e.app.get(SessionSettlement).collectDue();
+    await e2e.app.get(KioskStreamsService).refreshStatuses();
     // Frames keep coming while the session is pending (the page hides them once the app has it).
     let next = await stream.next();
     while (next?.event === 'frame') next = await stream.next();
     expect(next).toEqual({ event: 'status', data: { status: 'pending', hintCode: 'userSign' } });
 
-    testApp.clock.advance(2_000);
-    await testApp.app.get(SessionSettlement).collectDue();
-    await testApp.app.get(KioskStreamsService).refreshStatuses();
+    e2e.clock.advance(2_000);
+    await e2e.app.get(SessionSettlement).collectDue();
+    await e2e.app.get(KioskStreamsService).refreshStatuses();
     // Whatever frames were in flight, the stream ends with the outcome, and no identity reaches the screen.
     let last: KioskEvent | null = null;
     for (let event = await stream.next(); event; event = await stream.next()) last = event;
@@ -181,7 +180,7 @@ describe('Kiosk page and event stream', () => {
 
   it('should answer a finished session with its outcome only', async () => {
     const { sessionId, token } = await start();
-    await http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', key).expect(200);
+    await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
     const stream = await open(sessionId, `Kiosk ${token}`);
     expect(await stream.next()).toEqual({ event: 'status', data: { status: 'failed', hintCode: 'cancelled' } });
     expect(await stream.next()).toBeNull();
@@ -207,7 +206,7 @@ describe('Kiosk page and event stream', () => {
     expect(crossed.response.status).toBe(401);
 
     // The link lives as long as the session plus a minute to show the outcome.
-    testApp.clock.advance(180_000 + 60_000);
+    e2e.clock.advance(180_000 + 60_000);
     const expired = await open(first.sessionId, `Kiosk ${first.token}`);
     expect(expired.response.status).toBe(401);
     expect(await expired.response.json()).toMatchObject({ code: 'invalid_kiosk_token', detail: 'The kiosk link has expired.' });

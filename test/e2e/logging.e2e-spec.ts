@@ -12,6 +12,7 @@ describe('Logs: one JSON line per request, with its id and no credential', () =>
   let service: ServiceProcess;
   let key: string;
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines are arbitrary JSON, read field by field
   const lines = (): Record<string, any>[] =>
     service.log
       .split('\n')
@@ -22,7 +23,8 @@ describe('Logs: one JSON line per request, with its id and no credential', () =>
   beforeAll(async () => {
     [database, build] = await Promise.all([createTestDatabase(), buildService()]);
     const env = { ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
-    const cli = async (...argv: string[]) => (await withEnv({ ...env, LOG_LEVEL: 'silent' }, () => runCli(argv))).output as Record<string, string>;
+    const cli = async (...argv: string[]) =>
+      (await withEnv({ ...env, LOG_LEVEL: 'silent' }, () => runCli(argv))).output as Record<string, string>;
     const team = await cli('teams', 'create', '--name', 'Logs AB', '--plan', 'pro', '--subscription-until', '2099-01-01T00:00:00Z');
     key = (await cli('keys', 'create', '--team', team.id)).key;
     service = await ServiceProcess.start(build.main, { ...env, LOG_LEVEL: 'info' });
@@ -59,6 +61,8 @@ describe('Logs: one JSON line per request, with its id and no credential', () =>
   });
 
   it("should write Nest's own lines through the same logger, with their context", () => {
-    expect(lines()).toContainEqual(expect.objectContaining({ level: 30, context: 'Bootstrap', msg: expect.stringMatching(/^eid-gateway listening on port/) }));
+    expect(lines()).toContainEqual(
+      expect.objectContaining({ level: 30, context: 'Bootstrap', msg: expect.stringMatching(/^eid-gateway listening on port/) }),
+    );
   });
 });

@@ -31,7 +31,13 @@ describeOnPostgres('Migrations on PostgreSQL', () => {
     try {
       const dataSource = testApp.app.get(DataSource);
       for (let i = 0; i < MIGRATIONS.length; i++) await dataSource.undoLastMigration();
-      expect((await dataSource.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`))[0].n).toBe(0);
+      expect(
+        (
+          await dataSource.query(
+            `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`,
+          )
+        )[0].n,
+      ).toBe(0);
       await dataSource.runMigrations();
       expect(await dataSource.showMigrations()).toBe(false);
     } finally {

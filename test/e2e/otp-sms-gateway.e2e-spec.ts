@@ -1,42 +1,29 @@
-import request from 'supertest';
 import { UsersService } from '../../src/users/users.service.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTestApp } from '../support/create-test-app.js';
 import { itOnPostgres } from '../support/test-postgres.js';
-import { createTeamWithKey } from '../support/fixtures.js';
 import { startSmsGatewayReceiver, type SmsGatewayReceiver } from '../support/sms-gateway-receiver.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 describe('OTP login through the SMS gateway (OTP_DELIVERY=http, a real HTTP receiver on loopback)', () => {
-  let database: TestDatabase;
   let gateway: SmsGatewayReceiver;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
-  let key: string;
-  let teamId: string;
-
-  const askForCode = (body: object) => http.post('/ask_for_approval/login-otp').set('x-api-key', key).send(body);
-  const validate = (body: object) => http.post('/ask_for_approval/login-otp-validate').set('x-api-key', key).send(body);
-
   beforeAll(async () => {
-    database = await createTestDatabase();
     gateway = await startSmsGatewayReceiver();
-    testApp = await createTestApp({ ...database.env, OTP_DELIVERY: 'http', OTP_HTTP_URL: gateway.url });
-    http = request(testApp.app.getHttpServer());
-    ({ key, team: { id: teamId } } = await createTeamWithKey(testApp.app, { scopes: ['otp'] }));
+  });
+  const e2e = useE2eApp({ env: () => ({ OTP_DELIVERY: 'http', OTP_HTTP_URL: gateway.url }), withKey: { scopes: ['otp'] } });
+  afterAll(async () => {
+    await gateway?.close();
   });
 
+  const askForCode = (body: object) => e2e.http.post('/ask_for_approval/login-otp').set('x-api-key', e2e.key).send(body);
+  const validate = (body: object) => e2e.http.post('/ask_for_approval/login-otp-validate').set('x-api-key', e2e.key).send(body);
+
   beforeEach(() => {
-    testApp.clock.freeze();
+    e2e.clock.freeze();
     gateway.answerWith(200);
   });
 
-  afterAll(async () => {
-    await testApp?.close();
-    await gateway?.close();
-    await database?.drop();
-  });
-
   it('should text the code to the phone and take it back', async () => {
-    const user = await testApp.app.get(UsersService).create({ teamId, phone: '+46701234567' });
+    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, phone: '+46701234567' });
     const asked = await askForCode({ e164MobilePhoneNumber: '+46701234567' }).expect(200);
     expect(asked.body.userGuid).toBe(user.id);
 
@@ -53,11 +40,11 @@ describe('OTP login through the SMS gateway (OTP_DELIVERY=http, a real HTTP rece
   });
 
   it('should send by e-mail through the gateway when only an e-mail is given, and need every given contact to match', async () => {
-    const user = await testApp.app.get(UsersService).create({ teamId, email: 'both@example.com', phone: '+46701111111' });
+    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: 'both@example.com', phone: '+46701111111' });
     await askForCode({ email: 'both@example.com' }).expect(200);
     expect(gateway.requests.at(-1)!.body).toMatchObject({ channel: 'email', to: 'both@example.com' });
 
-    testApp.clock.advance(30_000);
+    e2e.clock.advance(30_000);
     const both = await askForCode({ email: 'both@example.com', e164MobilePhoneNumber: '+46701111111' }).expect(200);
     expect(both.body.userGuid).toBe(user.id);
     expect(gateway.requests.at(-1)!.body).toMatchObject({ channel: 'sms', to: '+46701111111' });
@@ -76,7 +63,7 @@ describe('OTP login through the SMS gateway (OTP_DELIVERY=http, a real HTTP rece
   });
 
   it('should answer 502 when the gateway refuses, leave the code it got invalid, and allow a retry at once', async () => {
-    const user = await testApp.app.get(UsersService).create({ teamId, phone: '+46703333333' });
+    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, phone: '+46703333333' });
     gateway.answerWith(503);
     const failed = await askForCode({ e164MobilePhoneNumber: '+46703333333' }).expect(502);
     expect(failed.body.code).toBe('otp_delivery_failed');
@@ -91,12 +78,12 @@ describe('OTP login through the SMS gateway (OTP_DELIVERY=http, a real HTTP rece
   itOnPostgres('should answer 502 when the gateway cannot be reached', async () => {
     const closed = await startSmsGatewayReceiver();
     await closed.close();
-    const unreachable = await createTestApp({ ...database.env, OTP_DELIVERY: 'http', OTP_HTTP_URL: closed.url });
+    const unreachable = await createTestApp({ ...e2e.database.env, OTP_DELIVERY: 'http', OTP_HTTP_URL: closed.url });
     try {
-      await testApp.app.get(UsersService).create({ teamId, phone: '+46704444444' });
-      const res = await request(unreachable.app.getHttpServer())
+      await e2e.app.get(UsersService).create({ teamId: e2e.team.id, phone: '+46704444444' });
+      const res = await httpOf(unreachable.app)
         .post('/ask_for_approval/login-otp')
-        .set('x-api-key', key)
+        .set('x-api-key', e2e.key)
         .send({ e164MobilePhoneNumber: '+46704444444' })
         .expect(502);
       expect(res.body.code).toBe('otp_delivery_failed');

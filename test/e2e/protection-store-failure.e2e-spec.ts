@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import { RedisConnection } from '../../src/protection/redis/redis-connection.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTestApp, createTestDatabase, type TestApp } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { protectionBackends } from '../support/protection-backends.js';
+import { httpOf, useTestDatabase } from '../support/e2e.js';
 
 const { backends, redisSkipped } = await protectionBackends();
 const redis = backends.find((backend) => backend.name === 'Redis');
 
 describe('Protection when its Redis fails', () => {
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase();
 
   it('should refuse to start when Redis is unreachable, as with an unreachable database', async () => {
     // Port 1 on loopback: nothing listens there. Its own database: on the embedded fallback, a boot
@@ -31,11 +23,11 @@ describe('Protection when its Redis fails', () => {
   });
 
   (redis ? it : it.skip)('should fail open once running: requests go through, unlimited, while Redis is away', async () => {
-    const env = { ...database.env, ...redis!.env() };
+    const env = { ...database.current.env, ...redis!.env() };
     let testApp: TestApp | undefined;
     try {
       testApp = await createTestApp(env);
-      const http = request(testApp.app.getHttpServer());
+      const http = httpOf(testApp.app);
       const { key } = await createTeamWithKey(testApp.app, { key: { perMinuteLimit: 1 } });
       const poll = () => http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', key);
       await poll().expect(404);

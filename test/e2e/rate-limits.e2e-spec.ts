@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { CreateApiKeyInput } from '../../src/api-keys/api-keys.service.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { protectionBackends } from '../support/protection-backends.js';
+import { useE2eApp } from '../support/e2e.js';
 
 const { backends, redisSkipped } = await protectionBackends();
 
@@ -12,14 +12,13 @@ const TURN_OF_MONTH = Date.UTC(2026, 11, 1);
 const NOVEMBER_SECONDS = 30 * 86_400;
 
 describe.each(backends)('Per-key rate limits ($name)', (backend) => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let env: Record<string, string>;
-  let http: ReturnType<typeof request>;
+  const protection = backend.env();
+  afterAll(() => backend.cleanUp(protection));
+  const e2e = useE2eApp({ env: { ...protection, TRUST_PROXY: '127.0.0.1,::1' }, freezeClock: () => TURN_OF_MONTH - 10 * 60_000 });
 
-  const keyWith = async (limits: Partial<CreateApiKeyInput>) => (await createTeamWithKey(testApp.app, { key: limits })).key;
+  const keyWith = async (limits: Partial<CreateApiKeyInput>) => (await createTeamWithKey(e2e.app, { key: limits })).key;
   const poll = (key: string, clientIp = '198.51.100.1') =>
-    http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', key).set('x-forwarded-for', clientIp);
+    e2e.http.post(`/api/v1/auth/${randomUUID()}/poll`).set('x-api-key', key).set('x-forwarded-for', clientIp);
   const expectRejected = (res: request.Response) => {
     expect(res.status).toBe(429);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -28,38 +27,29 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     return res;
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    env = { ...database.env, ...backend.env(), TRUST_PROXY: '127.0.0.1,::1' };
-    testApp = await createTestApp(env);
-    http = request(testApp.app.getHttpServer());
-  });
-
-  beforeEach(() => testApp.clock.freeze(TURN_OF_MONTH - 10 * 60_000));
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-    if (env) await backend.cleanUp(env);
-  });
-
-  it('should admit N requests per sliding 60 s, answer 429 with Retry-After and RateLimit headers beyond, and admit again as the window slides', async () => {
+  it('should admit N requests per sliding minute, answer 429 with Retry-After and RateLimit headers beyond, and admit again as the window slides', async () => {
     const key = await keyWith({ perMinuteLimit: 3 });
+    // The clock stands on a whole second: a request counts until 61 one-second buckets have passed its own.
     const first = await poll(key).expect(404);
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '60', 'ratelimit-policy': '3;w=60' });
-    testApp.clock.advance(20_000);
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '61', 'ratelimit-policy': '3;w=60' });
+    e2e.clock.advance(20_000);
     expect((await poll(key).expect(404)).headers['ratelimit-remaining']).toBe('1');
-    testApp.clock.advance(20_000);
+    e2e.clock.advance(20_000);
     const last = await poll(key).expect(404);
-    expect(last.headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '20' });
+    expect(last.headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '21' });
 
-    testApp.clock.advance(19_999);
+    e2e.clock.advance(20_999);
     const refused = expectRejected(await poll(key));
     expect(refused.body.limit).toBe('per_minute');
-    expect(refused.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '3', 'ratelimit-reset': '1', 'ratelimit-policy': '3;w=60' });
+    expect(refused.headers).toMatchObject({
+      'retry-after': '1',
+      'ratelimit-limit': '3',
+      'ratelimit-reset': '1',
+      'ratelimit-policy': '3;w=60',
+    });
 
-    // 60 s after the first request it leaves the window: one place, not three (not a fixed window).
-    testApp.clock.advance(1);
+    // 61 s after the first request its second stops counting: one place, not three (not a fixed window).
+    e2e.clock.advance(1);
     expect((await poll(key).expect(404)).headers['ratelimit-remaining']).toBe('0');
     expectRejected(await poll(key));
   });
@@ -68,11 +58,11 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     const key = await keyWith({ perMinuteLimit: 5 });
     const accepted: number[] = [];
     for (let step = 0; step < 60; step++) {
-      if ((await poll(key)).status !== 429) accepted.push(testApp.clock.nowMs());
-      testApp.clock.advance(7_000);
+      if ((await poll(key)).status !== 429) accepted.push(e2e.clock.nowMs());
+      e2e.clock.advance(7_000);
     }
     for (const at of accepted) expect(accepted.filter((t) => t >= at && t < at + 60_000).length).toBeLessThanOrEqual(5);
-    // 60 requests 7 s apart: bursts of 5 every 63 s (the first request of a burst frees its place 60 s on).
+    // 60 requests 7 s apart: bursts of 5 every 63 s (the first request of a burst frees its place 61 s on, docs/protection.md).
     expect(accepted.length).toBe(35);
   });
 
@@ -81,7 +71,7 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     await poll(key).expect(404);
     await poll(key).expect(404);
     for (let i = 0; i < 5; i++) expect(expectRejected(await poll(key)).body.limit).toBe('per_minute');
-    testApp.clock.advance(60_000);
+    e2e.clock.advance(61_000);
     const third = await poll(key).expect(404);
     expect(third.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '0' });
   });
@@ -89,15 +79,20 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
   it('should refuse past the monthly limit until the calendar month ends (UTC)', async () => {
     const key = await keyWith({ monthlyLimit: 2 });
     const first = await poll(key).expect(404);
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '600', 'ratelimit-policy': `2;w=${NOVEMBER_SECONDS}` });
+    expect(first.headers).toMatchObject({
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '1',
+      'ratelimit-reset': '600',
+      'ratelimit-policy': `2;w=${NOVEMBER_SECONDS}`,
+    });
     await poll(key).expect(404);
     const refused = expectRejected(await poll(key));
     expect(refused.body.limit).toBe('monthly');
     expect(refused.headers).toMatchObject({ 'retry-after': '600', 'ratelimit-reset': '600' });
 
-    testApp.clock.advance(599_999);
+    e2e.clock.advance(599_999);
     expectRejected(await poll(key));
-    testApp.clock.advance(1);
+    e2e.clock.advance(1);
     const december = await poll(key).expect(404);
     expect(december.headers).toMatchObject({ 'ratelimit-remaining': '1', 'ratelimit-policy': `2;w=${31 * 86_400}` });
   });
@@ -108,9 +103,13 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     await poll(key, '198.51.100.11').expect(404);
     const refused = expectRejected(await poll(key, '198.51.100.12'));
     expect(refused.body.limit).toBe('client_addresses');
-    expect(refused.headers).toMatchObject({ 'retry-after': '600', 'ratelimit-limit': '2', 'ratelimit-policy': `2;w=${NOVEMBER_SECONDS};comment="distinct client IPs"` });
+    expect(refused.headers).toMatchObject({
+      'retry-after': '600',
+      'ratelimit-limit': '2',
+      'ratelimit-policy': `2;w=${NOVEMBER_SECONDS};comment="distinct client IPs"`,
+    });
     await poll(key, '198.51.100.10').expect(404);
-    testApp.clock.advance(600_000);
+    e2e.clock.advance(600_000);
     await poll(key, '198.51.100.12').expect(404);
   });
 
@@ -123,10 +122,10 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
   });
 
   it('should send no RateLimit headers for a key without limits, nor limit requests without an API key', async () => {
-    const unlimited = await createTeamWithKey(testApp.app);
+    const unlimited = await createTeamWithKey(e2e.app);
     const res = await poll(unlimited.key).expect(404);
     expect(res.headers['ratelimit-limit']).toBeUndefined();
-    for (let i = 0; i < 5; i++) await http.get('/health/live').expect(200);
+    for (let i = 0; i < 5; i++) await e2e.http.get('/health/live').expect(200);
   });
 
   it('should count each key on its own', async () => {

@@ -1,21 +1,18 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { useE2eApp } from '../support/e2e.js';
 
 const ROWS = 2_500;
 const BASE = Date.parse('2026-11-01T00:00:00.000Z');
 
 describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
+  const e2e = useE2eApp();
   let bearer: string;
   let apiKey: string;
 
-  const list = (body: object) => http.post('/api/v1/sessions').set('authorization', bearer).send(body);
+  const list = (body: object) => e2e.http.post('/api/v1/sessions').set('authorization', bearer).send(body);
   const ids = (rows: { sessionId: string }[]) => rows.map((row) => row.sessionId);
 
   /**
@@ -24,7 +21,7 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
    * lies in the future, so the background collector leaves these made-up orders alone.
    */
   async function seed(teamId: string, otherTeamId: string, apiKeyId: string): Promise<void> {
-    await testApp.app.get(DataSource).query(
+    await e2e.app.get(DataSource).query(
       `INSERT INTO sessions (id, team_id, api_key_id, environment, provider, order_ref, status, hint_code, order_time, end_user_ip,
                              metadata, created_at, expires_at, completed_at, last_collected_at)
        SELECT ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid,
@@ -41,20 +38,12 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp(database.env);
-    http = request(testApp.app.getHttpServer());
-    const owner = await createTeamWithKey(testApp.app);
-    const other = await createTeamWithKey(testApp.app);
+    const owner = await createTeamWithKey(e2e.app);
+    const other = await createTeamWithKey(e2e.app);
     apiKey = owner.key;
     await seed(owner.team.id, other.team.id, owner.apiKey.id);
-    const user = await testApp.app.get(UsersService).create({ teamId: owner.team.id, email: 'lists@example.com' });
-    bearer = `Bearer ${(await testApp.app.get(TokensService).issue({ userId: user.id, teamId: user.teamId, clientId: 'test' })).token}`;
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
+    const user = await e2e.app.get(UsersService).create({ teamId: owner.team.id, email: 'lists@example.com' });
+    bearer = `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: user.teamId, clientId: 'test' })).token}`;
   });
 
   it.each([1_000, 700, 500])('should page through all 2,500 rows %p at a time with lastrow right on every page', async (pageSize) => {
@@ -103,7 +92,11 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
   it('should filter by set, date range, text, number and blank, combined with AND/OR, on real SQL', async () => {
     const filtered = async (filterModel: object) => (await list({ startRow: 0, endRow: 1_000, filterModel }).expect(200)).body;
 
-    expect((await filtered({ status: { filterType: 'set', values: ['complete'] } })).rows.every((row: { status: string }) => row.status === 'complete')).toBe(true);
+    expect(
+      (await filtered({ status: { filterType: 'set', values: ['complete'] } })).rows.every(
+        (row: { status: string }) => row.status === 'complete',
+      ),
+    ).toBe(true);
     // Session n starts n minutes after midnight: sessions 1 to 1,439 fall on 2026-11-01.
     const firstDay = await filtered({ createdAt: { filterType: 'date', type: 'inRange', dateFrom: '2026-11-01', dateTo: '2026-11-01' } });
     expect(firstDay.rows).toHaveLength(1_000);
@@ -117,14 +110,22 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
     // A LIKE wildcard in the value matches itself only.
     expect((await filtered({ sessionId: { filterType: 'text', type: 'contains', filter: '%' } })).rows).toEqual([]);
     expect((await filtered({ hintCode: { filterType: 'text', type: 'equals', filter: `O'Brien'; "x" -- y` } })).rows).toEqual([]);
-    // A value that reads as an injection does not reach SQL at all: the input guard refuses it (SPEC 5).
-    await list({ startRow: 0, endRow: 10, filterModel: { hintCode: { filterType: 'text', type: 'equals', filter: "O'Brien'; DROP TABLE sessions; --" } } }).expect(400);
+    // A value that reads as an injection does not reach SQL at all: the input guard refuses it (docs/protection.md).
+    await list({
+      startRow: 0,
+      endRow: 10,
+      filterModel: { hintCode: { filterType: 'text', type: 'equals', filter: "O'Brien'; DROP TABLE sessions; --" } },
+    }).expect(400);
 
     const long = await filtered({ durationMs: { filterType: 'number', type: 'greaterThan', filter: 2_490 } });
     expect(ids(long.rows).sort()).toEqual(
       [2_491, 2_493, 2_494, 2_496, 2_497, 2_499, 2_500].map((n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`),
     );
-    expect((await filtered({ completedAt: { filterType: 'date', type: 'blank' } })).rows.every((row: { status: string }) => row.status === 'pending')).toBe(true);
+    expect(
+      (await filtered({ completedAt: { filterType: 'date', type: 'blank' } })).rows.every(
+        (row: { status: string }) => row.status === 'pending',
+      ),
+    ).toBe(true);
 
     const either = await filtered({
       hintCode: {
@@ -138,18 +139,35 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
       durationMs: { filterType: 'number', type: 'lessThan', filter: 10 },
     });
     expect(either.lastrow).toBe(6);
-    expect(either.rows.map((row: { status: string }) => row.status).sort()).toEqual(['complete', 'complete', 'complete', 'failed', 'failed', 'failed']);
+    expect(either.rows.map((row: { status: string }) => row.status).sort()).toEqual([
+      'complete',
+      'complete',
+      'complete',
+      'failed',
+      'failed',
+      'failed',
+    ]);
   });
 
   it('should sort by several columns', async () => {
-    const res = await list({ startRow: 0, endRow: 4, sortModel: [{ colId: 'status', sort: 'desc' }, { colId: 'createdAt', sort: 'desc' }] }).expect(200);
+    const res = await list({
+      startRow: 0,
+      endRow: 4,
+      sortModel: [
+        { colId: 'status', sort: 'desc' },
+        { colId: 'createdAt', sort: 'desc' },
+      ],
+    }).expect(200);
     expect(res.body.rows.map((row: { status: string }) => row.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
     expect(ids(res.body.rows)[0]).toBe('00000000-0000-4000-8000-000000002498');
   });
 
   it.each([
     [{ startRow: 0, endRow: 1_001 }, '/endRow'],
-    [{ startRow: 0, endRow: 10, filterModel: { endUserIp: { filterType: 'text', type: 'equals', filter: '192.0.2.1' } } }, '/filterModel/endUserIp'],
+    [
+      { startRow: 0, endRow: 10, filterModel: { endUserIp: { filterType: 'text', type: 'equals', filter: '192.0.2.1' } } },
+      '/filterModel/endUserIp',
+    ],
     [{ startRow: 0, endRow: 10, sortModel: [{ colId: 'metadata', sort: 'asc' }] }, '/sortModel/0/colId'],
     [{ startRow: 0, endRow: 10, sortModel: [{ colId: 'status', sort: 'sideways' }] }, '/sortModel/0/sort'],
     [{ startRow: -1, endRow: 10 }, '/startRow'],
@@ -162,6 +180,8 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
   });
 
   it('should be closed to API keys', async () => {
-    expect((await http.post('/api/v1/sessions').set('x-api-key', apiKey).send({ startRow: 0, endRow: 10 }).expect(403)).body.code).toBe('endpoint_not_available');
+    expect((await e2e.http.post('/api/v1/sessions').set('x-api-key', apiKey).send({ startRow: 0, endRow: 10 }).expect(403)).body.code).toBe(
+      'endpoint_not_available',
+    );
   });
 });

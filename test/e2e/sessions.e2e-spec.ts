@@ -1,42 +1,24 @@
 import { createHmac } from 'node:crypto';
 import { PNG } from 'pngjs';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTestApp, createTestDatabase } from '../support/create-test-app.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { itOnPostgres } from '../support/test-postgres.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 
 describe('Identity sessions (simulator)', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
-  let key: string;
+  const e2e = useE2eApp({ stopBackgroundJobs: true, withKey: true, freezeClock: true });
 
-  const start = (body: object = { endUserIp: '192.0.2.10' }, apiKey = key) =>
-    http.post('/api/v1/auth/simulator/start').set('x-api-key', apiKey).send(body);
-  const poll = (id: string, apiKey = key) => http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', apiKey);
-  const qr = (id: string, format = '') => http.get(`/api/v1/auth/${id}/qr${format}`).set('x-api-key', key);
-  const scan = (body: object) => http.post('/api/v1/simulator/scan').send(body);
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp(database.env);
-    testApp.stopBackgroundJobs();
-    http = request(testApp.app.getHttpServer());
-    ({ key } = await createTeamWithKey(testApp.app));
-  });
-
-  beforeEach(() => testApp.clock.freeze());
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
+  const start = (body: object = { endUserIp: '192.0.2.10' }, apiKey = e2e.key) =>
+    e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', apiKey).send(body);
+  const poll = (id: string, apiKey = e2e.key) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', apiKey);
+  const qr = (id: string, format = '') => e2e.http.get(`/api/v1/auth/${id}/qr${format}`).set('x-api-key', e2e.key);
+  const scan = (body: object) => e2e.http.post('/api/v1/simulator/scan').send(body);
 
   it('should run the whole flow: start, poll pending, QR as JSON/PNG/SVG, scan the frame, poll complete', async () => {
     const started = await start({ endUserIp: '192.0.2.10', metadata: { orderId: 'A-1' } }).expect(200);
@@ -47,15 +29,15 @@ describe('Identity sessions (simulator)', () => {
       qrStartToken: expect.any(String),
       qrStartSecret: expect.any(String),
       autoStartToken: expect.any(String),
-      createdAt: testApp.clock.now().toISOString(),
-      expiresAt: new Date(testApp.clock.nowMs() + 180_000).toISOString(),
+      createdAt: e2e.clock.now().toISOString(),
+      expiresAt: new Date(e2e.clock.nowMs() + 180_000).toISOString(),
       kioskUrl: expect.stringMatching(/^https?:\/\/[^/]+\/kiosk\/[0-9a-f-]{36}#t=[A-Za-z0-9_-]{28}$/),
     });
     const { sessionId, qrStartToken, qrStartSecret } = started.body;
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'simulator', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, { sessionId, provider: 'simulator', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
 
-    testApp.clock.advance(1_000);
+    e2e.clock.advance(1_000);
     const json = await qr(sessionId).expect(200);
     expect(json.headers['cache-control']).toBe('no-store');
     expect(json.body).toEqual({ sessionId, qrData: expect.stringMatching(QR_DATA), qrTime: 1, status: 'pending' });
@@ -64,32 +46,43 @@ describe('Identity sessions (simulator)', () => {
 
     const png = await qr(sessionId, '?format=png').buffer(true).expect(200).expect('content-type', 'image/png');
     expect(decodeQrPng(png.body)).toBe(json.body.qrData);
-    const viaAccept = await http.get(`/api/v1/auth/${sessionId}/qr`).set('x-api-key', key).set('accept', 'image/png').buffer(true).expect(200);
+    const viaAccept = await e2e.http
+      .get(`/api/v1/auth/${sessionId}/qr`)
+      .set('x-api-key', e2e.key)
+      .set('accept', 'image/png')
+      .buffer(true)
+      .expect(200);
     expect(decodeQrPng(viaAccept.body)).toBe(json.body.qrData);
-    const svg = await qr(sessionId, '?format=svg').buffer(true).expect(200).expect('content-type', /^image\/svg\+xml/);
+    const svg = await qr(sessionId, '?format=svg')
+      .buffer(true)
+      .expect(200)
+      .expect('content-type', /^image\/svg\+xml/);
     expect(svg.body.toString()).toContain('<svg');
 
     await scan({ qrData: json.body.qrData, personalNumber: '198507099805', givenName: 'Anna', surname: 'Andersson' }).expect(200);
 
-    testApp.clock.advance(1_500);
+    e2e.clock.advance(1_500);
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode: 'userSign' });
 
-    testApp.clock.advance(2_000);
+    e2e.clock.advance(2_000);
     const done = await poll(sessionId).expect(200);
     expect(done.body).toEqual({
       sessionId,
       provider: 'simulator',
+      environment: 'test',
       status: 'complete',
       user: { personalNumber: '198507099805', name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson' },
       device: { ipAddress: '192.0.2.10' },
-      completedAt: testApp.clock.now().toISOString(),
+      completedAt: e2e.clock.now().toISOString(),
     });
 
     // Polls after the end give the same final answer; the QR and cancel are refused.
-    testApp.clock.advance(5_000);
+    e2e.clock.advance(5_000);
     await poll(sessionId).expect(200, done.body);
     expect((await qr(sessionId).expect(409)).body.code).toBe('session_not_pending');
-    expect((await http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', key).expect(409)).body.code).toBe('session_not_pending');
+    expect((await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(409)).body.code).toBe(
+      'session_not_pending',
+    );
   });
 
   it('should size PNG frames by ?size= within bounds and refuse sizes outside them', async () => {
@@ -108,9 +101,9 @@ describe('Identity sessions (simulator)', () => {
     const { sessionId, qrStartSecret } = (await start().expect(200)).body;
     const frame = (await qr(sessionId).expect(200)).body.qrData;
     await scan({ qrData: frame, personalNumber: '197001011234' }).expect(200);
-    testApp.clock.advance(2_500);
+    e2e.clock.advance(2_500);
     await poll(sessionId).expect(200);
-    const rows = await testApp.app.get(DataSource).query('SELECT * FROM sessions WHERE id = $1', [sessionId]);
+    const rows = await e2e.app.get(DataSource).query('SELECT * FROM sessions WHERE id = $1', [sessionId]);
     const dump = JSON.stringify(rows) + Buffer.concat([rows[0].qr_start_secret_enc, rows[0].completion_enc]).toString('latin1');
     expect(rows[0].status).toBe('complete');
     expect(dump).not.toContain(qrStartSecret);
@@ -122,7 +115,7 @@ describe('Identity sessions (simulator)', () => {
     await scan({ autoStartToken: approved.autoStartToken }).expect(200);
     const cancelled = (await start().expect(200)).body;
     await scan({ autoStartToken: cancelled.autoStartToken, action: 'cancel' }).expect(200);
-    testApp.clock.advance(2_500);
+    e2e.clock.advance(2_500);
     expect((await poll(approved.sessionId).expect(200)).body.status).toBe('complete');
     expect((await poll(cancelled.sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'userCancel' });
   });
@@ -134,7 +127,7 @@ describe('Identity sessions (simulator)', () => {
     expect((await scan({ qrData: 'not a frame' }).expect(400)).body.code).toBe('qr_invalid');
 
     const old = (await qr(sessionId).expect(200)).body.qrData;
-    testApp.clock.advance(4_000);
+    e2e.clock.advance(4_000);
     expect((await scan({ qrData: old }).expect(400)).body.code).toBe('qr_expired');
 
     const current = (await qr(sessionId).expect(200)).body.qrData;
@@ -150,16 +143,16 @@ describe('Identity sessions (simulator)', () => {
 
   it('should cancel a pending session', async () => {
     const { sessionId } = (await start().expect(200)).body;
-    const res = await http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', key).expect(200);
-    expect(res.body).toEqual({ sessionId, provider: 'simulator', status: 'failed', hintCode: 'cancelled', completedAt: expect.any(String) });
+    const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
+    expect(res.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'failed', hintCode: 'cancelled', completedAt: expect.any(String) });
     await poll(sessionId).expect(200, res.body);
   });
 
   it('should fail an order nobody scans with startFailed after 30 s (moved clock)', async () => {
     const { sessionId } = (await start().expect(200)).body;
-    testApp.clock.advance(29_000);
+    e2e.clock.advance(29_000);
     expect((await poll(sessionId).expect(200)).body.status).toBe('pending');
-    testApp.clock.advance(2_000);
+    e2e.clock.advance(2_000);
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'startFailed' });
   });
 
@@ -167,11 +160,14 @@ describe('Identity sessions (simulator)', () => {
     const [approved, cancelled, waiting] = await Promise.all([start(), start(), start()].map(async (r) => (await r.expect(200)).body));
     await scan({ autoStartToken: approved.autoStartToken }).expect(200);
     await scan({ autoStartToken: cancelled.autoStartToken, action: 'cancel' }).expect(200);
-    testApp.clock.advance(2_500);
-    const collected = await testApp.app.get(SessionSettlement).collectDue();
+    e2e.clock.advance(2_500);
+    const collected = await e2e.app.get(SessionSettlement).collectDue();
     expect(collected).toEqual(expect.arrayContaining([approved.sessionId, cancelled.sessionId, waiting.sessionId]));
     // Just collected: these polls answer from the stored state the collector wrote.
-    expect((await poll(approved.sessionId).expect(200)).body).toMatchObject({ status: 'complete', user: { personalNumber: '199001011239' } });
+    expect((await poll(approved.sessionId).expect(200)).body).toMatchObject({
+      status: 'complete',
+      user: { personalNumber: '199001011239' },
+    });
     expect((await poll(cancelled.sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'userCancel' });
     expect((await poll(waiting.sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction' });
   });
@@ -179,20 +175,20 @@ describe('Identity sessions (simulator)', () => {
   it('should erase personal data after the retention period and keep the outcome', async () => {
     const { sessionId, autoStartToken } = (await start().expect(200)).body;
     await scan({ autoStartToken }).expect(200);
-    testApp.clock.advance(2_500);
+    e2e.clock.advance(2_500);
     expect((await poll(sessionId).expect(200)).body.user).toBeDefined();
-    testApp.clock.advance(3_600_000);
-    await testApp.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
+    e2e.clock.advance(3_600_000);
+    await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     const after = await poll(sessionId).expect(200);
-    expect(after.body).toEqual({ sessionId, provider: 'simulator', status: 'complete', completedAt: expect.any(String) });
+    expect(after.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'complete', completedAt: expect.any(String) });
   });
 
-  it('should answer 404 session_not_found alike for a missing id, a malformed id and another team\'s session', async () => {
-    const other = await createTeamWithKey(testApp.app);
+  it("should answer 404 session_not_found alike for a missing id, a malformed id and another team's session", async () => {
+    const other = await createTeamWithKey(e2e.app);
     const { sessionId } = (await start().expect(200)).body;
     for (const [id, apiKey] of [
-      ['00000000-0000-4000-8000-000000000000', key],
-      ['not-a-uuid', key],
+      ['00000000-0000-4000-8000-000000000000', e2e.key],
+      ['not-a-uuid', e2e.key],
       [sessionId, other.key],
     ]) {
       const res = await poll(id, apiKey).expect(404);
@@ -201,10 +197,10 @@ describe('Identity sessions (simulator)', () => {
   });
 
   it('should answer 404 unknown_provider for an unknown provider and for the simulator with a live key', async () => {
-    expect((await http.post('/api/v1/auth/nope/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(404)).body.code).toBe(
-      'unknown_provider',
-    );
-    const live = await createTeamWithKey(testApp.app, { environment: 'live' });
+    expect(
+      (await e2e.http.post('/api/v1/auth/nope/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.1' }).expect(404)).body.code,
+    ).toBe('unknown_provider');
+    const live = await createTeamWithKey(e2e.app, { environment: 'live' });
     expect((await start(undefined, live.key).expect(404)).body.code).toBe('unknown_provider');
   });
 
@@ -216,10 +212,10 @@ describe('Identity sessions (simulator)', () => {
     ['metadata over 1 KiB', { endUserIp: '192.0.2.1', metadata: { big: 'x'.repeat(1100) } }, '/metadata'],
     ['an unknown member', { endUserIp: '192.0.2.1', surprise: true }, '/surprise'],
   ])('should refuse a start body with %s (400 naming the field) and create nothing', async (_name, body, pointer) => {
-    const before = await testApp.app.get(DataSource).query('SELECT count(*)::int AS n FROM sessions');
+    const before = await e2e.app.get(DataSource).query('SELECT count(*)::int AS n FROM sessions');
     const res = await start(body).expect(400);
     expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
-    const after = await testApp.app.get(DataSource).query('SELECT count(*)::int AS n FROM sessions');
+    const after = await e2e.app.get(DataSource).query('SELECT count(*)::int AS n FROM sessions');
     expect(after[0].n).toBe(before[0].n);
   });
 
@@ -228,17 +224,14 @@ describe('Identity sessions (simulator)', () => {
   });
 
   itOnPostgres('should let two instances on one database collect together without collecting a session twice', async () => {
-    const second = await createTestApp(database.env);
+    const second = await createTestApp(e2e.env);
     second.stopBackgroundJobs();
     try {
       const ids = await Promise.all(Array.from({ length: 12 }, async () => (await start().expect(200)).body.sessionId as string));
-      second.clock.freeze(testApp.clock.nowMs());
-      testApp.clock.advance(2_000);
+      second.clock.freeze(e2e.clock.nowMs());
+      e2e.clock.advance(2_000);
       second.clock.advance(2_000);
-      const [a, b] = await Promise.all([
-        testApp.app.get(SessionSettlement).collectDue(),
-        second.app.get(SessionSettlement).collectDue(),
-      ]);
+      const [a, b] = await Promise.all([e2e.app.get(SessionSettlement).collectDue(), second.app.get(SessionSettlement).collectDue()]);
       const mine = [...a, ...b].filter((id) => ids.includes(id));
       expect(new Set(mine).size).toBe(mine.length);
       expect(new Set(mine)).toEqual(new Set(ids));
@@ -253,10 +246,12 @@ describe('Identity sessions: order lifetime', () => {
     const database = await createTestDatabase();
     const testApp = await createTestApp({ ...database.env, SESSION_TTL: '3m', SIMULATOR_START_TIMEOUT: '10m' });
     try {
-      const http = request(testApp.app.getHttpServer());
+      const http = httpOf(testApp.app);
       const { key } = await createTeamWithKey(testApp.app);
       testApp.clock.freeze();
-      const { sessionId } = (await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200)).body;
+      const { sessionId } = (
+        await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200)
+      ).body;
       testApp.clock.advance(179_000);
       expect((await http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe('pending');
       testApp.clock.advance(2_000);

@@ -21,15 +21,27 @@ describeOnPostgres('Webhooks: the service process stops between the end of a ses
   let secret: string;
 
   // The attempt's deadline (1 s) plus the lease margin bounds how long a restarted service waits.
-  const env = () => ({ ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '1s' });
+  const env = () => ({
+    ...database.env,
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_TIMEOUT: '1s',
+  });
   const cli = async (...argv: string[]) => {
     const { exitCode, output } = await withEnv({ ...env(), LOG_LEVEL: 'silent' }, () => runCli(argv));
     if (exitCode !== 0) throw new Error(`cli ${argv.join(' ')}: ${JSON.stringify(output)}`);
     return output as Record<string, string>;
   };
   /** Opens the database beside (or, between runs, instead of) the service. */
-  const withDatabase = async <T>(work: (query: (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> => {
-    const dataSource = await createDataSource({ url: database.env.DATABASE_URL, dataDir: database.env.DATA_DIR ?? '', joinRunningEmbedded: true, poolSize: 1 });
+  const withDatabase = async <T>(
+    work: (query: (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<T>,
+  ): Promise<T> => {
+    const dataSource = await createDataSource({
+      url: database.env.DATABASE_URL,
+      dataDir: database.env.DATA_DIR ?? '',
+      joinRunningEmbedded: true,
+      poolSize: 1,
+    });
     try {
       return await work((sql, params) => dataSource.query(sql, params));
     } finally {
@@ -69,9 +81,11 @@ describeOnPostgres('Webhooks: the service process stops between the end of a ses
 
     await withDatabase(async (query) => {
       expect(await query(`SELECT status FROM sessions WHERE id = $1`, [sessionId])).toEqual([{ status: 'complete' }]);
-      expect(await query(`SELECT status, attempt_count FROM webhook_deliveries WHERE session_id = $1 AND lease_expires_at IS NOT NULL`, [sessionId])).toEqual([
-        { status: 'pending', attempt_count: 1 },
-      ]);
+      expect(
+        await query(`SELECT status, attempt_count FROM webhook_deliveries WHERE session_id = $1 AND lease_expires_at IS NOT NULL`, [
+          sessionId,
+        ]),
+      ).toEqual([{ status: 'pending', attempt_count: 1 }]);
     });
 
     service = await ServiceProcess.start(build.main, env());
@@ -101,7 +115,9 @@ describeOnPostgres('Webhooks: the service process stops between the end of a ses
     await service.kill('SIGTERM');
     service = undefined;
 
-    const rows = await withDatabase((query) => query(`SELECT status, attempt_count FROM webhook_deliveries WHERE session_id = $1`, [sessionId]));
+    const rows = await withDatabase((query) =>
+      query(`SELECT status, attempt_count FROM webhook_deliveries WHERE session_id = $1`, [sessionId]),
+    );
     expect(rows).toEqual([{ status: 'delivered', attempt_count: 1 }]);
   }, 60_000);
 });

@@ -1,16 +1,16 @@
 import { Counter, Registry } from 'prom-client';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../../src/config/webhooks.config.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery.store.js';
 import { LEASE_MARGIN_MS, MAX_IN_FLIGHT, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import type { TestApp } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { usingRealPostgres } from '../support/test-postgres.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint, deliveriesOf, waitUntil } from '../support/webhooks.js';
+import { httpOf, useE2eApp } from '../support/e2e.js';
 
 // More than one replica keeps in flight, so that the other must take part.
 const MESSAGES = MAX_IN_FLIGHT + 36;
@@ -18,15 +18,8 @@ const MESSAGES = MAX_IN_FLIGHT + 36;
 const describeOnPostgres = usingRealPostgres() ? describe : describe.skip;
 
 describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database', () => {
-  let database: TestDatabase;
-  let replicas: TestApp[];
+  const e2e = useE2eApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '2s' }, replicas: 2 });
   let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const env = { ...database.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '2s' };
-    replicas = [await createTestApp(env), await createTestApp(env)];
-  });
 
   beforeEach(async () => {
     receiver = await WebhookReceiver.start();
@@ -34,29 +27,28 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
 
   afterEach(() => receiver.close());
 
-  afterAll(async () => {
-    await Promise.all(replicas?.map((r) => r.close()) ?? []);
-    await database?.drop();
-  });
-
   const attemptsBy = async (replica: TestApp) => {
     const metric = replica.app.get(Registry).getSingleMetric('webhook_attempts_total') as Counter;
     return (await metric.get()).values.reduce((sum, v) => sum + v.value, 0);
   };
 
   it('should deliver every message once, each by one replica at a time', async () => {
-    const [a, b] = replicas;
+    const [a, b] = e2e.replicas;
     receiver.answerByDefault({ status: 200, delayMs: 30 });
     const team = await createTeamWithKey(a.app, { plan: 'pro' });
     await createEndpoint(a.app, team.team.id, { url: receiver.url() });
-    const http = request(a.app.getHttpServer());
+    const http = httpOf(a.app);
     await Promise.all(
       Array.from({ length: MESSAGES }, async () => {
-        const started = await http.post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.1' }).expect(200);
+        const started = await http
+          .post('/api/v1/auth/simulator/start')
+          .set('x-api-key', team.key)
+          .send({ endUserIp: '192.0.2.1' })
+          .expect(200);
         await http.post('/api/v1/simulator/scan').send({ autoStartToken: started.body.autoStartToken }).expect(200);
       }),
     );
-    for (const replica of replicas) replica.clock.advance(2_500);
+    for (const replica of e2e.replicas) replica.clock.advance(2_500);
 
     // Replica a ends every session (and is woken for each message); b keeps looking for due ones meanwhile.
     let settled = false;
@@ -69,13 +61,14 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     await a.app.get(SessionSettlement).collectDue();
     const dataSource = a.app.get(DataSource);
     await waitUntil(
-      async () => (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0].n === MESSAGES,
+      async () =>
+        (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0].n === MESSAGES,
       'every message to be delivered',
       30_000,
     );
     settled = true;
     await bLooks;
-    await Promise.all(replicas.map((r) => r.app.get(WebhookDispatcher).idle()));
+    await Promise.all(e2e.replicas.map((r) => r.app.get(WebhookDispatcher).idle()));
 
     expect(receiver.requests).toHaveLength(MESSAGES);
     expect(new Set(receiver.messageIds()).size).toBe(MESSAGES);
@@ -88,12 +81,16 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
   });
 
   it("should let another replica take over a message once a dead worker's lease has run out", async () => {
-    const [a, b] = replicas;
+    const [a, b] = e2e.replicas;
     const at = Math.ceil(Date.now() / 1000) * 1000;
-    for (const replica of replicas) replica.clock.freeze(at);
+    for (const replica of e2e.replicas) replica.clock.freeze(at);
     const team = await createTeamWithKey(a.app, { plan: 'pro' });
     await createEndpoint(a.app, team.team.id, { url: receiver.url() });
-    const started = await request(a.app.getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.1' }).expect(200);
+    const started = await httpOf(a.app)
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', team.key)
+      .send({ endUserIp: '192.0.2.1' })
+      .expect(200);
     const sessionId = started.body.sessionId as string;
 
     // A message due a minute from now, so that no dispatcher takes it before the "dead" worker does.
@@ -101,7 +98,16 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     await a.app.get(DataSource).transaction((manager) =>
       a.app.get(WebhookOutbox).enqueue(
         manager,
-        [{ teamId: team.team.id, environment: 'test', sessionId, type: 'auth.session.failed', occurredAt: new Date(at), data: { sessionId } }],
+        [
+          {
+            teamId: team.team.id,
+            environment: 'test',
+            sessionId,
+            type: 'auth.session.failed',
+            occurredAt: new Date(at),
+            data: { sessionId },
+          },
+        ],
         due,
       ),
     );
@@ -110,9 +116,9 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     expect(dead).toMatchObject({ attemptCount: 1 });
 
     const lookAt = async (ms: number) => {
-      for (const replica of replicas) replica.clock.freeze(ms);
-      for (const replica of replicas) replica.app.get(WebhookDispatcher).wake();
-      await Promise.all(replicas.map((r) => r.app.get(WebhookDispatcher).idle()));
+      for (const replica of e2e.replicas) replica.clock.freeze(ms);
+      for (const replica of e2e.replicas) replica.app.get(WebhookDispatcher).wake();
+      await Promise.all(e2e.replicas.map((r) => r.app.get(WebhookDispatcher).idle()));
     };
     // While the lease holds, nobody else sends it.
     await lookAt(due.getTime() + leaseMs - 1);
@@ -127,15 +133,23 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
     expect(delivered).toMatchObject({ attemptCount: 2, attempts: [{ number: 2, outcome: 'success' }] });
 
     // The dead worker wakes up and reports: its attempt is logged, but the message is no longer its to move.
-    const late = await a.app.get(WebhookDeliveryStore).record(
-      dead,
-      { outcome: 'http_error', statusCode: 502, latencyMs: 1, error: 'HTTP 502', responseExcerpt: null },
-      a.clock.now(),
-      1_000,
-    );
+    const late = await a.app
+      .get(WebhookDeliveryStore)
+      .record(
+        dead,
+        { outcome: 'http_error', statusCode: 502, latencyMs: 1, error: 'HTTP 502', responseExcerpt: null },
+        a.clock.now(),
+        1_000,
+      );
     expect(late.status).toBe('lease_lost');
     const [after] = await deliveriesOf(b.app, team.team.id, sessionId);
-    expect(after).toMatchObject({ status: 'delivered', attempts: [{ number: 1, outcome: 'http_error' }, { number: 2, outcome: 'success' }] });
+    expect(after).toMatchObject({
+      status: 'delivered',
+      attempts: [
+        { number: 1, outcome: 'http_error' },
+        { number: 2, outcome: 'success' },
+      ],
+    });
     expect(receiver.requests).toHaveLength(1);
   });
 });

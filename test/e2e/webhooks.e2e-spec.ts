@@ -15,11 +15,12 @@ import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.js';
 import { WebhookPayloadPurgeJob } from '../../src/webhooks/webhook-payload-purge.job.js';
-import { createTestApp, createTestDatabase, TEST_ENCRYPTION_KEY, withEnv, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { freePort } from '../support/service-process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { completeSimulatorSession, createEndpoint, deliveriesOf, waitForDelivery, waitUntil } from '../support/webhooks.js';
+import { useE2eApp } from '../support/e2e.js';
 
 // Retries after 10 s and 20 s (±20 % jitter): three attempts in all, on a clock the tests move.
 const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '10s,20s', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
@@ -27,53 +28,51 @@ const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '10s,20s', WEBHOOK_TIMEOUT: '500ms', 
 const BOOT_TIMEOUT = 120_000;
 
 describe('Webhooks: delivery, signatures, retries, redelivery, rotation, management', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
+  const e2e = useE2eApp({ env: SCHEDULE, bootTimeout: BOOT_TIMEOUT });
   let receiver: WebhookReceiver;
   let team: Awaited<ReturnType<typeof createTeamWithKey>>;
   let endpointId: string;
   let secret: string;
 
-  const app = () => testApp.app;
+  const app = () => e2e.app;
   const dispatcher = () => app().get(WebhookDispatcher);
   const deliveries = () => app().get(WebhookDeliveriesService);
   /** The bearer token of a new member of the team, as the OTP login would issue it. */
   const memberToken = async (teamId: string) => {
-    const user = await app().get(UsersService).create({ teamId, email: `member-${randomUUID()}@example.com` });
+    const user = await app()
+      .get(UsersService)
+      .create({ teamId, email: `member-${randomUUID()}@example.com` });
     return `Bearer ${(await app().get(TokensService).issue({ userId: user.id, teamId, clientId: 'test' })).token}`;
   };
   // The command line beside the running app (on the embedded database it joins through the app's socket).
   const cli = (...argv: string[]) =>
-    withEnv({ ...database.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, () => runCli(argv));
-  const complete = (options?: Parameters<typeof completeSimulatorSession>[3]) => completeSimulatorSession(app(), testApp.clock, team.key, options);
+    withEnv(
+      { ...e2e.database.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      () => runCli(argv),
+    );
+  const complete = (options?: Parameters<typeof completeSimulatorSession>[3]) =>
+    completeSimulatorSession(app(), e2e.clock, team.key, options);
   const delivered = (sessionId: string) => waitForDelivery(app(), team.team.id, sessionId, (d) => d.status === 'delivered', 'the delivery');
   const verify = (request: { body: string; headers: Record<string, unknown> }, withSecret = secret) =>
     new Webhook(withSecret).verify(request.body, request.headers as Record<string, string>);
   /** Moves the clock past the next retry (schedule delay + jitter) and lets the dispatcher look. */
   const retryAfter = async (seconds: number) => {
-    testApp.clock.advance(seconds * 1_200 + 100);
+    e2e.clock.advance(seconds * 1_200 + 100);
     dispatcher().wake();
     await dispatcher().idle();
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ ...database.env, ...SCHEDULE });
-  }, BOOT_TIMEOUT);
-
   beforeEach(async () => {
-    testApp.clock.freeze();
+    e2e.clock.freeze();
     receiver = await WebhookReceiver.start();
     team = await createTeamWithKey(app(), { plan: 'pro' });
-    ({ endpoint: { id: endpointId }, secret } = await createEndpoint(app(), team.team.id, { url: receiver.url() }));
+    ({
+      endpoint: { id: endpointId },
+      secret,
+    } = await createEndpoint(app(), team.team.id, { url: receiver.url() }));
   });
 
   afterEach(() => receiver.close());
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
 
   it('should deliver auth.session.completed at once, signed so that standardwebhooks verifies it', async () => {
     const sessionId = await complete({ metadata: { orderId: 'A-1' } });
@@ -81,21 +80,22 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
 
     expect(verify(received)).toEqual({
       type: 'auth.session.completed',
-      timestamp: testApp.clock.now().toISOString(),
+      timestamp: e2e.clock.now().toISOString(),
       data: {
         sessionId,
         provider: 'simulator',
+        environment: 'test',
         status: 'complete',
         user: { personalNumber: '198507099805', name: 'Tess Testsson', givenName: 'Tess', surname: 'Testsson' },
         device: { ipAddress: '192.0.2.10' },
-        completedAt: testApp.clock.now().toISOString(),
+        completedAt: e2e.clock.now().toISOString(),
         metadata: { orderId: 'A-1' },
       },
     });
     expect(received.headers).toMatchObject({
       'content-type': 'application/json',
       'webhook-id': expect.stringMatching(/^msg_[0-9A-Za-z]{27}$/),
-      'webhook-timestamp': String(Math.floor(testApp.clock.nowMs() / 1000)),
+      'webhook-timestamp': String(Math.floor(e2e.clock.nowMs() / 1000)),
       'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
     });
 
@@ -106,7 +106,17 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       eventType: 'auth.session.completed',
       attemptCount: 1,
       lastStatusCode: 200,
-      attempts: [{ number: 1, attemptedAt: testApp.clock.now().toISOString(), trigger: 'scheduled', outcome: 'success', statusCode: 200, latencyMs: expect.any(Number), responseExcerpt: 'ok' }],
+      attempts: [
+        {
+          number: 1,
+          attemptedAt: e2e.clock.now().toISOString(),
+          trigger: 'scheduled',
+          outcome: 'success',
+          statusCode: 200,
+          latencyMs: expect.any(Number),
+          responseExcerpt: 'ok',
+        },
+      ],
     });
     expect(delivery).not.toHaveProperty('nextAttemptAt');
     expect(delivery.attempts[0]).not.toHaveProperty('error');
@@ -124,7 +134,9 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       const printed = (pattern: RegExp) => waitUntil(async () => pattern.test(output), `the receiver to print ${pattern}`);
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       await printed(/^listening on \d+$/m);
-      await app().get(WebhookEndpointsService).update(team.team.id, endpointId, { url: `http://127.0.0.1:${port}/webhooks` });
+      await app()
+        .get(WebhookEndpointsService)
+        .update(team.team.id, endpointId, { url: `http://127.0.0.1:${port}/webhooks` });
       const sessionId = await complete();
       await printed(new RegExp(`^verified auth\\.session\\.completed msg_\\w+ \\{"sessionId":"${sessionId}"`, 'm'));
       expect((await delivered(sessionId)).lastStatusCode).toBe(204);
@@ -134,26 +146,41 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   });
 
   it('should deliver auth.session.failed for a cancelled session', async () => {
-    const started = await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200);
-    await request(app().getHttpServer()).post(`/api/v1/auth/${started.body.sessionId}/cancel`).set('x-api-key', team.key).expect(200);
+    const started = await e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', team.key)
+      .send({ endUserIp: '192.0.2.10' })
+      .expect(200);
+    await e2e.http.post(`/api/v1/auth/${started.body.sessionId}/cancel`).set('x-api-key', team.key).expect(200);
     const [received] = await receiver.waitForRequests(1);
     expect(verify(received)).toEqual({
       type: 'auth.session.failed',
-      timestamp: testApp.clock.now().toISOString(),
-      data: { sessionId: started.body.sessionId, provider: 'simulator', status: 'failed', hintCode: 'cancelled', completedAt: testApp.clock.now().toISOString() },
+      timestamp: e2e.clock.now().toISOString(),
+      data: { sessionId: started.body.sessionId, provider: 'simulator', environment: 'test', status: 'failed', hintCode: 'cancelled', completedAt: e2e.clock.now().toISOString() },
     });
   });
 
   it("should end a whole collector batch in one go: one message per ended session, each to its own team's endpoint", async () => {
-    const http = request(app().getHttpServer());
+    const http = e2e.http;
     const other = await createTeamWithKey(app(), { plan: 'pro' });
     const { secret: otherSecret } = await createEndpoint(app(), other.team.id, { url: receiver.url('/other') });
-    const start = (key: string) => http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200);
-    const [approved, declined, waiting, otherApproved] = await Promise.all([start(team.key), start(team.key), start(team.key), start(other.key)]);
-    const scan = (token: string, action: 'approve' | 'cancel') => http.post('/api/v1/simulator/scan').send({ autoStartToken: token, action }).expect(200);
-    await Promise.all([scan(approved.body.autoStartToken, 'approve'), scan(declined.body.autoStartToken, 'cancel'), scan(otherApproved.body.autoStartToken, 'approve')]);
+    const start = (key: string) =>
+      http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200);
+    const [approved, declined, waiting, otherApproved] = await Promise.all([
+      start(team.key),
+      start(team.key),
+      start(team.key),
+      start(other.key),
+    ]);
+    const scan = (token: string, action: 'approve' | 'cancel') =>
+      http.post('/api/v1/simulator/scan').send({ autoStartToken: token, action }).expect(200);
+    await Promise.all([
+      scan(approved.body.autoStartToken, 'approve'),
+      scan(declined.body.autoStartToken, 'cancel'),
+      scan(otherApproved.body.autoStartToken, 'approve'),
+    ]);
 
-    testApp.clock.advance(2_000);
+    e2e.clock.advance(2_000);
     await app().get(SessionSettlement).collectDue();
     const received = await receiver.waitForRequests(3);
     await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more comes
@@ -169,28 +196,46 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     );
     const [theirs] = byPath('/other');
     expect((verify(theirs, otherSecret) as { data: { sessionId: string } }).data.sessionId).toBe(otherApproved.body.sessionId);
-    expect((await http.post(`/api/v1/auth/${waiting.body.sessionId}/poll`).set('x-api-key', team.key).expect(200)).body.status).toBe('pending');
+    expect((await http.post(`/api/v1/auth/${waiting.body.sessionId}/poll`).set('x-api-key', team.key).expect(200)).body.status).toBe(
+      'pending',
+    );
   });
 
   it('should record attempts that finish together in fewer statements, and fail only the one whose message vanished', async () => {
     const dataSource = app().get(DataSource);
     // A store of its own: the app's dispatcher records through the app's store, never through this one.
     const store = new WebhookDeliveryStore(dataSource);
-    const due = new Date(testApp.clock.nowMs() + 3_600_000);
+    const due = new Date(e2e.clock.nowMs() + 3_600_000);
     const sessionIds = await Promise.all(
-      Array.from({ length: 7 }, async () => (await request(app().getHttpServer()).post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body.sessionId as string),
+      Array.from(
+        { length: 7 },
+        async () =>
+          (await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', team.key).send({ endUserIp: '192.0.2.10' }).expect(200))
+            .body.sessionId as string,
+      ),
     );
     // Ended here without their own messages, so no later collect ends them (and writes messages) again.
-    await dataSource.query(`UPDATE sessions SET status = 'failed', hint_code = 'cancelled', completed_at = now() WHERE id = ANY ($1::uuid[])`, [sessionIds]);
-    const events = sessionIds.map((sessionId) => ({ teamId: team.team.id, environment: 'test' as const, sessionId, type: 'auth.session.failed' as const, occurredAt: due, data: { sessionId } }));
+    await dataSource.query(
+      `UPDATE sessions SET status = 'failed', hint_code = 'cancelled', completed_at = now() WHERE id = ANY ($1::uuid[])`,
+      [sessionIds],
+    );
+    const events = sessionIds.map((sessionId) => ({
+      teamId: team.team.id,
+      environment: 'test' as const,
+      sessionId,
+      type: 'auth.session.failed' as const,
+      occurredAt: due,
+      data: { sessionId },
+    }));
     await dataSource.transaction((manager) => app().get(WebhookOutbox).enqueue(manager, events, due));
     // Claimed by hand (exactly these messages, due an hour from now, which no dispatcher takes).
     const leaseToken = randomUUID();
-    const [claimed]: [{ id: string; message_id: string; endpoint_id: string; event_at: Date; attempt_count: number }[]] = await dataSource.query(
-      `UPDATE webhook_deliveries SET lease_token = $1, lease_expires_at = $2, attempt_count = attempt_count + 1
+    const [claimed]: [{ id: string; message_id: string; endpoint_id: string; event_at: Date; attempt_count: number }[]] =
+      await dataSource.query(
+        `UPDATE webhook_deliveries SET lease_token = $1, lease_expires_at = $2, attempt_count = attempt_count + 1
         WHERE session_id = ANY ($3::uuid[]) RETURNING id, message_id, endpoint_id, event_at, attempt_count`,
-      [leaseToken, due, sessionIds],
-    );
+        [leaseToken, due, sessionIds],
+      );
     const claims = claimed.map((row) => ({
       id: row.id,
       messageId: row.message_id,
@@ -211,7 +256,10 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const statements: string[] = [];
     const query = dataSource.query.bind(dataSource);
     // Counts this store's statements (a record starts WITH input); the real query still runs.
-    dataSource.query = ((sql: string, parameters?: unknown[]) => (sql.startsWith('WITH input') && statements.push(sql), query(sql, parameters))) as typeof dataSource.query;
+    dataSource.query = ((sql: string, parameters?: unknown[]) => (
+      sql.startsWith('WITH input') && statements.push(sql),
+      query(sql, parameters)
+    )) as typeof dataSource.query;
     try {
       const recorded = await Promise.all(claims.slice(0, 4).map((claim) => store.record(claim, ok, due, null)));
       expect(recorded.map((r) => r.status)).toEqual(Array(4).fill('delivered'));
@@ -271,7 +319,11 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     // Nothing more is tried, however long we wait.
     await retryAfter(3_600);
     expect(receiver.requests).toHaveLength(3);
-    const page = await deliveries().list(team.team.id, { startRow: 0, endRow: 10, filterModel: { status: { filterType: 'set', values: ['failed'] } } });
+    const page = await deliveries().list(team.team.id, {
+      startRow: 0,
+      endRow: 10,
+      filterModel: { status: { filterType: 'set', values: ['failed'] } },
+    });
     expect(page).toMatchObject({ success: true, lastrow: 1, rows: [{ id: failed.id }] });
   });
 
@@ -281,7 +333,13 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
 
     await deliveries().redeliver(team.team.id, first.id);
     await receiver.waitForRequests(2);
-    const again = await waitForDelivery(app(), team.team.id, sessionId, (d) => d.attempts.length === 2 && d.status === 'delivered', 'the redelivery');
+    const again = await waitForDelivery(
+      app(),
+      team.team.id,
+      sessionId,
+      (d) => d.attempts.length === 2 && d.status === 'delivered',
+      'the redelivery',
+    );
     expect(again.attempts.map((a) => a.trigger)).toEqual(['scheduled', 'manual']);
     expect(receiver.messageIds()).toEqual([first.messageId, first.messageId]);
     expect(verify(receiver.requests[1])).toMatchObject({ data: { sessionId } });
@@ -300,7 +358,11 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const sessionId = await complete();
     const delivery = await delivered(sessionId);
     const other = await createTeamWithKey(app(), { plan: 'pro' });
-    const codeOf = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: DomainException) => error.code);
+    const codeOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'resolved',
+        (error: DomainException) => error.code,
+      );
 
     expect(await codeOf(deliveries().redeliver(other.team.id, delivery.id))).toBe('not_found');
     expect(await codeOf(deliveries().redeliver(team.team.id, 'not-a-uuid'))).toBe('not_found');
@@ -309,19 +371,25 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     expect(await codeOf(deliveries().redeliver(team.team.id, delivery.id))).toBe('delivery_not_redeliverable');
     await app().get(WebhookEndpointsService).update(team.team.id, endpointId, { enabled: true });
 
-    // SPEC 7: the payload holds personal data, erased after the retention (1 h by default).
-    testApp.clock.advance(3_600_000);
+    // docs/webhooks.md: the payload holds personal data, erased after the retention (1 h by default).
+    e2e.clock.advance(3_600_000);
     expect(await app().get(WebhookPayloadPurgeJob).purgeDeliveredPayloads()).toBeGreaterThanOrEqual(1);
     expect(await codeOf(deliveries().redeliver(team.team.id, delivery.id))).toBe('delivery_not_redeliverable');
-    const [purged] = (await deliveries().list(team.team.id, { startRow: 0, endRow: 1, filterModel: { id: { filterType: 'text', type: 'equals', filter: delivery.id } } })).rows;
-    expect(purged).toMatchObject({ status: 'delivered', payloadPurgedAt: testApp.clock.now().toISOString(), attemptCount: 1 });
+    const [purged] = (
+      await deliveries().list(team.team.id, {
+        startRow: 0,
+        endRow: 1,
+        filterModel: { id: { filterType: 'text', type: 'equals', filter: delivery.id } },
+      })
+    ).rows;
+    expect(purged).toMatchObject({ status: 'delivered', payloadPurgedAt: e2e.clock.now().toISOString(), attemptCount: 1 });
   });
 
   it('should sign with both the old and the new secret for 24 hours after a rotation', async () => {
     const rotated = await app().get(WebhookEndpointsService).rotateSecret(team.team.id, endpointId);
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(secret);
-    expect(rotated.endpoint.previousSecretExpiresAt).toEqual(new Date(testApp.clock.nowMs() + 86_400_000));
+    expect(rotated.endpoint.previousSecretExpiresAt).toEqual(new Date(e2e.clock.nowMs() + 86_400_000));
 
     await complete();
     const [during] = await receiver.waitForRequests(1);
@@ -329,11 +397,15 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     expect(verify(during, secret)).toMatchObject({ type: 'auth.session.completed' });
     expect(verify(during, rotated.secret)).toMatchObject({ type: 'auth.session.completed' });
 
-    testApp.clock.advance(86_400_000);
+    e2e.clock.advance(86_400_000);
     await complete();
     const [, after] = await receiver.waitForRequests(2);
     // A day later the receiver's ±5 min window would refuse our moved clock, so the signature is recomputed.
-    const expected = new Webhook(rotated.secret).sign(String(after.headers['webhook-id']), new Date(Number(after.headers['webhook-timestamp']) * 1000), after.body);
+    const expected = new Webhook(rotated.secret).sign(
+      String(after.headers['webhook-id']),
+      new Date(Number(after.headers['webhook-timestamp']) * 1000),
+      after.body,
+    );
     expect(after.headers['webhook-signature']).toBe(expected);
   });
 
@@ -342,20 +414,32 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const first = await complete();
     await waitForDelivery(app(), team.team.id, first, (d) => d.attempts.length === 1, 'the first failure');
     const endpoints = app().get(WebhookEndpointsService);
-    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: true, failingSince: testApp.clock.now() });
+    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: true, failingSince: e2e.clock.now() });
 
-    testApp.clock.advance(5 * 86_400_000);
+    e2e.clock.advance(5 * 86_400_000);
     dispatcher().wake();
     await waitForDelivery(app(), team.team.id, first, (d) => d.attempts.length === 2, 'the retry five days later');
-    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({ enabled: false, disabledReason: 'failing', disabledAt: testApp.clock.now() });
-    const metrics = await request(app().getHttpServer()).get('/metrics').expect(200);
+    expect(await endpoints.get(team.team.id, endpointId)).toMatchObject({
+      enabled: false,
+      disabledReason: 'failing',
+      disabledAt: e2e.clock.now(),
+    });
+    const metrics = await e2e.http.get('/metrics').expect(200);
     expect(metrics.text).toMatch(/^webhook_endpoints_disabled_total\{reason="failing"\} [1-9]/m);
 
     // A disabled endpoint gets no new messages, and its pending one waits.
     const second = await complete();
     await retryAfter(20);
     expect(receiver.requests).toHaveLength(2);
-    expect((await deliveries().list(team.team.id, { startRow: 0, endRow: 10, filterModel: { sessionId: { filterType: 'text', type: 'equals', filter: second } } })).lastrow).toBe(0);
+    expect(
+      (
+        await deliveries().list(team.team.id, {
+          startRow: 0,
+          endRow: 10,
+          filterModel: { sessionId: { filterType: 'text', type: 'equals', filter: second } },
+        })
+      ).lastrow,
+    ).toBe(0);
 
     receiver.answerByDefault({ status: 200 });
     await endpoints.update(team.team.id, endpointId, { enabled: true });
@@ -367,12 +451,17 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   it('should disable an endpoint at once when it answers 410 Gone', async () => {
     receiver.answerNext({ status: 410 });
     await complete();
-    await waitUntil(async () => !(await app().get(WebhookEndpointsService).get(team.team.id, endpointId)).enabled, 'the endpoint to be disabled');
+    await waitUntil(
+      async () => !(await app().get(WebhookEndpointsService).get(team.team.id, endpointId)).enabled,
+      'the endpoint to be disabled',
+    );
     expect(await app().get(WebhookEndpointsService).get(team.team.id, endpointId)).toMatchObject({ disabledReason: 'gone' });
   });
 
   it('should send only the event types and environment an endpoint asked for', async () => {
-    await app().get(WebhookEndpointsService).update(team.team.id, endpointId, { eventTypes: ['auth.session.failed'] });
+    await app()
+      .get(WebhookEndpointsService)
+      .update(team.team.id, endpointId, { eventTypes: ['auth.session.failed'] });
     const live = await createEndpoint(app(), team.team.id, { url: receiver.url('/live'), environment: 'live' });
     await complete();
     await complete({ action: 'cancel' });
@@ -400,7 +489,11 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   it('should list the delivery log in the tabular model: filters, sorting, pages and lastrow', async () => {
     receiver.answerNext({ status: 500 });
     const sessions = [await complete(), await complete(), await complete()];
-    await waitUntil(async () => (await deliveries().list(team.team.id, { startRow: 0, endRow: 10 })).rows.every((r) => r.attempts.length > 0) || undefined, 'three attempts');
+    await waitUntil(
+      async () =>
+        (await deliveries().list(team.team.id, { startRow: 0, endRow: 10 })).rows.every((r) => r.attempts.length > 0) || undefined,
+      'three attempts',
+    );
 
     const all = await deliveries().list(team.team.id, { startRow: 0, endRow: 10, sortModel: [{ colId: 'lastStatusCode', sort: 'desc' }] });
     expect(all.lastrow).toBe(3);
@@ -420,7 +513,12 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       filterModel: {
         lastStatusCode: { filterType: 'number', type: 'greaterThan', filter: 299 },
         url: { filterType: 'text', type: 'contains', filter: '/HOOKS/' },
-        createdAt: { filterType: 'date', type: 'inRange', dateFrom: testApp.clock.now().toISOString().slice(0, 10), dateTo: testApp.clock.now().toISOString().slice(0, 10) },
+        createdAt: {
+          filterType: 'date',
+          type: 'inRange',
+          dateFrom: e2e.clock.now().toISOString().slice(0, 10),
+          dateTo: e2e.clock.now().toISOString().slice(0, 10),
+        },
       },
     });
     expect(filtered.rows.map((r) => r.lastStatusCode)).toEqual([500]);
@@ -428,12 +526,23 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     // Another team sees none of it.
     const other = await createTeamWithKey(app(), { plan: 'pro' });
     expect(await deliveries().list(other.team.id, { startRow: 0, endRow: 10 })).toEqual({ success: true, rows: [], lastrow: 0 });
-    await expect(deliveries().list(team.team.id, { startRow: 0, endRow: 10, filterModel: { team_id: { filterType: 'text', type: 'equals', filter: other.team.id } } })).rejects.toBeInstanceOf(ValidationProblemException);
+    await expect(
+      deliveries().list(team.team.id, {
+        startRow: 0,
+        endRow: 10,
+        filterModel: { team_id: { filterType: 'text', type: 'equals', filter: other.team.id } },
+      }),
+    ).rejects.toBeInstanceOf(ValidationProblemException);
   });
 
   it('should count attempts, latency and the queue in /metrics', async () => {
     await delivered(await complete());
-    const metrics = (await request(app().getHttpServer()).get('/metrics').expect(200).expect('content-type', /^text\/plain/)).text;
+    const metrics = (
+      await e2e.http
+        .get('/metrics')
+        .expect(200)
+        .expect('content-type', /^text\/plain/)
+    ).text;
     expect(metrics).toMatch(/^webhook_attempts_total\{outcome="success"\} [1-9]/m);
     expect(metrics).toMatch(/^webhook_attempt_duration_seconds_count\{outcome="success"\} [1-9]/m);
     expect(metrics).toMatch(/^webhook_delivery_latency_seconds_count [1-9]/m);
@@ -449,7 +558,11 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       description: 'orders',
       eventTypes: ['auth.session.failed', 'auth.session.completed'],
     });
-    expect(updated).toMatchObject({ url: receiver.url('/v2'), description: 'orders', eventTypes: ['auth.session.completed', 'auth.session.failed'] });
+    expect(updated).toMatchObject({
+      url: receiver.url('/v2'),
+      description: 'orders',
+      eventTypes: ['auth.session.completed', 'auth.session.failed'],
+    });
     expect((await endpoints.update(team.team.id, endpointId, { description: null })).description).toBeNull();
     expect(await endpoints.list(team.team.id)).toEqual([expect.objectContaining({ id: endpointId, url: receiver.url('/v2') })]);
 
@@ -474,21 +587,47 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
   });
 
   it('should manage endpoints and the delivery log through the management API with a team member token', async () => {
-    const http = request(app().getHttpServer());
+    const http = e2e.http;
     const bearer = await memberToken(team.team.id);
     const api = <T extends request.Test>(call: T) => call.set('authorization', bearer);
 
-    const created = await api(http.post('/api/v1/webhook-endpoints')).send({ url: receiver.url('/api'), eventTypes: ['auth.session.completed'], description: 'via the API' }).expect(201);
-    expect(created.body).toMatchObject({ url: receiver.url('/api'), eventTypes: ['auth.session.completed'], environment: 'test', enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    const created = await api(http.post('/api/v1/webhook-endpoints'))
+      .send({ url: receiver.url('/api'), eventTypes: ['auth.session.completed'], description: 'via the API' })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      url: receiver.url('/api'),
+      eventTypes: ['auth.session.completed'],
+      environment: 'test',
+      enabled: true,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const listed = await api(http.get('/api/v1/webhook-endpoints')).expect(200);
     expect(listed.body.data.map((e: { id: string }) => e.id).sort()).toEqual([endpointId, created.body.id].sort());
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
     // Only the new endpoint receives from here on.
-    expect((await api(http.patch(`/api/v1/webhook-endpoints/${endpointId}`)).send({ enabled: false }).expect(200)).body).toMatchObject({ enabled: false, disabledReason: 'manual' });
-    expect((await api(http.post('/api/v1/webhook-endpoints')).send({ url: 'ftp://rp.example/' }).expect(400)).body.code).toBe('invalid_webhook_url');
-    expect((await api(http.post('/api/v1/webhook-endpoints')).send({ url: receiver.url(), eventTypes: ['auth.session.started'] }).expect(400)).body.errors[0].pointer).toBe('/eventTypes');
+    expect(
+      (
+        await api(http.patch(`/api/v1/webhook-endpoints/${endpointId}`))
+          .send({ enabled: false })
+          .expect(200)
+      ).body,
+    ).toMatchObject({ enabled: false, disabledReason: 'manual' });
+    expect((await api(http.post('/api/v1/webhook-endpoints')).send({ url: 'ftp://rp.example/' }).expect(400)).body.code).toBe(
+      'invalid_webhook_url',
+    );
+    expect(
+      (
+        await api(http.post('/api/v1/webhook-endpoints'))
+          .send({ url: receiver.url(), eventTypes: ['auth.session.started'] })
+          .expect(400)
+      ).body.errors[0].pointer,
+    ).toBe('/eventTypes');
     const rotated = await api(http.post(`/api/v1/webhook-endpoints/${created.body.id}/rotate-secret`)).expect(200);
-    expect(rotated.body).toMatchObject({ id: created.body.id, secret: expect.stringMatching(/^whsec_/), previousSecretExpiresAt: expect.any(String) });
+    expect(rotated.body).toMatchObject({
+      id: created.body.id,
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecretExpiresAt: expect.any(String),
+    });
 
     const sessionId = await complete();
     const [received] = await receiver.waitForRequests(1);
@@ -498,8 +637,16 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const page = await api(http.post('/api/v1/webhook-deliveries'))
       .send({ startRow: 0, endRow: 10, filterModel: { sessionId: { filterType: 'text', type: 'equals', filter: sessionId } } })
       .expect(200);
-    expect(page.body).toMatchObject({ success: true, lastrow: 1, rows: [{ sessionId, status: 'delivered', endpointId: created.body.id, attempts: [{ number: 1, outcome: 'success', statusCode: 200 }] }] });
-    const unknownColumn = await api(http.post('/api/v1/webhook-deliveries')).send({ startRow: 0, endRow: 10, sortModel: [{ colId: 'payload', sort: 'asc' }] }).expect(400);
+    expect(page.body).toMatchObject({
+      success: true,
+      lastrow: 1,
+      rows: [
+        { sessionId, status: 'delivered', endpointId: created.body.id, attempts: [{ number: 1, outcome: 'success', statusCode: 200 }] },
+      ],
+    });
+    const unknownColumn = await api(http.post('/api/v1/webhook-deliveries'))
+      .send({ startRow: 0, endRow: 10, sortModel: [{ colId: 'payload', sort: 'asc' }] })
+      .expect(400);
     expect(unknownColumn.body.errors).toEqual([{ pointer: '/sortModel/0/colId', detail: expect.stringMatching(/unknown column/) }]);
 
     const again = await api(http.post(`/api/v1/webhook-deliveries/${page.body.rows[0].id}/redeliver`)).expect(200);
@@ -511,12 +658,15 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     expect((await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(404)).body.code).toBe('not_found');
 
     const free = await createTeamWithKey(app(), { plan: 'free' });
-    const refused = await http.get('/api/v1/webhook-endpoints').set('authorization', await memberToken(free.team.id)).expect(403);
+    const refused = await http
+      .get('/api/v1/webhook-endpoints')
+      .set('authorization', await memberToken(free.team.id))
+      .expect(403);
     expect(refused.body).toMatchObject({ code: 'feature_required', features: ['pro'] });
   });
 
   it('should answer the management routes 403 endpoint_not_available to an API key', async () => {
-    const http = request(app().getHttpServer());
+    const http = e2e.http;
     const id = endpointId;
     const calls = [
       http.get('/api/v1/webhook-endpoints'),
@@ -539,27 +689,49 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const team = await cli('teams', 'create', '--name', 'Acme', '--plan', 'pro', '--subscription-until', '2099-01-01T00:00:00Z');
     const teamId = team.output.id as string;
 
-    const created = await cli('webhooks', 'create', '--team', teamId, '--url', 'http://127.0.0.1:9/hook', '--events', 'auth.session.completed', '--description', 'orders');
+    const created = await cli(
+      'webhooks',
+      'create',
+      '--team',
+      teamId,
+      '--url',
+      'http://127.0.0.1:9/hook',
+      '--events',
+      'auth.session.completed',
+      '--description',
+      'orders',
+    );
     expect(created).toMatchObject({
       exitCode: 0,
-      output: { url: 'http://127.0.0.1:9/hook', environment: 'test', eventTypes: ['auth.session.completed'], description: 'orders', enabled: true, secret: expect.stringMatching(/^whsec_/) },
+      output: {
+        url: 'http://127.0.0.1:9/hook',
+        environment: 'test',
+        eventTypes: ['auth.session.completed'],
+        description: 'orders',
+        enabled: true,
+        secret: expect.stringMatching(/^whsec_/),
+      },
     });
 
     const listed = await cli('webhooks', 'list', '--team', teamId);
-    expect(listed.output).toEqual({ endpoints: [expect.objectContaining({ id: created.output.id, url: 'http://127.0.0.1:9/hook' })] });
+    expect(listed.output).toEqual([expect.objectContaining({ id: created.output.id, url: 'http://127.0.0.1:9/hook' })]);
     expect(JSON.stringify(listed.output)).not.toMatch(/whsec_|secret_?enc/i);
 
     const rotated = await cli('webhooks', 'rotate-secret', '--id', created.output.id as string);
-    expect(rotated.output).toMatchObject({ id: created.output.id, secret: expect.stringMatching(/^whsec_/), previousSecretExpiresAt: expect.any(Date) });
+    expect(rotated.output).toMatchObject({
+      id: created.output.id,
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecretExpiresAt: expect.any(Date),
+    });
     expect(rotated.output.secret).not.toBe(created.output.secret);
   });
 
   it.each([
-    [['webhooks', 'create', '--url', 'https://example.com/'], 2, 'usage', /--team is required/],
-    [['webhooks', 'create', '--team', 'x', '--url', 'https://example.com/', '--events', 'auth.session.started'], 2, 'usage', /unknown auth\.session\.started/],
+    [['webhooks', 'create', '--url', 'https://example.com/'], 2, 'usage', /required option '--team <id>' not specified/],
+    [['webhooks', 'create', '--team', '00000000-0000-4000-8000-000000000000', '--url', 'https://example.com/', '--events', 'auth.session.started'], 2, 'usage', /unknown auth\.session\.started/],
     [['webhooks', 'rotate-secret', '--id', '00000000-0000-4000-8000-000000000000'], 1, 'not_found', /No webhook endpoint/],
   ])('should refuse the command %j', async (argv, exitCode, code, message) => {
-    expect(await cli(...argv)).toEqual({ exitCode, output: { error: { code, message: expect.stringMatching(message) } } });
+    expect(await cli(...argv)).toMatchObject({ exitCode, output: { error: { code, message: expect.stringMatching(message) } } });
   });
 
   it('should refuse on the command line a team without the pro feature, and a URL that is not http(s)', async () => {
@@ -569,7 +741,9 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     });
     const pro = await cli('teams', 'create', '--name', 'Pro', '--plan', 'max');
     for (const url of ['ftp://example.com/', 'not a url', 'https://user:pass@example.com/']) {
-      expect((await cli('webhooks', 'create', '--team', pro.output.id as string, '--url', url)).output).toMatchObject({ error: { code: 'invalid_webhook_url' } });
+      expect((await cli('webhooks', 'create', '--team', pro.output.id as string, '--url', url)).output).toMatchObject({
+        error: { code: 'invalid_webhook_url' },
+      });
     }
   });
 });

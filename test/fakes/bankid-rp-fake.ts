@@ -251,7 +251,7 @@ export class FakeBankIdServer {
       qrStartSecret: randomUUID(),
       endUserIp,
       requirement,
-      userVisibleData: userVisibleData as string | undefined,
+      userVisibleData,
       returnRisk,
       createdAt: this.now(),
       status: 'pending',

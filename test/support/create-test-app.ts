@@ -71,14 +71,17 @@ const TEST_KIOSK_TOKEN_SECRET = randomBytes(32).toString('base64');
 /** The production AppModule and pipeline; only the clock is replaced, so tests can move time. */
 export async function createTestApp(env: Record<string, string | undefined>, options: { controllers?: Type[] } = {}): Promise<TestApp> {
   const clock = new TestClock();
-  const app = await withEnv({ LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET: TEST_KIOSK_TOKEN_SECRET, ...env }, async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: options.controllers })
-      .overrideProvider(Clock)
-      .useValue(clock)
-      .compile();
-    const nest = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(validateEnv()), { logger: false });
-    return configureApp(nest);
-  });
+  const app = await withEnv(
+    { LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET: TEST_KIOSK_TOKEN_SECRET, ...env },
+    async () => {
+      const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: options.controllers })
+        .overrideProvider(Clock)
+        .useValue(clock)
+        .compile();
+      const nest = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(validateEnv()), { logger: false });
+      return configureApp(nest);
+    },
+  );
   const stopBackgroundJobs = () => {
     const scheduler = app.get(SchedulerRegistry);
     for (const name of scheduler.getIntervals()) scheduler.deleteInterval(name);

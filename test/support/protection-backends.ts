@@ -13,7 +13,12 @@ export interface ProtectionBackend {
 }
 
 async function redisReachable(): Promise<boolean> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';
@@ -38,7 +43,10 @@ async function deleteKeys(prefix: string): Promise<void> {
 const postgres: ProtectionBackend = { name: 'PostgreSQL', env: () => ({}), cleanUp: async () => undefined };
 const redis: ProtectionBackend = {
   name: 'Redis',
-  env: () => ({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `eidgw-test:${process.env.EIDGW_TEST_RUN ?? 'local'}:${randomBytes(4).toString('hex')}:` }),
+  env: () => ({
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: `eidgw-test:${process.env.EIDGW_TEST_RUN ?? 'local'}:${randomBytes(4).toString('hex')}:`,
+  }),
   cleanUp: (env) => deleteKeys(env.REDIS_KEY_PREFIX),
 };
 

@@ -12,7 +12,7 @@ const ROOT = process.cwd();
  * always the code under test rather than a stale dist/. The output sits inside the project so that
  * its imports resolve to the project's node_modules.
  */
-export async function buildService(): Promise<{ main: string; remove(): Promise<void> }> {
+export async function buildService(): Promise<{ main: string; cli: string; remove(): Promise<void> }> {
   await mkdir(join(ROOT, 'node_modules', '.cache'), { recursive: true });
   const out = await mkdtemp(join(ROOT, 'node_modules', '.cache', 'eidgw-service-'));
   await writeFile(join(out, 'package.json'), '{ "type": "module" }\n');
@@ -31,7 +31,11 @@ export async function buildService(): Promise<{ main: string; remove(): Promise<
     await Promise.all(
       files.map(async (file) => {
         const { code } = await transformFile(join(ROOT, dir, file), {
-          jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' },
+          jsc: {
+            parser: { syntax: 'typescript', decorators: true },
+            transform: { legacyDecorator: true, decoratorMetadata: true },
+            target: 'es2022',
+          },
           module: { type: 'es6' },
         });
         const target = join(out, dir, file.replace(/\.ts$/, '.js'));
@@ -40,7 +44,7 @@ export async function buildService(): Promise<{ main: string; remove(): Promise<
       }),
     );
   }
-  return { main: join(out, 'src', 'main.js'), remove: () => rm(out, { recursive: true, force: true }) };
+  return { main: join(out, 'src', 'main.js'), cli: join(out, 'src', 'cli.js'), remove: () => rm(out, { recursive: true, force: true }) };
 }
 
 export async function freePort(): Promise<number> {
@@ -83,7 +87,10 @@ export class ServiceProcess {
     let exitCode: number | null | undefined;
     void service.exited.then((code) => (exitCode = code));
     while (Date.now() < deadline && exitCode === undefined) {
-      const ready = await fetch(`${service.baseUrl}/health/ready`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${service.baseUrl}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) return service;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

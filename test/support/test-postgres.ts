@@ -40,7 +40,11 @@ export async function ensureTemplate(): Promise<void> {
       const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [TEMPLATE_DATABASE]);
       if (rowCount) return;
       await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}_building`);
-      const dataSource = await createDataSource({ url: databaseUrl(`${TEMPLATE_DATABASE}_building`), dataDir: '/nonexistent', poolSize: 2 });
+      const dataSource = await createDataSource({
+        url: databaseUrl(`${TEMPLATE_DATABASE}_building`),
+        dataDir: '/nonexistent',
+        poolSize: 2,
+      });
       try {
         await runMigrationsLocked(dataSource);
       } finally {
@@ -55,4 +59,8 @@ export async function ensureTemplate(): Promise<void> {
 
 /** For tests of several service instances on one database: only a real server has several clients. */
 export const itOnPostgres = (name: string, fn: () => Promise<void>, timeout?: number): void =>
-  (usingRealPostgres() ? it : it.skip)(`${name}${usingRealPostgres() ? '' : ' (skipped: needs PostgreSQL; the embedded database serves one process)'}`, fn, timeout);
+  (usingRealPostgres() ? it : it.skip)(
+    `${name}${usingRealPostgres() ? '' : ' (skipped: needs PostgreSQL; the embedded database serves one process)'}`,
+    fn,
+    timeout,
+  );

@@ -39,7 +39,11 @@ export async function completeSimulatorSession(
     .expect(200);
   await http
     .post('/api/v1/simulator/scan')
-    .send({ autoStartToken: started.body.autoStartToken, personalNumber: options.personalNumber ?? '198507099805', action: options.action ?? 'approve' })
+    .send({
+      autoStartToken: started.body.autoStartToken,
+      personalNumber: options.personalNumber ?? '198507099805',
+      action: options.action ?? 'approve',
+    })
     .expect(200);
   clock.advance(2_500);
   await app.get(SessionSettlement).collectDue();
@@ -61,7 +65,13 @@ export async function deliveriesOf(app: INestApplicationContext, teamId: string,
  * a read racing the dispatcher can pair an older row with newer attempts; two equal reads in a row
  * cannot (the second began after the first had seen the newer attempts).
  */
-export function waitForDelivery(app: INestApplicationContext, teamId: string, sessionId: string, ready: (d: DeliveryView) => boolean, what: string) {
+export function waitForDelivery(
+  app: INestApplicationContext,
+  teamId: string,
+  sessionId: string,
+  ready: (d: DeliveryView) => boolean,
+  what: string,
+) {
   let previous = '';
   return waitUntil(async () => {
     const [delivery] = await deliveriesOf(app, teamId, sessionId);

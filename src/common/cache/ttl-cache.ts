@@ -28,6 +28,10 @@ export class TtlCache<K, V> {
     this.entries.delete(key);
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   deleteWhere(predicate: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) if (predicate(entry.value)) this.entries.delete(key);
   }

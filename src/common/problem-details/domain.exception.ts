@@ -5,6 +5,8 @@ export interface DomainExceptionOptions {
   extensions?: Record<string, unknown>;
   /** Response headers such as Retry-After or WWW-Authenticate. */
   headers?: Record<string, string>;
+  /** The credential counts towards the caller's IP block (docs/protection.md lists which do). */
+  failedAttempt?: boolean;
 }
 
 /** Thrown by services; the problem-details filter turns it into an HTTP answer. */

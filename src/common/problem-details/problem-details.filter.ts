@@ -107,7 +107,8 @@ function clientMessage(exception: unknown, status: number): string {
   if (exception instanceof HttpException) {
     const response = exception.getResponse();
     const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
-    return Array.isArray(message) ? message.join('; ') : String(message ?? STATUS_CODES[status]);
+    if (Array.isArray(message)) return message.join('; ');
+    return typeof message === 'string' ? message : String(STATUS_CODES[status]);
   }
   // Fastify's messages for client errors are fixed texts (e.g. "Body cannot be empty ..."), safe to show.
   return exception instanceof Error ? exception.message : String(STATUS_CODES[status]);

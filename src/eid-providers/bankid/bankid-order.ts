@@ -50,7 +50,7 @@ export function authRequestBody(request: StartOrderRequest): AuthRequest {
   if (errors.length) throw new ValidationProblemException(errors);
   return {
     endUserIp: request.endUserIp,
-    ...(request.requirement ? { requirement: request.requirement as BankIdRequirement } : {}),
+    ...(request.requirement ? { requirement: request.requirement } : {}),
     ...(userVisibleData ? { userVisibleData, userVisibleDataFormat: request.userVisibleDataFormat ?? 'plaintext' } : {}),
     ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}),
     // The risk indication costs nothing and is kept with the evidence of the order.

@@ -1,21 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
-import type { ErrorCode } from '../../common/problem-details/error-codes.js';
 import { protectionConfig, type ProtectionConfig } from '../../config/protection.config.js';
 import { clientAddressOf } from '../client-address.js';
+import { AddressList } from './address-list.js';
 import { IpBlockStore, type BlockPolicy } from './ip-block.store.js';
-
-/**
- * The answers that count as a failed authentication attempt (docs/protection.md): an unknown or revoked key,
- * a bad bearer token, a wrong or spent OTP code. A missing credential does not count.
- */
-export const FAILED_ATTEMPT_CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  'invalid_api_key',
-  'invalid_token',
-  'invalid_validation_code',
-  'validation_code_expired',
-]);
 
 // How long the copy of the blocks in force may go without a successful sync (IpBlockSyncJob runs
 // every second) before checks ask the store again, request by request.
@@ -34,6 +23,7 @@ const SYNC_STALE_AFTER_MS = 3_000;
 export class IpBlocksService {
   private readonly logger = new Logger(IpBlocksService.name);
   private readonly policy: BlockPolicy;
+  private readonly exempt: AddressList;
   private readonly blocksInForce = new Map<string, number>();
   /** performance.now() of the last successful sync: wall time, not the (testable) domain clock. */
   private syncedAt = -Infinity;
@@ -44,10 +34,12 @@ export class IpBlocksService {
     @Inject(protectionConfig.KEY) config: ProtectionConfig,
   ) {
     this.policy = config.ipBlock;
+    this.exempt = new AddressList(config.ipBlockExempt);
   }
 
   /** Throws 401 ip_blocked while the client's address is blocked. */
   async assertNotBlocked(ip: string): Promise<void> {
+    if (this.exempt.includes(ip)) return;
     const now = this.clock.now().getTime();
     let until: number;
     try {
@@ -83,6 +75,8 @@ export class IpBlocksService {
 
   /** Counts a failed attempt from the client's address; the one that reaches the threshold blocks it. */
   async recordFailure(ip: string): Promise<void> {
+    // An exempt address is never blocked, so its failures are not worth a write either.
+    if (this.exempt.includes(ip)) return;
     try {
       const address = clientAddressOf(ip);
       const until = await this.store.recordFailure(address, this.clock.now(), this.policy);

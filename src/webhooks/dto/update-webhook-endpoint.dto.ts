@@ -1,25 +1,10 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { WEBHOOK_URL_MAX_LENGTH } from '../webhook-endpoints.service.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhook-event-types.js';
-import { DESCRIPTION_MAX_LENGTH } from './create-webhook-endpoint.dto.js';
+import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { CreateWebhookEndpointDto, DESCRIPTION_MAX_LENGTH } from './create-webhook-endpoint.dto.js';
 
-export class UpdateWebhookEndpointDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
-  url?: string;
-
-  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_TYPES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayUnique()
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: `each event type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })
-  eventTypes?: WebhookEventType[];
-
-  @ApiPropertyOptional({ nullable: true, description: 'null clears it.' })
+// The environment is fixed at creation; the description may be cleared with null.
+export class UpdateWebhookEndpointDto extends PartialType(OmitType(CreateWebhookEndpointDto, ['environment', 'description'] as const)) {
+  @ApiPropertyOptional({ nullable: true, maxLength: DESCRIPTION_MAX_LENGTH, description: 'null clears it.' })
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsString()
   @MaxLength(DESCRIPTION_MAX_LENGTH)

@@ -1,0 +1,19 @@
+import type { Response } from 'supertest';
+
+/**
+ * Asserts an RFC 9457 problem-details answer with the gateway's `code` (docs/api.md, "Errors"): its
+ * status, media type, type URN, title and detail, no API key echoed, and a 401's WWW-Authenticate realm.
+ */
+export function expectProblem(res: Response, status: number, code: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({
+    type: `urn:eid-gateway:problem:${code}`,
+    status,
+    code,
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
+  expect(JSON.stringify(res.body)).not.toMatch(/eidk_(test|live)_/);
+  if (status === 401) expect(res.headers['www-authenticate']).toMatch(/realm="eid-gateway"/);
+}
