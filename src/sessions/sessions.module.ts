@@ -5,6 +5,7 @@ import { ListingsModule } from '../listings/listings.module.js';
 import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
+import { SessionMetrics } from './session-metrics.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
@@ -13,7 +14,7 @@ import { SessionsService } from './sessions.service.js';
 @Module({
   imports: [EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule],
   controllers: [SessionsController, SessionsListingController],
-  providers: [SessionsService, QrRendererService, SessionCollectorJob, SessionPiiPurgeJob],
+  providers: [SessionsService, SessionMetrics, QrRendererService, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionsService],
 })
 export class SessionsModule {}

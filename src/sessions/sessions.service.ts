@@ -17,6 +17,7 @@ import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbo
 import { KioskLinks } from '../kiosk/kiosk-links.service.js';
 import type { StartSessionDto } from './dto/start-session.dto.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
+import { SessionMetrics } from './session-metrics.js';
 import { sessionView, type SessionView } from './session-view.js';
 import { Session } from './session.entity.js';
 
@@ -51,6 +52,7 @@ export class SessionsService {
     private readonly kioskLinks: KioskLinks,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly outbox: WebhookOutbox,
+    private readonly metrics: SessionMetrics,
   ) {
     this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2');
     this.newSessions = new InsertBatcher(dataSource, Session);
@@ -93,6 +95,7 @@ export class SessionsService {
       piiPurgedAt: null,
     });
     await this.newSessions.insert(session);
+    this.metrics.sessionStarted(provider.name, 'auth');
     return {
       sessionId: id,
       provider: provider.name,
@@ -218,7 +221,7 @@ export class SessionsService {
   private async collectOne(session: Session): Promise<CollectResult | null> {
     const provider = this.providers.find(session.provider);
     try {
-      return provider ? await provider.collect(session) : null;
+      return provider ? await this.metrics.timeProviderCall(provider.name, 'collect', () => provider.collect(session)) : null;
     } catch (error) {
       // Retried at the next interval; the session fails by itself at expiry if the provider stays away.
       this.logger.warn({ sessionId: session.id, provider: session.provider, err: describe(error) }, 'Collect failed');
@@ -236,7 +239,7 @@ export class SessionsService {
     }
     let results: Map<string, CollectResult> | null = null;
     try {
-      results = await provider.collectMany(group);
+      results = await this.metrics.timeProviderCall(provider.name, 'collect', () => provider.collectMany!(group));
     } catch (error) {
       this.logger.warn({ provider: providerName, sessions: group.length, err: describe(error) }, 'Collect failed');
     }
@@ -283,6 +286,9 @@ export class SessionsService {
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
+    for (const { session, transition, changes } of changed) {
+      if (transition.kind !== 'progress' && outcome.updated.has(session.id)) this.metrics.sessionEnded({ ...session, ...changes }, 'auth');
+    }
     const changesById = new Map(changed.map(({ session, changes }) => [session.id, changes]));
     return items.map(({ session }) => {
       const changes = changesById.get(session.id);
@@ -309,7 +315,7 @@ export class SessionsService {
 
   private async callProvider<T>(provider: EidProvider, operation: string, call: () => Promise<T>): Promise<T> {
     try {
-      return await call();
+      return await this.metrics.timeProviderCall(provider.name, operation, call);
     } catch (error) {
       if (error instanceof DomainException || error instanceof ValidationProblemException) throw error;
       this.logger.warn({ provider: provider.name, operation, err: describe(error) }, 'e-ID provider call failed');
