@@ -12,6 +12,8 @@ export const UNMATCHED_ROUTE = 'unmatched';
 export class HttpMetrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route'>;
+  /** Label children per method and route, so a request costs no label hashing (few routes, few statuses). */
+  private readonly children = new Map<string, { observe: (seconds: number) => void; count: Map<number, () => void> }>();
 
   constructor(registry: Registry) {
     this.requests = new Counter({
@@ -32,7 +34,20 @@ export class HttpMetrics {
   /** `route` is Fastify's route template (`/api/v1/auth/:sessionId/poll`), never the raw path. */
   observe(method: string, route: string | undefined, status: number, elapsedMs: number): void {
     const template = route ?? UNMATCHED_ROUTE;
-    this.requests.inc({ method, route: template, status });
-    this.duration.observe({ method, route: template }, elapsedMs / 1000);
+    const key = `${method} ${template}`;
+    let child = this.children.get(key);
+    if (!child) {
+      const histogram = this.duration.labels(method, template);
+      child = { observe: (seconds) => histogram.observe(seconds), count: new Map() };
+      this.children.set(key, child);
+    }
+    let count = child.count.get(status);
+    if (!count) {
+      const counter = this.requests.labels(method, template, String(status));
+      count = () => counter.inc();
+      child.count.set(status, count);
+    }
+    count();
+    child.observe(elapsedMs / 1000);
   }
 }
