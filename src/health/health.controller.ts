@@ -1,10 +1,13 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
+import { ProblemDto } from '../common/problem-details/problem.dto.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators.js';
 import { migrationsUpToDate } from '../database/migrate.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
+import { LiveDto, ReadyDto, CertificateStatusDto } from './dto/health-answers.dto.js';
 
 // Two checks need no framework: @nestjs/terminus 12 also drags in a peer conflict (mikro-orm wants Nest 11).
 @ApiTags('operations')
@@ -18,6 +21,9 @@ export class HealthController {
 
   /** The process answers: for the liveness probe, nothing else is checked. */
   @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: LiveDto })
+  @ApiProblems()
   live() {
     return { status: 'ok' };
   }
@@ -27,6 +33,14 @@ export class HealthController {
    * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
    */
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied' })
+  @ApiExtraModels(CertificateStatusDto)
+  @ApiOkResponse({ type: ReadyDto })
+  @ApiProblems()
+  @ApiServiceUnavailableResponse({
+    description: 'Not ready: the detail names the failing check.',
+    content: { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemDto) } } },
+  })
   async ready() {
     const checks = { database: 'down', migrations: 'unknown' };
     try {
