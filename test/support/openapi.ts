@@ -24,6 +24,27 @@ const validators = new Map<string, ValidateFunction>();
 
 const pointer = (...parts: string[]) => parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
+function validatorAt(...path: string[]): ValidateFunction {
+  const ref = `${DOCUMENT_ID}#/${pointer(...path)}`;
+  let validate = validators.get(ref);
+  if (!validate) {
+    validate = ajv.compile({ $ref: ref });
+    validators.set(ref, validate);
+  }
+  return validate;
+}
+
+function expectValid(validate: ValidateFunction, body: unknown, what: Record<string, unknown>): void {
+  const valid = validate(body);
+  // The errors name the member and the rule, so a failure says what drifted.
+  expect({ ...what, errors: valid ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n') }).toEqual({ ...what, errors: [] });
+}
+
+/** A webhook body as a receiver got it, against the document's `webhooks` entry for its type. */
+export function expectWebhookMatchesSchema(body: { type: string }): void {
+  expectValid(validatorAt('webhooks', body.type, 'post', 'requestBody', 'content', 'application/json', 'schema'), body, { webhook: body.type });
+}
+
 /** `operation` is "METHOD /path/{param}" as in the document, e.g. 'POST /api/v1/auth/{sessionId}/poll'. */
 export function expectMatchesSchema(res: Response, operation: string): void {
   const [method, path] = operation.split(' ');
@@ -39,13 +60,5 @@ export function expectMatchesSchema(res: Response, operation: string): void {
   const mediaType = String(res.headers['content-type'] ?? '').split(';')[0].trim();
   if (!(mediaType in response.content)) throw new Error(`${operation} ${status} does not declare ${mediaType} (declared: ${Object.keys(response.content).join(', ')})`);
   if (!mediaType.endsWith('json')) return;
-  const ref = `${DOCUMENT_ID}#/${pointer('paths', path, method.toLowerCase(), 'responses', status, 'content', mediaType, 'schema')}`;
-  let validate = validators.get(ref);
-  if (!validate) {
-    validate = ajv.compile({ $ref: ref });
-    validators.set(ref, validate);
-  }
-  const valid = validate(res.body);
-  // The errors name the member and the rule, so a failure says what drifted.
-  expect({ operation, status, errors: valid ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n') }).toEqual({ operation, status, errors: [] });
+  expectValid(validatorAt('paths', path, method.toLowerCase(), 'responses', status, 'content', mediaType, 'schema'), res.body, { operation, status });
 }

@@ -36,7 +36,7 @@ export function problemExample(problem: ProblemCase) {
       title: 'Bad Request',
       status: 400,
       detail: 'The request failed validation; see errors.',
-      errors: [{ pointer: '#/endUserIp', detail: 'endUserIp must be an IPv4 or IPv6 address' }],
+      errors: [{ pointer: '/endUserIp', detail: 'endUserIp must be an IPv4 or IPv6 address' }],
     };
   }
   const { status, title } = ERROR_CODES[problem];

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class ValidationErrorDto {
-  @ApiProperty({ example: '#/endUserIp', description: 'JSON Pointer (RFC 6901) to the refused member.' })
+  @ApiProperty({ example: '/endUserIp', description: 'JSON Pointer (RFC 6901) to the refused member.' })
   pointer: string;
 
   @ApiProperty({ example: 'endUserIp must be an IPv4 or IPv6 address' })
