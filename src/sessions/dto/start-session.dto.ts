@@ -50,12 +50,17 @@ export class StartSessionDto {
   @Matches(/^[a-z][a-z0-9+.-]*:\/\/\S+$/i, { message: 'returnUrl must be an absolute URL' })
   returnUrl?: string;
 
-  @ApiPropertyOptional({ description: "Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber)." })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber)." })
   @IsOptional()
   @IsObject()
   requirement?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: { orderId: 'A-1001' }, description: 'Your own flat key/values, echoed in webhooks (≤ 1 KiB).' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    example: { orderId: 'A-1001' },
+    description: 'Your own flat key/values, echoed in webhooks (≤ 1 KiB).',
+  })
   @IsOptional()
   @IsFlatMetadata()
   metadata?: Record<string, string | number | boolean | null>;
