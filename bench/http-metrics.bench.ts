@@ -16,7 +16,10 @@ async function appWith(metrics: HttpMetrics | undefined): Promise<FastifyInstanc
   const fastify = Fastify();
   // As in production: the request line is not written at `warn` for a 200.
   logRequests(fastify, pino({ level: 'warn' }), metrics);
-  fastify.post('/api/v1/auth/:sessionId/poll', async (request) => ({ sessionId: (request.params as { sessionId: string }).sessionId, status: 'pending' }));
+  fastify.post('/api/v1/auth/:sessionId/poll', async (request) => ({
+    sessionId: (request.params as { sessionId: string }).sessionId,
+    status: 'pending',
+  }));
   await fastify.ready();
   return fastify;
 }

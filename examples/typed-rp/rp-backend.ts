@@ -66,7 +66,7 @@ const receiver = createServer((req, res) => {
   });
 });
 
-receiver.listen(Number(process.env.PORT ?? 4000), async () => {
+async function identifyOnce(): Promise<void> {
   const started = await startIdentification('192.0.2.10', 'A-1001');
   console.log(`Show the end user ${started.kioskUrl ?? `the QR of session ${started.sessionId}`}`);
   const event = await waitForEnd(started.sessionId);
@@ -77,4 +77,6 @@ receiver.listen(Number(process.env.PORT ?? 4000), async () => {
     console.log(`Not identified: ${state.hintCode ?? state.status}`);
   }
   receiver.close();
-});
+}
+
+receiver.listen(Number(process.env.PORT ?? 4000), () => void identifyOnce());

@@ -54,7 +54,9 @@ export class HealthController {
     const expired = certificates.filter((c) => c.state === 'expired').map((c) => c.environment);
     if (checks.database !== 'up' || checks.migrations !== 'applied' || expired.length) {
       const certificateProblem = expired.length ? `, BankID RP certificate expired for ${expired.join(' and ')} keys` : '';
-      throw new ServiceUnavailableException(`Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`);
+      throw new ServiceUnavailableException(
+        `Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`,
+      );
     }
     const warnings = certificates
       .filter((c) => c.state === 'expiring')

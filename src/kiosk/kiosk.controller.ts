@@ -42,7 +42,10 @@ export class KioskController {
   @Get(':sessionId')
   @ApiOperation({ summary: "The kiosk page of a session: its rotating QR, then the outcome (open the start answer's kioskUrl)" })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The page; its script reads the token from the URL fragment.', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiOkResponse({
+    description: 'The page; its script reads the token from the URL fragment.',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
   @ApiProblems('not_found')
   page(@Param('sessionId') sessionId: string, @Query('lang') lang: string | undefined, @Res() reply: FastifyReply): void {
     if (!isUuid(sessionId)) throw new DomainException('not_found', 'No such resource.');

@@ -19,17 +19,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setLicense('Proprietary', 'https://example.com/eid-gateway/license')
     .addServer('/', 'The instance serving this document')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key (`eidk_test_…` or `eidk_live_…`).' }, 'apiKey')
-    .addApiKey({ type: 'apiKey', in: 'query', name: 'key', description: 'The API key as `?key=`, for experiments; prefer the header.' }, 'apiKeyQuery')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "A team member's token from login-otp-validate." }, 'bearer')
+    .addApiKey(
+      { type: 'apiKey', in: 'query', name: 'key', description: 'The API key as `?key=`, for experiments; prefer the header.' },
+      'apiKeyQuery',
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "A team member's token from login-otp-validate." },
+      'bearer',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     extraModels: [ProblemDto, WebhookEventDto],
     // `SessionsController_poll` → `sessions_poll`: stable names for generated clients.
-    operationIdFactory: (controller: string, method: string) => `${controller.replace(/Controller$/, '').replace(/^./, (c) => c.toLowerCase())}_${method}`,
+    operationIdFactory: (controller: string, method: string) =>
+      `${controller.replace(/Controller$/, '').replace(/^./, (c) => c.toLowerCase())}_${method}`,
   });
   document.components = {
     ...document.components,
-    examples: Object.fromEntries(ALL_PROBLEMS.map((problem) => [problemExampleName(problem), { summary: problem, value: problemExample(problem) }])),
+    examples: Object.fromEntries(
+      ALL_PROBLEMS.map((problem) => [problemExampleName(problem), { summary: problem, value: problemExample(problem) }]),
+    ),
   };
   document.webhooks = webhooks();
   // Routes without a credential say so explicitly (no credential rather than an unstated one).
@@ -43,7 +52,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 function webhooks(): NonNullable<OpenAPIObject['webhooks']> {
-  const header = (name: string, description: string, example: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example });
+  const header = (name: string, description: string, example: string) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+    example,
+  });
   const parameters = [
     header('webhook-id', 'The same on every attempt and redelivery of a message: deduplicate on it.', 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W'),
     header('webhook-timestamp', 'Unix seconds of this attempt; refuse one more than 5 minutes from your clock.', '1795255212'),

@@ -31,7 +31,14 @@ export class OtpController {
   @Scopes('otp')
   @ApiOperation({ summary: "Exchange the code for a team member's JWT" })
   @ApiOkResponse({ type: LoginOtpValidateAnswerDto })
-  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'payload_too_large', 'unsupported_media_type', 'invalid_validation_code', 'validation_code_expired')
+  @ApiProblems(
+    ...API_KEY_PROBLEMS,
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'invalid_validation_code',
+    'validation_code_expired',
+  )
   validateCode(@CurrentPrincipal() principal: ApiKeyPrincipal, @Body() body: LoginOtpValidateDto) {
     return this.otp.validateCode(principal, body);
   }

@@ -29,7 +29,16 @@ export class SessionsController {
   @Scopes('sessions:write')
   @ApiOperation({ summary: 'Start an e-ID session for an end user' })
   @ApiOkResponse({ type: StartSessionAnswerDto })
-  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'payload_too_large', 'unsupported_media_type', 'unknown_provider', 'provider_rejected_request', 'order_in_progress', 'provider_unavailable')
+  @ApiProblems(
+    ...API_KEY_PROBLEMS,
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'unknown_provider',
+    'provider_rejected_request',
+    'order_in_progress',
+    'provider_unavailable',
+  )
   start(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('provider') provider: string, @Body() body: StartSessionDto) {
     return this.sessions.start(principal, provider, body);
   }

@@ -157,7 +157,9 @@ export class SessionsService {
    * Of the sessions a kiosk process watches, those whose status or hint is no longer what it last
    * saw: one query a second for all of them, however many, and the database does the comparing.
    */
-  async kioskChanges(known: { id: string; hintCode: string | null }[]): Promise<{ id: string; status: Session['status']; hintCode: string | null }[]> {
+  async kioskChanges(
+    known: { id: string; hintCode: string | null }[],
+  ): Promise<{ id: string; status: Session['status']; hintCode: string | null }[]> {
     if (known.length === 0) return [];
     const rows: { id: string; status: Session['status']; hint_code: string | null }[] = await this.dataSource.query(
       `SELECT s.id, s.status, s.hint_code
@@ -249,7 +251,9 @@ export class SessionsService {
   /** Writes what collects found, all in one transaction; answers each session as it now stands. */
   private async settle(collects: { session: Session; collected: CollectResult | null }[]): Promise<Session[]> {
     const now = this.clock.now();
-    const applied = await this.applyTransitions(collects.map(({ session, collected }) => ({ session, transition: transitionAfterCollect(session, collected, now) })));
+    const applied = await this.applyTransitions(
+      collects.map(({ session, collected }) => ({ session, transition: transitionAfterCollect(session, collected, now) })),
+    );
     // A session that something else ended meanwhile (a cancel, another replica) is read again.
     return Promise.all(applied.map((session, i) => session ?? this.sessions.findOneByOrFail({ id: collects[i].session.id })));
   }
@@ -262,7 +266,9 @@ export class SessionsService {
    */
   private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
     const now = this.clock.now();
-    const changed = items.flatMap(({ session, transition }) => (transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }]));
+    const changed = items.flatMap(({ session, transition }) =>
+      transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }],
+    );
     if (changed.length === 0) return items.map(({ session }) => session);
     const outcome = await this.dataSource.transaction(async (manager) => {
       // Every column a transition may touch, for every changed session: a progress keeps the pending values.
@@ -282,7 +288,9 @@ export class SessionsService {
       const updated = new Set(rows.map((row) => row.id));
       const events = changed
         .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
-        .map(({ session, transition, changes }) => endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null));
+        .map(({ session, transition, changes }) =>
+          endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null),
+        );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
@@ -300,7 +308,12 @@ export class SessionsService {
   private changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Partial<Session> {
     if (transition.kind === 'progress') return { hintCode: transition.hintCode };
     if (transition.kind === 'complete') {
-      return { status: 'complete', hintCode: null, completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)), completedAt: now };
+      return {
+        status: 'complete',
+        hintCode: null,
+        completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)),
+        completedAt: now,
+      };
     }
     return { status: 'failed', hintCode: transition.hintCode, completedAt: now };
   }
@@ -338,4 +351,6 @@ function endedEvent(session: Session, completion: CompletedIdentity | null): Ses
 
 // Provider errors may quote request bodies; log the kind and message only, never the data.
 const describe = (error: unknown) =>
-  error instanceof ProviderUnavailableError || error instanceof Error ? { type: error.name, message: error.message } : { type: typeof error };
+  error instanceof ProviderUnavailableError || error instanceof Error
+    ? { type: error.name, message: error.message }
+    : { type: typeof error };

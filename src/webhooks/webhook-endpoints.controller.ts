@@ -37,7 +37,15 @@ export class WebhookEndpointsController {
   @Patch(':id')
   @ApiOperation({ summary: 'Change the URL, event types or description; enable or disable' })
   @ApiOkResponse({ type: WebhookEndpointDto })
-  @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'invalid_webhook_url', 'not_found')
+  @ApiProblems(
+    ...BEARER_PROBLEMS,
+    'feature_required',
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'invalid_webhook_url',
+    'not_found',
+  )
   update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
     return this.endpoints.update(principal.team.id, id, body);
   }

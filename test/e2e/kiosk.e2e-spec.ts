@@ -124,7 +124,10 @@ describe('Kiosk page and event stream', () => {
     expect(page.text).not.toMatch(/\sstyle=/);
     expect(page.text).toContain('<html lang="sv">');
 
-    const english = await e2e.http.get(`/kiosk/${sessionId}?lang=en`).expect(200).expect((res) => expectMatchesSchema(res, 'GET /kiosk/{sessionId}'));
+    const english = await e2e.http
+      .get(`/kiosk/${sessionId}?lang=en`)
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'GET /kiosk/{sessionId}'));
     expect(english.text).toContain('<html lang="en">');
     expect((await e2e.http.get(`/kiosk/${sessionId}?lang=xx`).expect(200)).text).toContain('<html lang="sv">');
   });
@@ -144,7 +147,10 @@ describe('Kiosk page and event stream', () => {
     await e2e.http.get('/kiosk/assets/kiosk.controller.ts').expect(404);
     // Path traversal never reaches the handler: the input guard answers first.
     await e2e.http.get('/kiosk/assets/..%2Fkiosk.controller.ts').expect(400);
-    await e2e.http.get('/kiosk/not-a-session').expect(404).expect((res) => expectMatchesSchema(res, 'GET /kiosk/{sessionId}'));
+    await e2e.http
+      .get('/kiosk/not-a-session')
+      .expect(404)
+      .expect((res) => expectMatchesSchema(res, 'GET /kiosk/{sessionId}'));
   });
 
   it('should stream the current frame and status, then the outcome, and end the stream', async () => {

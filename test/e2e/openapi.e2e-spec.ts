@@ -30,7 +30,11 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
       for (const [method, operation] of Object.entries(item)) {
         const statuses = Object.keys(operation.responses);
-        expect({ operation: `${method} ${path}`, success: statuses.some((s) => s.startsWith('2')), internal: statuses.includes('500') }).toEqual({
+        expect({
+          operation: `${method} ${path}`,
+          success: statuses.some((s) => s.startsWith('2')),
+          internal: statuses.includes('500'),
+        }).toEqual({
           operation: `${method} ${path}`,
           success: true,
           internal: true,

@@ -27,9 +27,17 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
   });
 
   const askForCode = (body: object, key = e2e.key) =>
-    e2e.http.post('/ask_for_approval/login-otp').set('x-api-key', key).send(body).expect((res) => expectMatchesSchema(res, 'POST /ask_for_approval/login-otp'));
+    e2e.http
+      .post('/ask_for_approval/login-otp')
+      .set('x-api-key', key)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /ask_for_approval/login-otp'));
   const validate = (body: object, key = e2e.key) =>
-    e2e.http.post('/ask_for_approval/login-otp-validate').set('x-api-key', key).send(body).expect((res) => expectMatchesSchema(res, 'POST /ask_for_approval/login-otp-validate'));
+    e2e.http
+      .post('/ask_for_approval/login-otp-validate')
+      .set('x-api-key', key)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /ask_for_approval/login-otp-validate'));
   const codeIn = (mail: { raw: string }) => /login code is (\d{6})\./.exec(mail.raw)![1];
 
   let memberCount = 0;
@@ -88,7 +96,11 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     expect(validated.body.tokenExpiresAtUtc).toBe(new Date(payload.exp! * 1000).toISOString().slice(0, -1));
 
     const bearer = `Bearer ${token}`;
-    const me = await e2e.http.get('/api/v1/me').set('authorization', bearer).expect(200).expect((res) => expectMatchesSchema(res, 'GET /api/v1/me'));
+    const me = await e2e.http
+      .get('/api/v1/me')
+      .set('authorization', bearer)
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/me'));
     expect(me.body).toEqual({
       user: { id: user.id, email: 'member1@example.com', phone: null, createdAt: expect.any(String) },
       team: expect.objectContaining({ id: e2e.team.id, plan: 'pro', features: ['pro'] }),
@@ -111,7 +123,11 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
       .send({ endUserIp: '192.0.2.7' })
       .expect(200);
 
-    const listed = await e2e.http.get('/api/v1/api-keys').set('authorization', bearer).expect(200).expect((res) => expectMatchesSchema(res, 'GET /api/v1/api-keys'));
+    const listed = await e2e.http
+      .get('/api/v1/api-keys')
+      .set('authorization', bearer)
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/api-keys'));
     expect(listed.body.map((k: { id: string }) => k.id)).toContain(created.body.id);
     expect(JSON.stringify(listed.body)).not.toMatch(/eidk_(test|live)_[0-9A-Za-z]{38}|keyHash/);
 

@@ -14,7 +14,11 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
   let apiKey: string;
 
   const list = (body: object) =>
-    e2e.http.post('/api/v1/sessions').set('authorization', bearer).send(body).expect((res) => expectMatchesSchema(res, 'POST /api/v1/sessions'));
+    e2e.http
+      .post('/api/v1/sessions')
+      .set('authorization', bearer)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/sessions'));
   const ids = (rows: { sessionId: string }[]) => rows.map((row) => row.sessionId);
 
   /**

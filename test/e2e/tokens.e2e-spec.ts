@@ -22,11 +22,19 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
   let user: User;
 
   const me = (token: string, server = e2e.http) =>
-    server.get('/api/v1/me').set('authorization', `Bearer ${token}`).expect((res) => expectMatchesSchema(res, 'GET /api/v1/me'));
+    server
+      .get('/api/v1/me')
+      .set('authorization', `Bearer ${token}`)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/me'));
   const issue = (forUser = user, app = e2e.testApp) =>
     app.app.get(TokensService).issue({ userId: forUser.id, teamId: forUser.teamId, clientId: 'test' });
   const jwks = async (): Promise<JSONWebKeySet> =>
-    (await e2e.http.get('/.well-known/jwks.json').expect(200).expect((res) => expectMatchesSchema(res, 'GET /.well-known/jwks.json'))).body;
+    (
+      await e2e.http
+        .get('/.well-known/jwks.json')
+        .expect(200)
+        .expect((res) => expectMatchesSchema(res, 'GET /.well-known/jwks.json'))
+    ).body;
   const expectInvalidToken = async (token: string) => {
     const res = await me(token).expect(401);
     expect(res.body.code).toBe('invalid_token');

@@ -668,7 +668,10 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     await receiver.waitForRequests(2);
     expect((await api(http.post(`/api/v1/webhook-deliveries/${endpointId}/redeliver`)).expect(404)).body.code).toBe('not_found');
 
-    expectMatchesSchema(await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(204), 'DELETE /api/v1/webhook-endpoints/{id}');
+    expectMatchesSchema(
+      await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(204),
+      'DELETE /api/v1/webhook-endpoints/{id}',
+    );
     const deletedAgain = await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(404);
     expectMatchesSchema(deletedAgain, 'DELETE /api/v1/webhook-endpoints/{id}');
     expect(deletedAgain.body.code).toBe('not_found');

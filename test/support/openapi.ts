@@ -37,12 +37,17 @@ function validatorAt(...path: string[]): ValidateFunction {
 function expectValid(validate: ValidateFunction, body: unknown, what: Record<string, unknown>): void {
   const valid = validate(body);
   // The errors name the member and the rule, so a failure says what drifted.
-  expect({ ...what, errors: valid ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n') }).toEqual({ ...what, errors: [] });
+  expect({ ...what, errors: valid ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n') }).toEqual({
+    ...what,
+    errors: [],
+  });
 }
 
 /** A webhook body as a receiver got it, against the document's `webhooks` entry for its type. */
 export function expectWebhookMatchesSchema(body: { type: string }): void {
-  expectValid(validatorAt('webhooks', body.type, 'post', 'requestBody', 'content', 'application/json', 'schema'), body, { webhook: body.type });
+  expectValid(validatorAt('webhooks', body.type, 'post', 'requestBody', 'content', 'application/json', 'schema'), body, {
+    webhook: body.type,
+  });
 }
 
 /** `operation` is "METHOD /path/{param}" as in the document, e.g. 'POST /api/v1/auth/{sessionId}/poll'. */
@@ -52,13 +57,20 @@ export function expectMatchesSchema(res: Response, operation: string): void {
   if (!declared) throw new Error(`openapi.json has no operation ${operation}`);
   const status = String(res.status);
   const response = declared.responses[status];
-  if (!response) throw new Error(`${operation} does not declare status ${status} (declared: ${Object.keys(declared.responses).join(', ')})`);
+  if (!response)
+    throw new Error(`${operation} does not declare status ${status} (declared: ${Object.keys(declared.responses).join(', ')})`);
   if (!response.content) {
     expect(res.text ?? '').toBe('');
     return;
   }
-  const mediaType = String(res.headers['content-type'] ?? '').split(';')[0].trim();
-  if (!(mediaType in response.content)) throw new Error(`${operation} ${status} does not declare ${mediaType} (declared: ${Object.keys(response.content).join(', ')})`);
+  const mediaType = String(res.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim();
+  if (!(mediaType in response.content))
+    throw new Error(`${operation} ${status} does not declare ${mediaType} (declared: ${Object.keys(response.content).join(', ')})`);
   if (!mediaType.endsWith('json')) return;
-  expectValid(validatorAt('paths', path, method.toLowerCase(), 'responses', status, 'content', mediaType, 'schema'), res.body, { operation, status });
+  expectValid(validatorAt('paths', path, method.toLowerCase(), 'responses', status, 'content', mediaType, 'schema'), res.body, {
+    operation,
+    status,
+  });
 }

@@ -47,7 +47,9 @@ export class ApiKeyDto {
 }
 
 export class CreatedApiKeyDto extends ApiKeyDto {
-  @ApiProperty({ description: 'The secret key: in this answer only, store it now.', example: 'eidk_test_Ab12cd34ef56gh78ij90kl12mn34op56wxyz' })
+  @ApiProperty({
+    description: 'The secret key: in this answer only, store it now.',
+    example: 'eidk_test_Ab12cd34ef56gh78ij90kl12mn34op56wxyz',
+  })
   key: string;
 }
-

@@ -24,7 +24,14 @@ export const API_KEY_PROBLEMS: ProblemCase[] = [
 ];
 
 /** What every route behind a team member's JWT can answer before its handler runs. */
-export const BEARER_PROBLEMS: ProblemCase[] = ['missing_token', 'invalid_token', 'ip_blocked', 'subscription_required', 'subscription_expired', 'endpoint_not_available'];
+export const BEARER_PROBLEMS: ProblemCase[] = [
+  'missing_token',
+  'invalid_token',
+  'ip_blocked',
+  'subscription_required',
+  'subscription_expired',
+  'endpoint_not_available',
+];
 
 const statusOf = (problem: ProblemCase) => (problem === VALIDATION ? 400 : ERROR_CODES[problem].status);
 
@@ -60,22 +67,31 @@ export function ApiProblems(...problems: ProblemCase[]): MethodDecorator & Class
     const status = statusOf(problem);
     byStatus.set(status, [...(byStatus.get(status) ?? []), problem]);
   }
-  const responses = [...byStatus].sort(([a], [b]) => a - b).map(([status, cases]) => {
-    const codes = cases.filter((problem): problem is ErrorCode => problem !== VALIDATION);
-    const described = cases.map((problem) => (problem === VALIDATION ? 'validation (`errors`, no `code`)' : `\`${problem}\``));
-    return ApiResponse({
-      status,
-      description: `${STATUS_CODES[status] ?? 'Error'}: ${described.join(', ')}.`,
-      content: {
-        'application/problem+json': {
-          // A validation failure has no code; otherwise `code` is one of the listed ones.
-          schema: codes.length
-            ? { allOf: [{ $ref: getSchemaPath(ProblemDto) }, { ...(codes.length === cases.length ? { required: ['code'] } : {}), properties: { code: { enum: codes } } }] }
-            : { $ref: getSchemaPath(ProblemDto) },
-          examples: Object.fromEntries(cases.map((problem) => [problem, { $ref: `#/components/examples/${problemExampleName(problem)}` }])),
+  const responses = [...byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([status, cases]) => {
+      const codes = cases.filter((problem): problem is ErrorCode => problem !== VALIDATION);
+      const described = cases.map((problem) => (problem === VALIDATION ? 'validation (`errors`, no `code`)' : `\`${problem}\``));
+      return ApiResponse({
+        status,
+        description: `${STATUS_CODES[status] ?? 'Error'}: ${described.join(', ')}.`,
+        content: {
+          'application/problem+json': {
+            // A validation failure has no code; otherwise `code` is one of the listed ones.
+            schema: codes.length
+              ? {
+                  allOf: [
+                    { $ref: getSchemaPath(ProblemDto) },
+                    { ...(codes.length === cases.length ? { required: ['code'] } : {}), properties: { code: { enum: codes } } },
+                  ],
+                }
+              : { $ref: getSchemaPath(ProblemDto) },
+            examples: Object.fromEntries(
+              cases.map((problem) => [problem, { $ref: `#/components/examples/${problemExampleName(problem)}` }]),
+            ),
+          },
         },
-      },
+      });
     });
-  });
   return applyDecorators(ApiExtraModels(ProblemDto), ...responses);
 }

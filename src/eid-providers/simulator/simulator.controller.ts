@@ -26,7 +26,16 @@ export class SimulatorController {
   @HttpCode(200)
   @ApiOperation({ summary: "Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel" })
   @ApiOkResponse({ type: ScanAnswerDto })
-  @ApiProblems(VALIDATION, 'payload_too_large', 'unsupported_media_type', 'not_found', 'qr_invalid', 'qr_expired', 'session_not_pending', 'rate_limit_exceeded')
+  @ApiProblems(
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'not_found',
+    'qr_invalid',
+    'qr_expired',
+    'session_not_pending',
+    'rate_limit_exceeded',
+  )
   async scan(@Body() body: ScanDto) {
     if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
     if (Boolean(body.qrData) === Boolean(body.autoStartToken)) {

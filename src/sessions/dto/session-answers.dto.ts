@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 const SESSION_ID = { format: 'uuid', example: '5f7c1a2e-3b4d-4e6f-8a9b-0c1d2e3f4a5b' };
 const ENVIRONMENT = { enum: ['test', 'live'], description: "The API key's environment, which chose the provider's environment." };
 const OPERATION = { enum: ['auth', 'sign'], description: '`auth` identifies the end user, `sign` has them sign a text.' };
-const CHANNEL = { enum: ['app', 'phone'], description: '`app`: QR or autostart on a device; `phone`: the RP\'s call centre.' };
+const CHANNEL = { enum: ['app', 'phone'], description: "`app`: QR or autostart on a device; `phone`: the RP's call centre." };
 
 export class StartSessionAnswerDto {
   @ApiProperty(SESSION_ID)
@@ -27,7 +27,10 @@ export class StartSessionAnswerDto {
   @ApiPropertyOptional({ description: 'For the animated QR (or use `GET …/qr`).', example: '67df3917-fa0d-44e5-b327-edcc928297f8' })
   qrStartToken?: string;
 
-  @ApiPropertyOptional({ description: 'Keep it in your backend: never send it to a browser.', example: 'd28db9a7-4cde-429e-a983-359be676944c' })
+  @ApiPropertyOptional({
+    description: 'Keep it in your backend: never send it to a browser.',
+    example: 'd28db9a7-4cde-429e-a983-359be676944c',
+  })
   qrStartSecret?: string;
 
   @ApiPropertyOptional({ description: 'Opens the e-ID app on the same device.', example: '7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6' })
@@ -84,7 +87,8 @@ export class SessionStateDto {
 
   @ApiPropertyOptional({
     example: 'outstandingTransaction',
-    description: 'Pending: `outstandingTransaction`, `noClient`, `started`, `userMrtd`, `userCallConfirm`, `userSign`. Failed: `expiredTransaction`, `certificateErr`, `userCancel`, `cancelled`, `startFailed`, … (unknown codes pass through).',
+    description:
+      'Pending: `outstandingTransaction`, `noClient`, `started`, `userMrtd`, `userCallConfirm`, `userSign`. Failed: `expiredTransaction`, `certificateErr`, `userCancel`, `cancelled`, `startFailed`, … (unknown codes pass through).',
   })
   hintCode?: string;
 
@@ -102,7 +106,9 @@ export class QrFrameDto {
   @ApiProperty(SESSION_ID)
   sessionId: string;
 
-  @ApiProperty({ example: 'bankid.67df3917-fa0d-44e5-b327-edcc928297f8.1.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8' })
+  @ApiProperty({
+    example: 'bankid.67df3917-fa0d-44e5-b327-edcc928297f8.1.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8',
+  })
   qrData: string;
 
   @ApiProperty({ example: 1, description: 'Whole seconds since the order was made.' })

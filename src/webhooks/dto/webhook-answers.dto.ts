@@ -30,7 +30,12 @@ export class WebhookEndpointDto {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'First failure of the current run of failures.' })
   failingSince: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'After a rotation, the old secret signs too until then.' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'After a rotation, the old secret signs too until then.',
+  })
   previousSecretExpiresAt: string | null;
 
   @ApiProperty({ format: 'date-time' })
@@ -72,7 +77,7 @@ export class WebhookAttemptDto {
   @ApiPropertyOptional()
   error?: string;
 
-  @ApiPropertyOptional({ description: 'The start of the receiver\'s answer.' })
+  @ApiPropertyOptional({ description: "The start of the receiver's answer." })
   responseExcerpt?: string;
 }
 
