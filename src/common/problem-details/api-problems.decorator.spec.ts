@@ -4,7 +4,10 @@ import { ApiProblems, VALIDATION } from './api-problems.decorator.js';
 // @nestjs/swagger keeps a method's responses under this metadata key, by status.
 const API_RESPONSES = 'swagger/apiResponse';
 
-type Responses = Record<string, { description: string; content: Record<string, { schema: { allOf?: { properties?: { code?: { enum: string[] } } }[] } }> }>;
+type Responses = Record<
+  string,
+  { description: string; content: Record<string, { schema: { allOf?: { properties?: { code?: { enum: string[] } } }[] } }> }
+>;
 
 function responsesOf(...problems: Parameters<typeof ApiProblems>): Responses {
   class Probe {
