@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, getSchemaPath, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ALL_PROBLEMS, problemExample, problemExampleName } from '../common/problem-details/api-problems.decorator.js';
@@ -45,7 +46,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const path of Object.values(document.paths)) {
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = path[method];
-      if (operation && !operation.security) operation.security = [];
+      if (!operation) continue;
+      operation.security ??= [];
+      // A success answer without its own description gets the status text ("OK", "Created").
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (response && 'description' in response && !response.description) response.description = STATUS_CODES[Number(status)] ?? status;
+      }
     }
   }
   return toOpenApi31(document);
