@@ -204,6 +204,12 @@ describe('Kiosk page and event stream', () => {
     expect(stream.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(stream.response.headers.get('www-authenticate')).toBe('Kiosk realm="eid-gateway"');
     expect(((await stream.response.json()) as { code: string }).code).toBe('invalid_kiosk_token');
+    const again = e2e.http.get(`/kiosk/${sessionId}/events`);
+    const authorization = header(token);
+    expectMatchesSchema(
+      await (authorization ? again.set('authorization', authorization) : again).expect(401),
+      'GET /kiosk/{sessionId}/events',
+    );
   });
 
   it("should refuse another session's token and an expired one", async () => {
