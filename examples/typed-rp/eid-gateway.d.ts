@@ -617,7 +617,13 @@ export interface components {
              */
             errorId?: string;
         };
-        ApiKeyDto: {
+        ApiKeyUsageDto: {
+            /** @description Requests counted this calendar month (UTC). */
+            requests: number;
+            /** @description Distinct client addresses seen this calendar month (UTC). */
+            addresses: number;
+        };
+        ListedApiKeyDto: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -631,11 +637,11 @@ export interface components {
             /** @example wxyz */
             lastFour: string;
             scopes: ("sessions:read" | "sessions:write" | "otp")[];
-            /** @description Requests per minute; null: the plan default. */
+            /** @description Requests per sliding minute; null: no limit. */
             perMinuteLimit: number | null;
-            /** @description Sessions per calendar month; null: no limit. */
+            /** @description Requests per calendar month (UTC); null: no limit. */
             monthlyLimit: number | null;
-            /** @description Requests per minute per client IP; null: no limit. */
+            /** @description Distinct client IP addresses per calendar month (UTC); null: no limit. */
             ipLimit: number | null;
             /** Format: date-time */
             validUntil: string | null;
@@ -645,6 +651,7 @@ export interface components {
             revokedAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            usageThisMonth: components["schemas"]["ApiKeyUsageDto"];
         };
         CreateApiKeyDto: {
             /** @example checkout backend */
@@ -688,11 +695,11 @@ export interface components {
             /** @example wxyz */
             lastFour: string;
             scopes: ("sessions:read" | "sessions:write" | "otp")[];
-            /** @description Requests per minute; null: the plan default. */
+            /** @description Requests per sliding minute; null: no limit. */
             perMinuteLimit: number | null;
-            /** @description Sessions per calendar month; null: no limit. */
+            /** @description Requests per calendar month (UTC); null: no limit. */
             monthlyLimit: number | null;
-            /** @description Requests per minute per client IP; null: no limit. */
+            /** @description Distinct client IP addresses per calendar month (UTC); null: no limit. */
             ipLimit: number | null;
             /** Format: date-time */
             validUntil: string | null;
@@ -707,6 +714,35 @@ export interface components {
              * @example eidk_test_Ab12cd34ef56gh78ij90kl12mn34op56wxyz
              */
             key: string;
+        };
+        ApiKeyDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            teamId: string;
+            /** @example checkout backend */
+            name: string | null;
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @example eidk_test_Ab12 */
+            displayPrefix: string;
+            /** @example wxyz */
+            lastFour: string;
+            scopes: ("sessions:read" | "sessions:write" | "otp")[];
+            /** @description Requests per sliding minute; null: no limit. */
+            perMinuteLimit: number | null;
+            /** @description Requests per calendar month (UTC); null: no limit. */
+            monthlyLimit: number | null;
+            /** @description Distinct client IP addresses per calendar month (UTC); null: no limit. */
+            ipLimit: number | null;
+            /** Format: date-time */
+            validUntil: string | null;
+            /** Format: date-time */
+            blockedUntil: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         JwkDto: {
             /** @example EC */
@@ -1161,6 +1197,18 @@ export interface components {
             /** @description false pauses deliveries (pending ones wait); true resumes them and forgives past failures. */
             enabled?: boolean;
         };
+        QueuedTestEventDto: {
+            /**
+             * Format: uuid
+             * @description The delivery to look for in the delivery log.
+             */
+            deliveryId: string;
+            /**
+             * @description The `webhook-id` header the receiver will see.
+             * @example msg_2a9Qx7wTz0
+             */
+            messageId: string;
+        };
         WebhookAttemptDto: {
             number: number;
             /** Format: date-time */
@@ -1352,7 +1400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyDto"][];
+                    "application/json": components["schemas"]["ListedApiKeyDto"][];
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
@@ -2778,7 +2826,69 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["QueuedTestEventDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `endpoint_disabled`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "endpoint_disabled";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
             };
         };
     };

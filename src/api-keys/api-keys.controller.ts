@@ -8,7 +8,7 @@ import { apiKeyView } from './api-key-view.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
 import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
-import { CreatedApiKeyDto, ListedApiKeyDto } from './dto/api-key-answers.dto.js';
+import { ApiKeyDto, CreatedApiKeyDto, ListedApiKeyDto } from './dto/api-key-answers.dto.js';
 
 @ApiTags('management')
 @ApiBearerAuth('bearer')
