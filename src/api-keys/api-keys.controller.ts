@@ -28,7 +28,11 @@ export class ApiKeysController {
   @ApiProblems(...BEARER_PROBLEMS)
   async list(@CurrentPrincipal() principal: UserPrincipal) {
     const keys = await this.apiKeys.listForTeam(principal.team.id);
-    const usage = (await this.quotas?.monthUsage(keys.map((key) => key.id), this.clock.now())) ?? new Map();
+    const usage =
+      (await this.quotas?.monthUsage(
+        keys.map((key) => key.id),
+        this.clock.now(),
+      )) ?? new Map();
     return keys.map((key) => ({ ...apiKeyView(key), usageThisMonth: usage.get(key.id) ?? { requests: 0, addresses: 0 } }));
   }
 
