@@ -40,7 +40,12 @@ export class CoalescingWriter<Item, Result> {
           if (batch.length === 1) batch[0].reject(error);
           else
             await Promise.all(
-              batch.map((waiting) => this.write([waiting.item]).then(([result]) => waiting.resolve(result), waiting.reject)),
+              batch.map((waiting) =>
+                this.write([waiting.item]).then(
+                  ([result]) => waiting.resolve(result),
+                  (error: unknown) => waiting.reject(error),
+                ),
+              ),
             );
         }
       }

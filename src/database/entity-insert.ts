@@ -34,7 +34,7 @@ export class EntityInsert<T extends ObjectLiteral> {
 
   /** The entity's values in column order, as the database receives them. */
   valuesOf(entity: T): unknown[] {
-    return this.columns.map((column) => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
+    return this.columns.map((column): unknown => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
   }
 
   /** Inserts rows of values (from valuesOf) through `runner`, in as few statements as the limit allows. */

@@ -45,11 +45,11 @@ export const SQL_INJECTION: readonly Signature[] = [
   ),
   // a literal closed and the rest commented out: admin'--   admin' -- -   admin' #   admin'/*
   // (prose such as `"Hello" -- she said` passes: a spaced `--` counts only at the end)
-  /['"]\)*--|['"]\s*(?:\)\s*)*(?:--[\s+\-]*$|#\s*$|\/\*)/,
+  /['"]\)*--|['"]\s*(?:\)\s*)*(?:--[\s+-]*$|#\s*$|\/\*)/,
   // ' order by 3--   ' group by 1,2   ' having 1=1   '+(select ...)   '||(select ...)
   /['"`)]\s*(?:order|group)\s+by\s+\d/,
   /['"`)]\s*having\s+\d+\s*=|\bhaving\s+\d+\s*=\s*\d+\s*(?:--|#|\/\*|;|$)|\bgroup\s+by\s+[\w.]+\s+having\b/,
-  /\b(?:order|group)\s+by\s+\d+(?:\s*,\s*\d+)*\s*(?:--[\s+\-]*$|#\s*$|\/\*|;)/,
+  /\b(?:order|group)\s+by\s+\d+(?:\s*,\s*\d+)*\s*(?:--[\s+-]*$|#\s*$|\/\*|;)/,
   /['"`]\s*(?:\+|\|\||&&|(?:or|and|xor|r?like|regexp|in)\b|=|<>|!=|<|>)\s*\(+\s*select\b/,
   // quote-equals-quote tautologies: 1'='1   '=' 'or'
   /\w['"]\s*=\s*['"]\w|['"]\s*=\s*['"]\s*['"]?\s*(?:or|and)\b/,
@@ -59,9 +59,9 @@ export const SQL_INJECTION: readonly Signature[] = [
   // stacked statements: '; drop table users   1; waitfor delay '0:0:5'
   new RegExp(String.raw`;\s*${SQL_STATEMENT}`),
   // whole statements that ordinary text does not contain
-  /\bselect\s+(?:\*|[\w.$]+(?:\s*,\s*[\w.$]+)+|count\s*\(\s*\*\s*\))\s+from\s+[\w.$`"\[\]]+\s*(?:$|where\b|;|--|#|\/\*|limit\b|order\b|group\b|join\b|inner\b|left\b|\))/,
-  /\binsert\s+into\s+[\w."`\[\]]+\s*(?:\(|values\b|select\b)/,
-  /\bupdate\s+[\w."`\[\]]+\s+set\s+[\w."`\[\]]+\s*=/,
+  /\bselect\s+(?:\*|[\w.$]+(?:\s*,\s*[\w.$]+)+|count\s*\(\s*\*\s*\))\s+from\s+[\w.$`"[\]]+\s*(?:$|where\b|;|--|#|\/\*|limit\b|order\b|group\b|join\b|inner\b|left\b|\))/,
+  /\binsert\s+into\s+[\w."`[\]]+\s*(?:\(|values\b|select\b)/,
+  /\bupdate\s+[\w."`[\]]+\s+set\s+[\w."`[\]]+\s*=/,
   /\bdelete\s+from\s+\S+\s+where\b/,
   /\bdrop\s+(?:table|database|schema)\s+(?:if\s+exists\s+)?[\w."`]+\s*(?:;|--|#|\/\*|cascade\b)/,
   // time-based and out-of-band probes, system catalogues, error-based helpers
@@ -117,11 +117,11 @@ export const CROSS_SITE_SCRIPTING: readonly Signature[] = [
 
 export const PATH_TRAVERSAL: readonly Signature[] = [
   // ../  ..\  ..;/  and a `..` segment at either end (`/..`, `..` alone)
-  /\.\.[\/\\]|\.\.;|(?:^|[\/\\])\.\.$|^\.\.(?:[\/\\]|$)/,
+  /\.\.[/\\]|\.\.;|(?:^|[/\\])\.\.$|^\.\.(?:[/\\]|$)/,
   // `..` followed by an encoded separator some decoders still understand
   /\.\.(?:0x2f|0x5c|%2f|%5c)/,
   // well-known files and directories reached through a traversal or a file URL
-  /(?:^|[\/\\:])(?:etc[\/\\](?:passwd|shadow|group|hosts|issue|motd|sudoers|crontab)|proc[\/\\]self[\/\\]|windows[\/\\](?:win\.ini|system32)|winnt[\/\\]|boot\.ini|web-inf[\/\\]|\.ssh[\/\\]|\.git[\/\\]|\.htaccess|\.htpasswd|id_rsa)/,
+  /(?:^|[/\\:])(?:etc[/\\](?:passwd|shadow|group|hosts|issue|motd|sudoers|crontab)|proc[/\\]self[/\\]|windows[/\\](?:win\.ini|system32)|winnt[/\\]|boot\.ini|web-inf[/\\]|\.ssh[/\\]|\.git[/\\]|\.htaccess|\.htpasswd|id_rsa)/,
   /\bfile:\/\//,
 ];
 
