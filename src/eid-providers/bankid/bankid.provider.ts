@@ -5,6 +5,7 @@ import { ProviderUnavailableError, type CollectResult, type EidProvider, type Or
 import { BankIdError } from './bankid-client.js';
 import { BankIdConnections, type BankIdConnection } from './bankid-connections.js';
 import { decideFailure, loggableDetails, type BankIdOperation } from './bankid-failures.js';
+import { bankIdLaunchUrl } from './bankid-launch-url.js';
 import { authRequestBody, collectResult, FAILED_HINT_CODES, PENDING_HINT_CODES } from './bankid-order.js';
 
 const KNOWN_HINT_CODES = new Set<string>([...PENDING_HINT_CODES, ...FAILED_HINT_CODES]);
@@ -37,6 +38,7 @@ export class BankIdProvider implements EidProvider {
       orderTime: this.clock.now(),
       qr: { startToken: order.qrStartToken, startSecret: order.qrStartSecret },
       autoStartToken: order.autoStartToken,
+      launchUrl: bankIdLaunchUrl(order.autoStartToken),
     };
   }
 

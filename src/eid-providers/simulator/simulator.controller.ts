@@ -8,7 +8,7 @@ import { ScanDto } from './dto/scan.dto.js';
 import { SimulatorProvider } from './simulator.provider.js';
 
 // A test identity (Skatteverket's test personal numbers start 1990…); overridable per scan.
-const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
+export const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
 
 @ApiTags('simulator')
 @Controller('api/v1/simulator')
