@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Options, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators.js';
@@ -10,7 +10,17 @@ import { KioskLinks } from './kiosk-links.service.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 
-/** The kiosk page (SPEC 3.2): no API key; the page's token in the URL fragment is the only credential. */
+// `<eid-qr>` runs on the RP's own pages: its files and the stream are readable from any origin. That is
+// safe because no cookie is ever sent or honoured; the kiosk token in a header is the only credential.
+const CROSS_ORIGIN = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
+const PREFLIGHT = {
+  ...CROSS_ORIGIN,
+  'access-control-allow-methods': 'GET',
+  'access-control-allow-headers': 'authorization',
+  'access-control-max-age': '600',
+};
+
+/** The kiosk page and `<eid-qr>` (docs/kiosk.md): no API key; the kiosk token is the only credential. */
 @ApiTags('kiosk')
 @Public()
 @Controller('kiosk')
@@ -29,13 +39,21 @@ export class KioskController {
   @Get('assets/:name')
   @ApiExcludeEndpoint()
   asset(@Param('name') name: string, @Res() reply: FastifyReply): void {
-    const asset = this.assets.get(name);
-    if (!asset) throw new DomainException('not_found', 'No such resource.');
-    void reply
-      .header('content-type', asset.contentType)
-      .header('cache-control', 'public, max-age=86400')
-      .header('x-content-type-options', 'nosniff')
-      .send(asset.body);
+    this.sendAsset(reply, name, 'public, max-age=86400');
+  }
+
+  @Get('eid-qr.js')
+  @ApiOperation({ summary: 'The <eid-qr session token lang> web component for your own pages (docs/same-device.md)' })
+  component(@Res() reply: FastifyReply): void {
+    // RPs link this address without a version: a short cache lets a release reach them within minutes.
+    this.sendAsset(reply, 'eid-qr.js', 'public, max-age=300');
+  }
+
+  @Options(':sessionId/:stream')
+  @HttpCode(204)
+  @ApiExcludeEndpoint()
+  preflight(@Res() reply: FastifyReply): void {
+    void reply.status(204).headers(PREFLIGHT).send();
   }
 
   @Get(':sessionId')
@@ -55,6 +73,8 @@ export class KioskController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    // Set first, so that <eid-qr> on another origin can also read a refusal (and show "invalid link").
+    void reply.headers(CROSS_ORIGIN);
     this.links.authorize(authorization, sessionId);
     const state = await this.streams.prepare(sessionId);
     // From here the stream is ours: Fastify must not answer (or time out) this request itself.
@@ -68,6 +88,7 @@ export class KioskController {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'x-request-id': String(request.id),
+      ...CROSS_ORIGIN,
     });
     // After a blip the page reconnects itself (it sends a header, so it reads the stream with fetch).
     raw.write('retry: 2000\n\n');
@@ -77,5 +98,16 @@ export class KioskController {
     };
     raw.on('close', () => this.streams.detach(sessionId, viewer));
     this.streams.attach(state, viewer);
+  }
+
+  private sendAsset(reply: FastifyReply, name: string, cacheControl: string): void {
+    const asset = this.assets.get(name);
+    if (!asset) throw new DomainException('not_found', 'No such resource.');
+    void reply
+      .headers(CROSS_ORIGIN)
+      .header('content-type', asset.contentType)
+      .header('cache-control', cacheControl)
+      .header('x-content-type-options', 'nosniff')
+      .send(asset.body);
   }
 }

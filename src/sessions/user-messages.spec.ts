@@ -1,4 +1,4 @@
-import { userMessageFor, type UserMessageContext } from './user-messages.js';
+import { userMessageFor, userMessageTableForBrowser, type UserMessageContext } from './user-messages.js';
 
 const qr: UserMessageContext = { launch: 'qr' };
 const autostart: UserMessageContext = { launch: 'autostart', mobile: true };
@@ -38,5 +38,28 @@ describe(userMessageFor.name, () => {
 
   it('should have no message for a complete session', () => {
     expect(userMessageFor('complete', undefined, qr)).toBeUndefined();
+  });
+});
+
+describe(userMessageTableForBrowser.name, () => {
+  it('should give the browser the same text as a poll answer for every state it knows and a fallback for others', () => {
+    const { texts, picks } = userMessageTableForBrowser();
+    const browser = (status: string, hintCode: string, launch: string, mobile: boolean) => {
+      const context = `${launch}|${mobile ? 1 : 0}`;
+      return texts[picks[`${status}|${hintCode}|${context}`] ?? picks[`${status}||${context}`]];
+    };
+    for (const [status, hintCode] of [
+      ['pending', 'outstandingTransaction'],
+      ['pending', 'started'],
+      ['pending', 'somethingNew'],
+      ['failed', 'startFailed'],
+      ['failed', 'userCancel'],
+      ['failed', 'somethingNew'],
+    ]) {
+      for (const context of [{ launch: 'qr', mobile: false }, { launch: 'autostart', mobile: true }] as const) {
+        const { sv, en } = userMessageFor(status, hintCode, context)!;
+        expect(browser(status, hintCode, context.launch, context.mobile)).toEqual({ sv, en });
+      }
+    }
   });
 });

@@ -86,6 +86,28 @@ const FAILED: Record<string, Pick> = {
 };
 
 /**
+ * The same choices as a table for the browser (`<eid-qr>` picks its message as a poll answer would):
+ * texts by key, and the key for every `status|hintCode|launch|mobile` the table knows, where an empty
+ * hint code stands for any other (docs/same-device.md).
+ */
+export function userMessageTableForBrowser(): { texts: typeof RFA; picks: Record<string, keyof typeof RFA> } {
+  const picks: Record<string, keyof typeof RFA> = {};
+  for (const [status, table, fallback] of [
+    ['pending', PENDING, 'RFA21'],
+    ['failed', FAILED, 'RFA22'],
+  ] as const) {
+    for (const launch of ['qr', 'autostart'] as const) {
+      for (const mobile of [false, true]) {
+        const context = `${launch}|${mobile ? 1 : 0}`;
+        picks[`${status}||${context}`] = fallback;
+        for (const [hintCode, pick] of Object.entries(table)) picks[`${status}|${hintCode}|${context}`] = pick({ launch, mobile });
+      }
+    }
+  }
+  return { texts: RFA, picks };
+}
+
+/**
  * The message for a pending or failed state; none for complete (the RP says what happens next).
  * Unknown or new hint codes get BankID's generic ones: RFA21 while pending, RFA22 once failed.
  */
