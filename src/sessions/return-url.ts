@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constantTimeEqual } from '../common/crypto/constant-time.js';
+import { constantTimeEqual, sha256 } from '../common/crypto/constant-time.js';
 
 /** BankID's limit for returnUrl; it applies to the address the app receives, nonce included. */
 export const RETURN_URL_MAX_LENGTH = 512;
@@ -10,6 +10,7 @@ const NONCE_BYTES = 16;
 const NONCE_SUFFIX_LENGTH = 1 + RETURN_NONCE_PARAMETER.length + 1 + Math.ceil((NONCE_BYTES * 8) / 6);
 /** The longest returnUrl an RP may give: the nonce has to fit into BankID's 512 characters too. */
 export const RETURN_URL_MAX_INPUT_LENGTH = RETURN_URL_MAX_LENGTH - NONCE_SUFFIX_LENGTH;
+export const RETURN_URL_TOO_LONG = `returnUrl must be at most ${RETURN_URL_MAX_INPUT_LENGTH} characters (the service appends a ${NONCE_SUFFIX_LENGTH}-character nonce within BankID's ${RETURN_URL_MAX_LENGTH})`;
 
 /**
  * Why a returnUrl is refused, or undefined when it is fine (docs/same-device.md): an absolute https URL
@@ -17,9 +18,7 @@ export const RETURN_URL_MAX_INPUT_LENGTH = RETURN_URL_MAX_LENGTH - NONCE_SUFFIX_
  * enough that it still fits BankID's limit with our nonce appended.
  */
 export function returnUrlProblem(raw: string, production: boolean): string | undefined {
-  if (raw.length > RETURN_URL_MAX_INPUT_LENGTH) {
-    return `returnUrl must be at most ${RETURN_URL_MAX_INPUT_LENGTH} characters (the service appends a ${NONCE_SUFFIX_LENGTH}-character nonce within BankID's ${RETURN_URL_MAX_LENGTH})`;
-  }
+  if (raw.length > RETURN_URL_MAX_INPUT_LENGTH) return RETURN_URL_TOO_LONG;
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   const schemes = production ? ['https:'] : ['https:', 'http:'];
   if (!url || !schemes.includes(url.protocol) || !url.hostname) {
@@ -44,5 +43,8 @@ export function withReturnNonce(returnUrl: string, nonce: string): string {
   return `${base}${separator}${RETURN_NONCE_PARAMETER}=${nonce}${fragment}`;
 }
 
+/** A session keeps only this hash of its nonce: a database reader cannot replay a return. */
+export const returnNonceHash = (nonce: string): Buffer => sha256(nonce);
+
 /** Compares the nonce the RP's page received with the session's, in constant time. */
-export const returnNonceMatches = (given: string, expected: string): boolean => constantTimeEqual(given, expected);
+export const returnNonceMatches = (given: string, expectedHash: Buffer): boolean => constantTimeEqual(returnNonceHash(given), expectedHash);

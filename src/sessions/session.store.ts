@@ -121,11 +121,36 @@ export class SessionStore {
     return rows.map((row) => ({ id: row.id, status: row.status, hintCode: row.hint_code }));
   }
 
+  /**
+   * Counts a wrong return nonce while the return is still open; answers the new count, or null when the
+   * return was accepted already or the limit was reached (such a call is not counted).
+   */
+  async countReturnNonceFailure(id: string, limit: number): Promise<number | null> {
+    const [rows]: [{ failures: number }[]] = await this.dataSource.query(
+      `UPDATE sessions SET return_nonce_failures = return_nonce_failures + 1
+        WHERE id = $1 AND returned_at IS NULL AND return_nonce_failures < $2
+       RETURNING return_nonce_failures AS failures`,
+      [id, limit],
+    );
+    return rows[0]?.failures ?? null;
+  }
+
+  /** Accepts the one return of a complete session; false when it was accepted before or the nonce was locked. */
+  async markReturned(id: string, now: Date, limit: number): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE sessions SET returned_at = $2
+        WHERE id = $1 AND status = 'complete' AND returned_at IS NULL AND return_nonce_failures < $3`,
+      [id, now, limit],
+    );
+    return affected > 0;
+  }
+
   /** Erases the personal data of sessions that ended at or before `endedBefore`; keeps status and times. */
   async purgePersonalData(now: Date, endedBefore: Date): Promise<number> {
     const [, purged]: [unknown, number] = await this.dataSource.query(
       `UPDATE sessions
-          SET completion_enc = NULL, qr_start_secret_enc = NULL, end_user_ip = NULL, metadata = NULL, pii_purged_at = $1
+          SET completion_enc = NULL, qr_start_secret_enc = NULL, end_user_ip = NULL, metadata = NULL,
+              launch_url_enc = NULL, renewal_request_enc = NULL, pii_purged_at = $1
         WHERE pii_purged_at IS NULL AND status <> 'pending' AND completed_at <= $2`,
       [now, endedBefore],
     );

@@ -8,6 +8,7 @@ import { qrData, qrTimeAt } from '../qr/qr-frame.js';
 import { negotiateQrFormat } from '../qr/qr-format.js';
 import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { QrQueryDto } from './dto/qr-query.dto.js';
+import { ReturnDto } from './dto/return.dto.js';
 import { StartSessionDto } from './dto/start-session.dto.js';
 import { SessionsService } from './sessions.service.js';
 
@@ -43,6 +44,14 @@ export class SessionsController {
   @ApiOperation({ summary: 'Cancel a pending session' })
   cancel(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.cancel(principal, sessionId);
+  }
+
+  @Post(':sessionId/return')
+  @HttpCode(200)
+  @Scopes('sessions:read')
+  @ApiOperation({ summary: "Confirm the person's return to your returnUrl with its eidgw_nonce (docs/same-device.md)" })
+  confirmReturn(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string, @Body() body: ReturnDto) {
+    return this.sessions.confirmReturn(principal, sessionId, body.nonce);
   }
 
   @Get(':sessionId/qr')
