@@ -8,6 +8,7 @@ import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { loadKioskAssets } from './kiosk-assets.js';
 import { KioskLinks } from './kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
+import { KioskSessionReader } from './kiosk-session-reader.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 
 // `<eid-qr>` runs on the RP's own pages: its files and the stream are readable from any origin. That is
@@ -31,6 +32,7 @@ export class KioskController {
   constructor(
     private readonly links: KioskLinks,
     private readonly streams: KioskStreamsService,
+    private readonly reader: KioskSessionReader,
     @Inject(kioskConfig.KEY) config: KioskConfig,
   ) {
     this.pageHeaders = kioskPageHeaders(config.frameAncestors);
@@ -62,6 +64,20 @@ export class KioskController {
     if (!isUuid(sessionId)) throw new DomainException('not_found', 'No such resource.');
     const language: KioskLanguage = KIOSK_LANGUAGES.find((l) => l === lang) ?? 'sv';
     void reply.headers(this.pageHeaders).type('text/html; charset=utf-8').send(kioskPage(language, this.assets));
+  }
+
+  @Get(':sessionId/launch')
+  @ApiHeader({ name: 'authorization', description: 'Kiosk <token from the kioskUrl fragment>', required: true })
+  @ApiOperation({ summary: "The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended)" })
+  async launch(
+    @Param('sessionId') sessionId: string,
+    @Headers('authorization') authorization: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    void reply.headers(CROSS_ORIGIN);
+    this.links.authorize(authorization, sessionId);
+    const launchUrl = await this.reader.launchUrl(sessionId);
+    void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send({ launchUrl });
   }
 
   @Get(':sessionId/events')
