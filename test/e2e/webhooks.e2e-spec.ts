@@ -156,7 +156,15 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     expect(verify(received)).toEqual({
       type: 'auth.session.failed',
       timestamp: e2e.clock.now().toISOString(),
-      data: { sessionId: started.body.sessionId, provider: 'simulator', environment: 'test', status: 'failed', hintCode: 'cancelled', completedAt: e2e.clock.now().toISOString() },
+      data: {
+        sessionId: started.body.sessionId,
+        provider: 'simulator',
+        environment: 'test',
+        status: 'failed',
+        hintCode: 'cancelled',
+        userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: 'Action cancelled. Please try again.' },
+        completedAt: e2e.clock.now().toISOString(),
+      },
     });
   });
 
