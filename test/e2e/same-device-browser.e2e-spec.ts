@@ -8,6 +8,7 @@ import { useE2eApp } from '../support/e2e.js';
 
 // Debian's chromium package (`apt-get install -y chromium`); CHROMIUM_PATH points elsewhere.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PUBLIC_BASE_URL = 'http://eid-gateway.test';
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -65,7 +66,7 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
     await rp?.close();
   });
   // The real clock: the element redraws on real seconds, and the background collector moves the session.
-  const e2e = useE2eApp({ listen: true, withKey: true });
+  const e2e = useE2eApp({ listen: true, withKey: true, env: { PUBLIC_BASE_URL } });
   beforeAll(async () => {
     rp = await startRelyingParty(e2e.baseUrl);
   });
@@ -115,6 +116,12 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
   it('should lead with Open BankID on a phone, show the QR on request, and bring the person back to a verifiable return', async () => {
     const { sessionId, qrStartSecret, loginPage } = await start({ returnUrl: `${rp.origin}/done` });
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, userAgent: IPHONE });
+    // Links name the service by its PUBLIC_BASE_URL, as behind a proxy; the browser reaches this test's instance.
+    // Fetched and fulfilled (not re-addressed), so the page keeps its public origin for 'self' in its CSP.
+    await context.route(`${PUBLIC_BASE_URL}/**`, async (route) => {
+      const response = await route.fetch({ url: route.request().url().replace(PUBLIC_BASE_URL, e2e.baseUrl), maxRedirects: 0 });
+      await route.fulfill({ response });
+    });
     const page = await context.newPage();
     const refused = refusals(page);
     try {
@@ -122,7 +129,7 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
       await page.waitForSelector('eid-qr[state="launch"]');
       const launch = page.locator('eid-qr #launch');
       expect(await launch.textContent()).toBe('Open BankID');
-      expect(await launch.getAttribute('href')).toMatch(new RegExp(`^${e2e.baseUrl}/simulator/app\\?autostarttoken=[0-9a-f-]{36}$`));
+      expect(await launch.getAttribute('href')).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/simulator/app\\?autostarttoken=[0-9a-f-]{36}$`));
 
       // "BankID on another device?": the QR on request, and back.
       await page.locator('eid-qr #toggle').click();
