@@ -45,7 +45,9 @@ export class KioskSessionReader {
   async launchUrl(sessionId: string): Promise<string | null> {
     const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
-    return session.status === 'pending' && session.launchUrlEnc ? this.cipher.decrypt(session.launchUrlEnc, launchUrlAad(session.id)) : null;
+    return session.status === 'pending' && session.launchUrlEnc
+      ? this.cipher.decrypt(session.launchUrlEnc, launchUrlAad(session.id))
+      : null;
   }
 
   /**

@@ -148,10 +148,13 @@ export class KioskStreamsService implements OnModuleDestroy {
    */
   private scheduleFrame(watch: Watch): void {
     const due = watch.orderTimeMs + (watch.lastQrTime + 1) * 1000;
-    watch.frameTimer = setTimeout(() => {
-      this.sendFrame(watch);
-      this.scheduleFrame(watch);
-    }, Math.max(0, due - this.clock.nowMs()));
+    watch.frameTimer = setTimeout(
+      () => {
+        this.sendFrame(watch);
+        this.scheduleFrame(watch);
+      },
+      Math.max(0, due - this.clock.nowMs()),
+    );
   }
 
   private sendFrame(watch: Watch): void {

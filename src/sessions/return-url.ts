@@ -22,7 +22,9 @@ export function returnUrlProblem(raw: string, production: boolean): string | und
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   const schemes = production ? ['https:'] : ['https:', 'http:'];
   if (!url || !schemes.includes(url.protocol) || !url.hostname) {
-    return production ? 'returnUrl must be an absolute https URL' : 'returnUrl must be an absolute https (or, outside production, http) URL';
+    return production
+      ? 'returnUrl must be an absolute https URL'
+      : 'returnUrl must be an absolute https (or, outside production, http) URL';
   }
   if (url.username || url.password) return 'returnUrl must not carry a user name or password';
   if (url.searchParams.has(RETURN_NONCE_PARAMETER)) return `returnUrl must not carry ${RETURN_NONCE_PARAMETER}: the service adds it`;

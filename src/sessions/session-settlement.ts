@@ -98,7 +98,7 @@ export class SessionSettlement {
     const transitions = collects.map(({ session, collected }) => transitionAfterCollect(session, collected, now));
     // An order nobody picked up is replaced instead of failing the session (autoRenew): no transition, no webhook.
     const renewing = transitions.map((transition, i) => renews(collects[i].session, transition, now));
-    await Promise.all(collects.map(({ session }, i) => (renewing[i] ? this.renew(session, now) : undefined)));
+    await Promise.all(collects.filter((_, i) => renewing[i]).map(({ session }) => this.renew(session, now)));
     const applied = await this.applyTransitions(
       collects.map(({ session }, i) => ({ session, transition: renewing[i] ? { kind: 'none' as const } : transitions[i] })),
     );
@@ -114,13 +114,20 @@ export class SessionSettlement {
    */
   private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
     const now = this.clock.now();
-    const changed = items.flatMap(({ session, transition }) => (transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }]));
+    const changed = items.flatMap(({ session, transition }) =>
+      transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }],
+    );
     if (changed.length === 0) return items.map(({ session }) => session);
     const outcome = await this.store.transaction(async (manager) => {
-      const updated = await this.store.writeTransitions(manager, changed.map(({ session, changes }) => rowOf(session, changes)));
+      const updated = await this.store.writeTransitions(
+        manager,
+        changed.map(({ session, changes }) => rowOf(session, changes)),
+      );
       const events = changed
         .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
-        .map(({ session, transition, changes }) => endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null));
+        .map(({ session, transition, changes }) =>
+          endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null),
+        );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
@@ -160,7 +167,12 @@ export class SessionSettlement {
   private changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Partial<Session> {
     if (transition.kind === 'progress') return { hintCode: transition.hintCode };
     if (transition.kind === 'complete') {
-      return { status: 'complete', hintCode: null, completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)), completedAt: now };
+      return {
+        status: 'complete',
+        hintCode: null,
+        completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)),
+        completedAt: now,
+      };
     }
     return { status: 'failed', hintCode: transition.hintCode, completedAt: now };
   }

@@ -145,7 +145,10 @@ export class SessionsService {
   private async failForReturn(session: Session): Promise<void> {
     const provider = this.providers.find(session.provider);
     // The order is withdrawn too, so the app cannot still complete it for whoever holds it.
-    if (provider) await provider.cancel(session).catch((error: unknown) => this.logger.warn({ provider: provider.name, err: describeProviderError(error) }, 'Cancel failed'));
+    if (provider)
+      await provider
+        .cancel(session)
+        .catch((error: unknown) => this.logger.warn({ provider: provider.name, err: describeProviderError(error) }, 'Cancel failed'));
     await this.settlement.apply(session, { kind: 'fail', hintCode: 'returnNonceMismatch' });
   }
 

@@ -56,7 +56,10 @@ describe(userMessageTableForBrowser.name, () => {
       ['failed', 'userCancel'],
       ['failed', 'somethingNew'],
     ]) {
-      for (const context of [{ launch: 'qr', mobile: false }, { launch: 'autostart', mobile: true }] as const) {
+      for (const context of [
+        { launch: 'qr', mobile: false },
+        { launch: 'autostart', mobile: true },
+      ] as const) {
         const { sv, en } = userMessageFor(status, hintCode, context)!;
         expect(browser(status, hintCode, context.launch, context.mobile)).toEqual({ sv, en });
       }

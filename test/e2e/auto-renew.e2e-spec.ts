@@ -17,12 +17,16 @@ describe('autoRenew: an order nobody picked up is replaced under the same sessio
   });
   let receiver: WebhookReceiver;
 
-  const start = (body: object) => e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10', ...body });
+  const start = (body: object) =>
+    e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', e2e.key)
+      .send({ endUserIp: '192.0.2.10', ...body });
   const poll = (id: string) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key);
   const qr = (id: string) => e2e.http.get(`/api/v1/auth/${id}/qr`).set('x-api-key', e2e.key);
   const collect = () => e2e.app.get(SessionSettlement).collectDue();
-  const deliveries = async (sessionId: string) =>
-    (await e2e.app.get(DataSource).query('SELECT event_type FROM webhook_deliveries WHERE session_id = $1', [sessionId])) as { event_type: string }[];
+  const deliveries = (sessionId: string) =>
+    e2e.app.get(DataSource).query<{ event_type: string }[]>('SELECT event_type FROM webhook_deliveries WHERE session_id = $1', [sessionId]);
 
   // The messages are counted where they are written (the outbox): whether they are sent is webhooks.e2e's matter.
   beforeAll(async () => {
@@ -77,6 +81,10 @@ describe('autoRenew: an order nobody picked up is replaced under the same sessio
     const started = (await start({}).expect(200)).body;
     e2e.clock.advance(START_TIMEOUT_MS + 1_000);
     await collect();
-    expect((await poll(started.sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'startFailed', userMessage: { code: 'RFA17B' } });
+    expect((await poll(started.sessionId).expect(200)).body).toMatchObject({
+      status: 'failed',
+      hintCode: 'startFailed',
+      userMessage: { code: 'RFA17B' },
+    });
   });
 });

@@ -90,7 +90,11 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       environment: 'test',
       status: 'pending',
       hintCode: 'outstandingTransaction',
-      userMessage: { code: 'RFA1', sv: 'Starta BankID-appen i din mobil och skanna QR-koden.', en: 'Start the BankID app on your phone and scan the QR code.' },
+      userMessage: {
+        code: 'RFA1',
+        sv: 'Starta BankID-appen i din mobil och skanna QR-koden.',
+        en: 'Start the BankID app on your phone and scan the QR code.',
+      },
     });
 
     // The frame is computed from the time of BankID's auth answer; the fake app checks its HMAC and its age.
@@ -106,7 +110,11 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       environment: 'test',
       status: 'pending',
       hintCode: 'userSign',
-      userMessage: { code: 'RFA9', sv: 'Skriv in din säkerhetskod i BankID-appen och välj Identifiera eller Skriv under.', en: 'Enter your security code in the BankID app and select Identify or Sign.' },
+      userMessage: {
+        code: 'RFA9',
+        sv: 'Skriv in din säkerhetskod i BankID-appen och välj Identifiera eller Skriv under.',
+        en: 'Enter your security code in the BankID app and select Identify or Sign.',
+      },
     });
 
     fake.approve(orderRef);

@@ -41,14 +41,19 @@ async function startRelyingParty(gateway: string) {
     }
     if (url.pathname === '/done') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
-      response.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Back at the RP</title></head><body><p id="back">Welcome back</p></body></html>');
+      response.end(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Back at the RP</title></head><body><p id="back">Welcome back</p></body></html>',
+      );
       return;
     }
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   // "localhost" against the service's "127.0.0.1": another origin, so the browser applies CORS for real.
-  return { origin: `http://localhost:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    origin: `http://localhost:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chromium)', () => {
@@ -58,7 +63,15 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -72,7 +85,13 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
   });
 
   const start = async (body: object = {}) => {
-    const started = (await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10', ...body }).expect(200)).body;
+    const started = (
+      await e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-api-key', e2e.key)
+        .send({ endUserIp: '192.0.2.10', ...body })
+        .expect(200)
+    ).body;
     const token = new URLSearchParams(new URL(started.kioskUrl).hash.slice(1)).get('t')!;
     return { ...started, loginPage: `${rp.origin}/login?session=${started.sessionId}&token=${token}` };
   };
@@ -115,7 +134,13 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
 
   it('should lead with Open BankID on a phone, show the QR on request, and bring the person back to a verifiable return', async () => {
     const { sessionId, qrStartSecret, loginPage } = await start({ returnUrl: `${rp.origin}/done` });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, userAgent: IPHONE });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      userAgent: IPHONE,
+    });
     // Links name the service by its PUBLIC_BASE_URL, as behind a proxy; the browser reaches this test's instance.
     // Fetched and fulfilled (not re-addressed), so the page keeps its public origin for 'self' in its CSP.
     await context.route(`${PUBLIC_BASE_URL}/**`, async (route) => {

@@ -7,7 +7,11 @@ const RETURN_URL = 'https://rp.example/login/done?step=2';
 describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonce', () => {
   const e2e = useE2eApp({ stopBackgroundJobs: true, withKey: true, freezeClock: true });
 
-  const start = (body: object) => e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10', ...body });
+  const start = (body: object) =>
+    e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', e2e.key)
+      .send({ endUserIp: '192.0.2.10', ...body });
   const poll = (id: string) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key);
   const confirmReturn = (id: string, nonce: string) => e2e.http.post(`/api/v1/auth/${id}/return`).set('x-api-key', e2e.key).send({ nonce });
 
@@ -16,9 +20,12 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
     const { pathname, search, searchParams } = new URL(launchUrl);
     const page = await e2e.http.get(`${pathname}${search}`).expect(200);
     expect(page.text).toContain('name="action" value="approve"');
-    const answer = await e2e.http.post(pathname).type('form').send({ autostarttoken: searchParams.get('autostarttoken'), action });
+    const answer = await e2e.http
+      .post(pathname)
+      .type('form')
+      .send({ autostarttoken: searchParams.get('autostarttoken'), action });
     expect(answer.status).toBe(303);
-    return answer.headers.location as string;
+    return answer.headers.location;
   };
 
   /** Starts with a returnUrl and plays the app: approve, back to the RP's page with the nonce. */
@@ -37,13 +44,20 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
   it("should answer launchUrl: the simulator's own app page for the autostart token", async () => {
     const started = (await start({}).expect(200)).body;
     expect(started.launchUrl).toBe(`${new URL(started.kioskUrl).origin}/simulator/app?autostarttoken=${started.autoStartToken}`);
-    const page = await e2e.http.get(`/simulator/app?autostarttoken=${started.autoStartToken}`).expect(200).expect('content-type', /^text\/html/);
+    const page = await e2e.http
+      .get(`/simulator/app?autostarttoken=${started.autoStartToken}`)
+      .expect(200)
+      .expect('content-type', /^text\/html/);
     const csp = page.headers['content-security-policy'];
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toMatch(/script-src|unsafe-inline/);
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     // Without a returnUrl the app says "done" and the person goes back by hand.
-    const answer = await e2e.http.post('/simulator/app').type('form').send({ autostarttoken: started.autoStartToken, action: 'approve' }).expect(200);
+    const answer = await e2e.http
+      .post('/simulator/app')
+      .type('form')
+      .send({ autostarttoken: started.autoStartToken, action: 'approve' })
+      .expect(200);
     expect(answer.text).toContain('data-state="done"');
     // A used or unknown token opens nothing.
     await e2e.http.get(`/simulator/app?autostarttoken=${started.autoStartToken}`).expect(409);
@@ -116,7 +130,9 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
     ['https://rp.example/return?eidgw_nonce=mine', /eidgw_nonce/],
     [`https://rp.example/${'a'.repeat(470)}`, /at most 477/],
   ])('should refuse the returnUrl %s before any order is made', async (returnUrl, detail) => {
-    const refused = await start({ returnUrl }).expect(400).expect('content-type', /^application\/problem\+json/);
+    const refused = await start({ returnUrl })
+      .expect(400)
+      .expect('content-type', /^application\/problem\+json/);
     expect(refused.body.errors).toEqual([{ pointer: '/returnUrl', detail: expect.stringMatching(detail) }]);
   });
 
@@ -133,7 +149,10 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
       en: 'Start the BankID app on your phone and scan the QR code.',
     });
     const sameDevice = (await start({ returnUrl: RETURN_URL }).expect(200)).body;
-    expect((await poll(sameDevice.sessionId).expect(200)).body.userMessage).toMatchObject({ code: 'RFA13', en: 'Trying to start your BankID app.' });
+    expect((await poll(sameDevice.sessionId).expect(200)).body.userMessage).toMatchObject({
+      code: 'RFA13',
+      en: 'Trying to start your BankID app.',
+    });
     await tapInApp(sameDevice.launchUrl, 'cancel');
     e2e.clock.advance(2_500);
     expect((await poll(sameDevice.sessionId).expect(200)).body).toMatchObject({

@@ -42,7 +42,11 @@ describe('Identity sessions (simulator)', () => {
       environment: 'test',
       status: 'pending',
       hintCode: 'outstandingTransaction',
-      userMessage: { code: 'RFA1', sv: 'Starta BankID-appen i din mobil och skanna QR-koden.', en: 'Start the BankID app on your phone and scan the QR code.' },
+      userMessage: {
+        code: 'RFA1',
+        sv: 'Starta BankID-appen i din mobil och skanna QR-koden.',
+        en: 'Start the BankID app on your phone and scan the QR code.',
+      },
     });
 
     e2e.clock.advance(1_000);
@@ -196,7 +200,13 @@ describe('Identity sessions (simulator)', () => {
     e2e.clock.advance(3_600_000);
     await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     const after = await poll(sessionId).expect(200);
-    expect(after.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'complete', completedAt: expect.any(String) });
+    expect(after.body).toEqual({
+      sessionId,
+      provider: 'simulator',
+      environment: 'test',
+      status: 'complete',
+      completedAt: expect.any(String),
+    });
   });
 
   it("should answer 404 session_not_found alike for a missing id, a malformed id and another team's session", async () => {

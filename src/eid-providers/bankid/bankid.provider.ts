@@ -1,7 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
-import { ProviderUnavailableError, type CollectResult, type EidProvider, type OrderReference, type StartOrderRequest, type StartedOrder } from '../eid-provider.js';
+import {
+  ProviderUnavailableError,
+  type CollectResult,
+  type EidProvider,
+  type OrderReference,
+  type StartOrderRequest,
+  type StartedOrder,
+} from '../eid-provider.js';
 import { BankIdError } from './bankid-client.js';
 import { BankIdConnections, type BankIdConnection } from './bankid-connections.js';
 import { decideFailure, loggableDetails, type BankIdOperation } from './bankid-failures.js';
@@ -83,7 +90,13 @@ export class BankIdProvider implements EidProvider {
     const { exception, level } = decideFailure(operation, error);
     const fields =
       error instanceof BankIdError
-        ? { kind: error.kind, errorCode: error.errorCode, httpStatus: error.detail.httpStatus, details: loggableDetails(error.detail.bankIdDetails), cause: error.detail.cause }
+        ? {
+            kind: error.kind,
+            errorCode: error.errorCode,
+            httpStatus: error.detail.httpStatus,
+            details: loggableDetails(error.detail.bankIdDetails),
+            cause: error.detail.cause,
+          }
         : { kind: 'unexpected', type: (error as Error)?.name };
     const message =
       level === 'error'

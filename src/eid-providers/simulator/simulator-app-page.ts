@@ -23,7 +23,10 @@ const TEXT: Record<SimulatorAppPageState, { heading: string; body: string }> = {
     body: 'A service on this device asks you to identify yourself with BankID. This is the simulator: no real identity is used.',
   },
   done: { heading: 'Done', body: 'You can go back to the browser you came from.' },
-  gone: { heading: 'No order to show', body: 'This link does not open a waiting order: it was used already, has expired, or is not valid.' },
+  gone: {
+    heading: 'No order to show',
+    body: 'This link does not open a waiting order: it was used already, has expired, or is not valid.',
+  },
 };
 
 /**

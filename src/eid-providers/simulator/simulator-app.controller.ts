@@ -42,7 +42,11 @@ export class SimulatorAppController {
     if (!order?.waiting) return this.send(reply, order ? 409 : 404, 'gone');
     const { givenName, surname, personalNumber } = DEFAULT_USER;
     try {
-      await this.simulator.scan({ autoStartToken: token, action, user: { personalNumber, givenName, surname, name: `${givenName} ${surname}` } });
+      await this.simulator.scan({
+        autoStartToken: token,
+        action,
+        user: { personalNumber, givenName, surname, name: `${givenName} ${surname}` },
+      });
     } catch (error) {
       // Another tap on the same order won the race: as BankID's app, show that the order is gone.
       if (error instanceof DomainException && error.code === 'session_not_pending') return this.send(reply, 409, 'gone');

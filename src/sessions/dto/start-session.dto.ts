@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsIP, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsIP,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  registerDecorator,
+  type ValidationOptions,
+} from 'class-validator';
 import { RETURN_URL_MAX_INPUT_LENGTH, RETURN_URL_TOO_LONG } from '../return-url.js';
 
 const METADATA_MAX_BYTES = 1024;
@@ -35,7 +47,11 @@ export class StartSessionDto {
   @MaxLength(1500)
   userVisibleData?: string;
 
-  @ApiPropertyOptional({ enum: ['plaintext', 'simpleMarkdownV1'], default: 'plaintext', description: 'How the app renders userVisibleData.' })
+  @ApiPropertyOptional({
+    enum: ['plaintext', 'simpleMarkdownV1'],
+    default: 'plaintext',
+    description: 'How the app renders userVisibleData.',
+  })
   @IsOptional()
   @IsIn(['plaintext', 'simpleMarkdownV1'])
   userVisibleDataFormat?: 'plaintext' | 'simpleMarkdownV1';
@@ -61,7 +77,7 @@ export class StartSessionDto {
   @IsBoolean()
   autoRenew?: boolean;
 
-  @ApiPropertyOptional({ description: "Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber)." })
+  @ApiPropertyOptional({ description: 'Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber).' })
   @IsOptional()
   @IsObject()
   requirement?: Record<string, unknown>;
