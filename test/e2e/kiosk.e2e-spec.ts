@@ -180,7 +180,11 @@ describe('Kiosk page and event stream', () => {
 
   it('should carry on with the frames of a renewed order on the same stream (autoRenew), with no failure shown', async () => {
     const started = (
-      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10', autoRenew: true }).expect(200)
+      await e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-api-key', e2e.key)
+        .send({ endUserIp: '192.0.2.10', autoRenew: true })
+        .expect(200)
     ).body;
     const token = /#t=(.+)$/.exec(started.kioskUrl)![1];
     const stream = await open(started.sessionId, `Kiosk ${token}`);
