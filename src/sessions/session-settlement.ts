@@ -103,7 +103,7 @@ export class SessionSettlement {
       collects.map(({ session }, i) => ({ session, transition: renewing[i] ? { kind: 'none' as const } : transitions[i] })),
     );
     // A session that something else ended meanwhile (a cancel, another replica) is read again.
-    return Promise.all(applied.map((session, i) => session ?? this.store.getById(collects[i].session.id)));
+    return Promise.all(applied.map(async (session, i) => session ?? (await this.store.getById(collects[i].session.id))));
   }
 
   /**
@@ -126,7 +126,7 @@ export class SessionSettlement {
       const events = changed
         .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
         .map(({ session, transition, changes }) =>
-          endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null),
+          endedEvent({ ...session, ...changes }, transition.kind === 'complete' ? transition.completion : null),
         );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
