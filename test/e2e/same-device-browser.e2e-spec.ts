@@ -15,6 +15,12 @@ const IPHONE =
 
 const describeInBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 
+if (!existsSync(CHROMIUM)) {
+  describe('<eid-qr> and the same-device flow in a browser', () => {
+    it.skip(`is skipped: no Chromium at ${CHROMIUM} (install it with "apt-get install -y chromium", or set CHROMIUM_PATH)`, () => {});
+  });
+}
+
 /**
  * The RP's own site, on another origin than the service: a page that embeds <eid-qr> under a strict CSP
  * (no inline script or style; scripts and connections only to the service), and the page returnUrl names.
