@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
 import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
@@ -36,6 +37,7 @@ export class SimulatorProvider implements EidProvider {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
+    @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
   }
@@ -60,6 +62,7 @@ export class SimulatorProvider implements EidProvider {
       action: null,
       userEnc: null,
       cancelledAt: null,
+      returnUrl: request.returnUrl ?? null,
     };
     await this.orders.insert(order);
     return {
@@ -67,6 +70,8 @@ export class SimulatorProvider implements EidProvider {
       orderTime: order.createdAt,
       qr: { startToken: order.qrStartToken, startSecret: qrStartSecret },
       autoStartToken,
+      // The simulated app is a page of this service, so a same-device flow runs with no phone (docs/same-device.md).
+      launchUrl: `${this.server.publicBaseUrl}/simulator/app?autostarttoken=${autoStartToken}`,
     };
   }
 
@@ -102,6 +107,14 @@ export class SimulatorProvider implements EidProvider {
     });
     // Two apps scanning the same frame at once: the first wins, as with BankID.
     if (!claimed) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
+  }
+
+  /** What the simulated app page needs to know about the order its autostart token opens (undefined: none). */
+  async appOrder(autoStartToken: string): Promise<{ waiting: boolean; returnUrl: string | null } | undefined> {
+    const order = await this.orders.findByAutoStartTokenHash(sha256(autoStartToken));
+    if (!order) return undefined;
+    const waiting = simulatorOrderStatus(order, this.clock.now(), this.timings).status === 'pending' && !order.scannedAt;
+    return { waiting, returnUrl: order.returnUrl };
   }
 
   private resultOf(order: SimulatorOrder, now: Date): CollectResult {
