@@ -16,6 +16,7 @@ import { CreateProtectionState1795300400000 } from '../../migrations/17953004000
 import { IndexIpBlocksInForce1795300500000 } from '../../migrations/1795300500000-IndexIpBlocksInForce.js';
 import { TrackOtpLockouts1795301400000 } from '../../migrations/1795301400000-TrackOtpLockouts.js';
 import { IndexDueDeliveriesByEndpoint1795301400001 } from '../../migrations/1795301400001-IndexDueDeliveriesByEndpoint.js';
+import { AddSessionOperationAndChannel1795301700000 } from '../../migrations/1795301700000-AddSessionOperationAndChannel.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   IndexIpBlocksInForce1795300500000,
   TrackOtpLockouts1795301400000,
   IndexDueDeliveriesByEndpoint1795301400001,
+  AddSessionOperationAndChannel1795301700000,
 ];

@@ -61,6 +61,8 @@ export class SessionsService {
     const order = await this.callProvider(provider, 'start', () =>
       provider.start({
         environment: principal.apiKey.environment,
+        operation: 'auth',
+        channel: 'app',
         endUserIp: request.endUserIp,
         userVisibleData: request.userVisibleData,
         userVisibleDataFormat: request.userVisibleDataFormat,
@@ -76,6 +78,8 @@ export class SessionsService {
       apiKeyId: principal.apiKey.id,
       environment: principal.apiKey.environment,
       provider: provider.name,
+      operation: 'auth',
+      channel: 'app',
       orderRef: order.orderRef,
       status: 'pending',
       hintCode: 'outstandingTransaction',

@@ -4,6 +4,7 @@ import { Public } from '../../auth/auth.decorators.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { EidProviderRegistry } from '../eid-provider.registry.js';
+import { PhoneAnswerDto } from './dto/phone-answer.dto.js';
 import { ScanDto } from './dto/scan.dto.js';
 import { SimulatorProvider } from './simulator.provider.js';
 
@@ -24,14 +25,14 @@ export class SimulatorController {
   @HttpCode(200)
   @ApiOperation({ summary: "Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel" })
   async scan(@Body() body: ScanDto) {
-    if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
+    this.assertEnabled();
     if (Boolean(body.qrData) === Boolean(body.autoStartToken)) {
       throw new ValidationProblemException([{ pointer: '/qrData', detail: 'exactly one of qrData and autoStartToken is required' }]);
     }
     const givenName = body.givenName ?? DEFAULT_USER.givenName;
     const surname = body.surname ?? DEFAULT_USER.surname;
     const action = body.action ?? 'approve';
-    await this.simulator.scan({
+    const shown = await this.simulator.scan({
       qrData: body.qrData,
       autoStartToken: body.autoStartToken,
       action,
@@ -42,6 +43,28 @@ export class SimulatorController {
         name: body.name ?? `${givenName} ${surname}`,
       },
     });
-    return { scanned: true, action };
+    // What the app shows: the operation and, for sign (or an auth with a text), the text.
+    return { scanned: true, action, ...shown };
+  }
+
+  /** No API key: this is the person on the call with the RP, answering in their app. */
+  @Public()
+  @Post('phone')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number' })
+  async phone(@Body() body: PhoneAnswerDto) {
+    this.assertEnabled();
+    const givenName = body.givenName ?? DEFAULT_USER.givenName;
+    const surname = body.surname ?? DEFAULT_USER.surname;
+    const action = body.action ?? 'approve';
+    const shown = await this.simulator.answerPhone({
+      action,
+      user: { personalNumber: body.personalNumber, givenName, surname, name: body.name ?? `${givenName} ${surname}` },
+    });
+    return { answered: true, action, ...shown };
+  }
+
+  private assertEnabled(): void {
+    if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
@@ -11,7 +11,7 @@ import { InsertBatcher } from '../../database/insert-batcher.js';
 import { PreparedSelect } from '../../database/prepared-select.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
-import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
+import type { CollectResult, CompletedIdentity, EidOperation, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import { SimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
 
@@ -25,8 +25,21 @@ export interface ScanInput {
   user: CompletedIdentity['user'];
 }
 
+export interface PhoneAnswerInput {
+  action: 'approve' | 'decline';
+  /** The person called: their personalNumber finds the order. */
+  user: CompletedIdentity['user'];
+}
+
+/** What the e-ID app shows once it has the order (docs/api.md, "Simulator"). */
+export interface ShownOrder {
+  operation: EidOperation;
+  userVisibleData?: string;
+}
+
 const secretAad = (orderRef: string) => `simulator_orders:${orderRef}:qr_start_secret`;
 const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
+const textAad = (orderRef: string) => `simulator_orders:${orderRef}:user_visible_data`;
 
 /** A stand-in for BankID that follows its protocol: same order life cycle, hint codes and QR rule. */
 @Injectable()
@@ -35,6 +48,7 @@ export class SimulatorProvider implements EidProvider {
   private readonly timings: SimulatorTimings;
   private readonly newOrders: InsertBatcher<SimulatorOrder>;
   private readonly ordersByRef: PreparedSelect<SimulatorOrder>;
+  private readonly personalNumberKey: Buffer;
 
   constructor(
     @InjectRepository(SimulatorOrder) private readonly orders: Repository<SimulatorOrder>,
@@ -45,6 +59,7 @@ export class SimulatorProvider implements EidProvider {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
     this.newOrders = new InsertBatcher(orders.manager.connection, SimulatorOrder);
     this.ordersByRef = new PreparedSelect(orders.manager.connection, SimulatorOrder, 'order_ref = ANY ($1::uuid[])');
+    this.personalNumberKey = cipher.deriveKey('simulator-personal-number');
   }
 
   supports(environment: ApiKeyEnvironment): boolean {
@@ -52,16 +67,26 @@ export class SimulatorProvider implements EidProvider {
     return environment === 'test';
   }
 
+  /** Like BankID: both operations on both channels. */
+  offers(): boolean {
+    return true;
+  }
+
   async start(request: StartOrderRequest): Promise<StartedOrder> {
     const orderRef = randomUUID();
-    const qrStartSecret = randomUUID();
-    const autoStartToken = randomUUID();
+    const phone = request.channel === 'phone';
+    const qrStartSecret = phone ? null : randomUUID();
+    const autoStartToken = phone ? null : randomUUID();
     const order = this.orders.create({
       orderRef,
-      endUserIp: request.endUserIp,
-      qrStartToken: randomUUID(),
-      qrStartSecretEnc: this.cipher.encrypt(qrStartSecret, secretAad(orderRef)),
-      autoStartTokenHash: sha256(autoStartToken),
+      operation: request.operation,
+      channel: request.channel,
+      endUserIp: request.endUserIp ?? null,
+      qrStartToken: phone ? null : randomUUID(),
+      qrStartSecretEnc: qrStartSecret ? this.cipher.encrypt(qrStartSecret, secretAad(orderRef)) : null,
+      autoStartTokenHash: autoStartToken ? sha256(autoStartToken) : null,
+      personalNumberHash: phone ? this.personalNumberHash(request.personalNumber!) : null,
+      userVisibleDataEnc: request.userVisibleData ? this.cipher.encrypt(request.userVisibleData, textAad(orderRef)) : null,
       createdAt: this.clock.now(),
       scannedAt: null,
       action: null,
@@ -69,6 +94,7 @@ export class SimulatorProvider implements EidProvider {
       cancelledAt: null,
     });
     await this.newOrders.insert(order);
+    if (!order.qrStartToken || !qrStartSecret || !autoStartToken) return { orderRef, orderTime: order.createdAt };
     return {
       orderRef,
       orderTime: order.createdAt,
@@ -91,19 +117,53 @@ export class SimulatorProvider implements EidProvider {
     await this.orders.update({ orderRef, cancelledAt: IsNull() }, { cancelledAt: this.clock.now() });
   }
 
-  /** Plays the end user's app: checks the frame (or autostart token) as BankID's app would, then picks the order up. */
-  async scan(input: ScanInput): Promise<void> {
+  /**
+   * Plays the end user's app: checks the frame (or autostart token) as BankID's app would, picks
+   * the order up, and answers what the app shows.
+   */
+  async scan(input: ScanInput): Promise<ShownOrder> {
     const now = this.clock.now();
     const order = input.qrData ? await this.orderForFrame(input.qrData, now) : await this.orderForAutoStart(input.autoStartToken!);
     if (simulatorOrderStatus(order, now, this.timings).status !== 'pending' || order.scannedAt) {
       throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
     }
+    await this.pickUp(order, now, input.action, input.user);
+    return this.shown(order);
+  }
+
+  /**
+   * Plays the user on a call with the RP answering in the app: the newest phone order waiting for
+   * that person (404 order_not_found if none), confirmed and approved, or declined.
+   */
+  async answerPhone(input: PhoneAnswerInput): Promise<ShownOrder> {
+    const now = this.clock.now();
+    const waiting = await this.orders.find({
+      where: { personalNumberHash: this.personalNumberHash(input.user.personalNumber), channel: 'phone', scannedAt: IsNull(), cancelledAt: IsNull() },
+      order: { createdAt: 'DESC' },
+      take: 1,
+    });
+    const order = waiting.find((o) => simulatorOrderStatus(o, now, this.timings).status === 'pending');
+    if (!order) throw new DomainException('order_not_found', 'No phone order is waiting for that person.');
+    await this.pickUp(order, now, input.action, input.user);
+    return this.shown(order);
+  }
+
+  private async pickUp(order: SimulatorOrder, now: Date, action: SimulatorAction, user: CompletedIdentity['user']): Promise<void> {
     const claimed = await this.orders.update(
       { orderRef: order.orderRef, scannedAt: IsNull(), cancelledAt: IsNull() },
-      { scannedAt: now, action: input.action, userEnc: this.cipher.encryptJson(input.user, userAad(order.orderRef)) },
+      { scannedAt: now, action, userEnc: this.cipher.encryptJson(user, userAad(order.orderRef)) },
     );
     // Two apps scanning the same frame at once: the first wins, as with BankID.
     if (!claimed.affected) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
+  }
+
+  private shown(order: SimulatorOrder): ShownOrder {
+    const text = order.userVisibleDataEnc ? this.cipher.decrypt(order.userVisibleDataEnc, textAad(order.orderRef)) : undefined;
+    return { operation: order.operation, ...(text === undefined ? {} : { userVisibleData: text }) };
+  }
+
+  private personalNumberHash(personalNumber: string): Buffer {
+    return createHmac('sha256', this.personalNumberKey).update(personalNumber).digest();
   }
 
   private resultOf(order: SimulatorOrder, now: Date): CollectResult {
@@ -113,7 +173,7 @@ export class SimulatorProvider implements EidProvider {
       status: 'complete',
       completion: {
         user: this.cipher.decryptJson(order.userEnc, userAad(order.orderRef)),
-        device: { ipAddress: order.endUserIp },
+        ...(order.endUserIp ? { device: { ipAddress: order.endUserIp } } : {}),
       },
     };
   }
@@ -121,7 +181,7 @@ export class SimulatorProvider implements EidProvider {
   private async orderForFrame(text: string, now: Date): Promise<SimulatorOrder> {
     const frame = parseQrData(text);
     const order = frame && (await this.orders.findOneBy({ qrStartToken: frame.qrStartToken }));
-    if (!frame || !order) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
+    if (!frame || !order?.qrStartSecretEnc) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
     const secret = this.cipher.decrypt(order.qrStartSecretEnc, secretAad(order.orderRef));
     if (!constantTimeEqual(qrAuthCode(secret, frame.qrTime), frame.qrAuthCode)) {
       throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
