@@ -8,9 +8,13 @@ import type { Env } from './config/env.validation.js';
 
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
 const BODY_LIMIT_BYTES = 64 * 1024;
+// Except a signature's: a text that encodes to 40,000 base64 characters (up to 6 bytes a byte once
+// JSON-escaped) and 200,000 characters of hidden data (docs/api.md, "Signing and the phone channel").
+const SIGN_BODY_LIMIT_BYTES = 384 * 1024;
+const SIGN_ROUTES = new Set(['/api/v1/sign/:provider/start', '/api/v1/phone/sign/:provider/start']);
 
 export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY'>): FastifyAdapter {
-  return new FastifyAdapter({
+  const adapter = new FastifyAdapter({
     // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (SPEC 5).
     trustProxy: env.TRUST_PROXY.length > 0 ? env.TRUST_PROXY : false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -27,6 +31,10 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY'>): FastifyAdap
       });
     },
   });
+  adapter.getInstance().addHook('onRoute', (route) => {
+    if (SIGN_ROUTES.has(route.url)) route.bodyLimit = SIGN_BODY_LIMIT_BYTES;
+  });
+  return adapter;
 }
 
 /** Everything main.ts and the e2e tests share, so tests run the production pipeline. */

@@ -12,7 +12,7 @@ const authOnly: EidProvider = {
   collect: () => Promise.reject(new Error('not called')),
   cancel: () => Promise.reject(new Error('not called')),
 };
-const registry = new EidProviderRegistry([authOnly], { providers: ['authonly'] } as SessionsConfig);
+const registry = new EidProviderRegistry([authOnly], { providers: ['authonly'] } as unknown as SessionsConfig);
 const codeOf = (call: () => unknown): string | undefined => {
   try {
     call();

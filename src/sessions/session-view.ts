@@ -8,6 +8,8 @@ export function sessionView(session: Session, completion: CompletedIdentity | nu
     provider: session.provider,
     // Which world answered (docs/security.md): a live integration can refuse a simulated identity.
     environment: session.environment,
+    operation: session.operation,
+    channel: session.channel,
     status: session.status,
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),

@@ -9,10 +9,11 @@ import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
 import { SessionsService } from './sessions.service.js';
+import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
 @Module({
   imports: [EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule],
-  controllers: [SessionsController, SessionsListingController],
+  controllers: [SessionsController, SignAndPhoneController, SessionsListingController],
   providers: [SessionsService, QrRendererService, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionsService],
 })

@@ -11,14 +11,16 @@ import { isUuid } from '../common/validation/is-uuid.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
-import { ProviderUnavailableError, type CollectResult, type CompletedIdentity, type EidProvider } from '../eid-providers/eid-provider.js';
+import { ProviderUnavailableError, type CollectResult, type CompletedIdentity, type EidChannel, type EidOperation, type EidProvider } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.service.js';
 import { KioskLinks } from '../kiosk/kiosk-links.service.js';
-import type { StartSessionDto } from './dto/start-session.dto.js';
+import type { StartSessionBody } from './dto/start-session-body.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
 import { sessionView, type SessionView } from './session-view.js';
 import { Session } from './session.entity.js';
+
+const AUTH_APP = { operation: 'auth', channel: 'app' } as const;
 
 /** BankID: collect every two seconds, no more often. */
 export const COLLECT_INTERVAL_MS = 2_000;
@@ -56,18 +58,21 @@ export class SessionsService {
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
-  async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionDto) {
-    const provider = this.providers.forStart(providerName, principal.apiKey.environment);
+  /** Starts any of the four kinds (docs/api.md, "Signing and the phone channel"); the body was validated for its kind. */
+  async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionBody, kind: { operation: EidOperation; channel: EidChannel } = AUTH_APP) {
+    const provider = this.providers.forStart(providerName, principal.apiKey.environment, kind);
     const order = await this.callProvider(provider, 'start', () =>
       provider.start({
         environment: principal.apiKey.environment,
-        operation: 'auth',
-        channel: 'app',
+        ...kind,
         endUserIp: request.endUserIp,
         userVisibleData: request.userVisibleData,
         userVisibleDataFormat: request.userVisibleDataFormat,
+        userNonVisibleData: request.userNonVisibleData,
         requirement: request.requirement,
         returnUrl: request.returnUrl,
+        personalNumber: request.personalNumber,
+        callInitiator: request.callInitiator,
       }),
     );
     const now = this.clock.now();
@@ -78,15 +83,15 @@ export class SessionsService {
       apiKeyId: principal.apiKey.id,
       environment: principal.apiKey.environment,
       provider: provider.name,
-      operation: 'auth',
-      channel: 'app',
+      operation: kind.operation,
+      channel: kind.channel,
       orderRef: order.orderRef,
       status: 'pending',
       hintCode: 'outstandingTransaction',
       qrStartToken: order.qr?.startToken ?? null,
       qrStartSecretEnc: order.qr ? this.cipher.encrypt(order.qr.startSecret, secretAad(id)) : null,
       orderTime: order.orderTime,
-      endUserIp: request.endUserIp,
+      endUserIp: request.endUserIp ?? null,
       metadata: request.metadata ?? null,
       completionEnc: null,
       createdAt: now,
@@ -100,6 +105,8 @@ export class SessionsService {
     return {
       sessionId: id,
       provider: provider.name,
+      operation: session.operation,
+      channel: session.channel,
       status: session.status,
       qrStartToken: order.qr?.startToken,
       qrStartSecret: order.qr?.startSecret,
@@ -133,6 +140,8 @@ export class SessionsService {
   /** A pending session of the caller's team and environment, with its decrypted QR secret. */
   async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
     const session = await this.findForKey(principal, sessionId);
+    // A phone session never had a QR: the user is on a call, and the order is in their app already.
+    if (session.channel === 'phone') throw new DomainException('qr_not_available', 'A phone session has no QR code.');
     if (session.status !== 'pending' || this.clock.now() >= session.expiresAt || !session.qrStartSecretEnc || !session.qrStartToken) {
       throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
     }
@@ -329,7 +338,8 @@ function endedEvent(session: Session, completion: CompletedIdentity | null): Ses
     teamId: session.teamId,
     environment: session.environment,
     sessionId: session.id,
-    type: session.status === 'complete' ? 'auth.session.completed' : 'auth.session.failed',
+    // sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md).
+    type: `${session.operation}.session.${session.status === 'complete' ? 'completed' : 'failed'}`,
     occurredAt: session.completedAt!,
     data: { ...sessionView(session, completion), ...(session.metadata ? { metadata: session.metadata } : {}) },
   };
