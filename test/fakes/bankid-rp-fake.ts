@@ -474,7 +474,7 @@ function checkTexts(operation: 'auth' | 'sign', body: Record<string, unknown>): 
       throw invalid('Invalid userNonVisibleData.');
     }
   }
-  return { userVisibleData: userVisibleData as string | undefined, userNonVisibleData: userNonVisibleData as string | undefined };
+  return { userVisibleData, userNonVisibleData };
 }
 
 function checkRequirement(requirement: Record<string, unknown>): void {
