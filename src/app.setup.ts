@@ -13,9 +13,15 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 const SIGN_BODY_LIMIT_BYTES = 384 * 1024;
 const SIGN_ROUTES = new Set(['/api/v1/sign/:provider/start', '/api/v1/phone/sign/:provider/start']);
 
-export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY'>): FastifyAdapter {
+export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIMEOUT'>): FastifyAdapter {
   const adapter = new FastifyAdapter({
-    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (SPEC 5).
+    // Slow clients (docs/operations.md): the headers and body must arrive within REQUEST_TIMEOUT, and an
+    // idle keep-alive connection closes after as long. Node reads them when it creates the server (hence
+    // `http`) and checks once a second rather than every 30 s.
+    requestTimeout: env.REQUEST_TIMEOUT,
+    keepAliveTimeout: env.REQUEST_TIMEOUT,
+    http: { requestTimeout: env.REQUEST_TIMEOUT, connectionsCheckingInterval: 1000 },
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (docs/protection.md).
     trustProxy: env.TRUST_PROXY.length > 0 ? env.TRUST_PROXY : false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,

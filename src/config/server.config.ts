@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const serverConfig = registerAs('server', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     nodeEnv: env.NODE_ENV,
     production: env.NODE_ENV === 'production',
@@ -10,6 +10,8 @@ export const serverConfig = registerAs('server', () => {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    anonymousCacheTtlMs: env.ANONYMOUS_CACHE_TTL,
+    publicRouteLimitPerMinute: env.PUBLIC_ROUTE_LIMIT_PER_MINUTE,
   };
 });
 export type ServerConfig = ConfigType<typeof serverConfig>;

@@ -19,6 +19,8 @@ export interface EidProvider {
    */
   collectMany?(orders: OrderReference[]): Promise<Map<string, CollectResult>>;
   cancel(order: OrderReference): Promise<void>;
+  /** For providers that keep orders of their own: drops those no session can collect any more. */
+  purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
 }
 
 /** auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel"). */

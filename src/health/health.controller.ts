@@ -1,9 +1,9 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { Public } from '../auth/auth.decorators.js';
-import { migrationsUpToDate } from '../database/migrate.js';
+import { Public } from '../common/access/access.decorators.js';
+import { RecentValue } from '../common/cache/recent-value.js';
+import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import { DatabaseHealth } from '../database/database-health.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
 
 // Two checks need no framework: @nestjs/terminus 12 also drags in a peer conflict (mikro-orm wants Nest 11).
@@ -11,10 +11,16 @@ import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certifica
 @Public()
 @Controller('health')
 export class HealthController {
+  // Anonymous: a flood costs one database round per ANONYMOUS_CACHE_TTL (docs/operations.md).
+  private readonly databaseChecks: RecentValue<{ database: string; migrations: string }>;
+
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseHealth,
     private readonly bankIdCertificates: BankIdCertificateCheck,
-  ) {}
+    @Inject(serverConfig.KEY) server: ServerConfig,
+  ) {
+    this.databaseChecks = new RecentValue(server.anonymousCacheTtlMs, () => this.checkDatabase());
+  }
 
   /** The process answers: for the liveness probe, nothing else is checked. */
   @Get('live')
@@ -28,14 +34,7 @@ export class HealthController {
    */
   @Get('ready')
   async ready() {
-    const checks = { database: 'down', migrations: 'unknown' };
-    try {
-      await this.dataSource.query('SELECT 1');
-      checks.database = 'up';
-      checks.migrations = (await migrationsUpToDate(this.dataSource)) ? 'applied' : 'pending';
-    } catch {
-      // Reported through the checks below; the cause is in the database's own log.
-    }
+    const checks = await this.databaseChecks.get();
     const certificates = this.bankIdCertificates.statuses();
     const expired = certificates.filter((c) => c.state === 'expired').map((c) => c.environment);
     if (checks.database !== 'up' || checks.migrations !== 'applied' || expired.length) {
@@ -55,5 +54,17 @@ export class HealthController {
       },
       ...(warnings.length ? { warnings } : {}),
     };
+  }
+
+  private async checkDatabase(): Promise<{ database: string; migrations: string }> {
+    const checks = { database: 'down', migrations: 'unknown' };
+    try {
+      await this.database.ping();
+      checks.database = 'up';
+      checks.migrations = (await this.database.migrationsApplied()) ? 'applied' : 'pending';
+    } catch {
+      // Reported through the checks below; the cause is in the database's own log.
+    }
+    return checks;
   }
 }

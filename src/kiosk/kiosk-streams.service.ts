@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { qrData, qrTimeAt } from '../qr/qr-frame.js';
-import { SessionsService, type KioskSessionState } from '../sessions/sessions.service.js';
+import { KioskSessionReader, type KioskSessionState } from './kiosk-session-reader.js';
 
 /** One open event stream: the HTTP response, seen as something to write events to. */
 export interface KioskViewer {
@@ -35,25 +35,42 @@ const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stri
 export class KioskStreamsService implements OnModuleDestroy {
   private readonly logger = new Logger(KioskStreamsService.name);
   private readonly watches = new Map<string, Watch>();
+  // Screens that passed the viewer cap and are not attached yet, by session.
+  private readonly admitting = new Map<string, number>();
   private refreshTimer?: NodeJS.Timeout;
   private refreshing = false;
 
   constructor(
-    private readonly sessions: SessionsService,
+    private readonly sessions: KioskSessionReader,
     private readonly clock: Clock,
   ) {}
 
   /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
   async prepare(sessionId: string): Promise<KioskSessionState> {
     const watch = this.watches.get(sessionId);
-    if (watch && watch.viewers.size >= MAX_VIEWERS_PER_SESSION) {
+    const admitting = this.admitting.get(sessionId) ?? 0;
+    if ((watch?.viewers.size ?? 0) + admitting >= MAX_VIEWERS_PER_SESSION) {
       throw new DomainException('rate_limit_exceeded', 'Too many screens show this session.', { headers: { 'retry-after': '5' } });
     }
-    return watch?.state ?? (await this.sessions.forKiosk(sessionId));
+    // The place is taken before the await, so that screens arriving together cannot all pass the check.
+    this.admitting.set(sessionId, admitting + 1);
+    try {
+      return watch?.state ?? (await this.sessions.forKiosk(sessionId));
+    } catch (error) {
+      this.admitted(sessionId);
+      throw error;
+    }
+  }
+
+  private admitted(sessionId: string): void {
+    const left = (this.admitting.get(sessionId) ?? 1) - 1;
+    if (left > 0) this.admitting.set(sessionId, left);
+    else this.admitting.delete(sessionId);
   }
 
   /** Starts sending to a viewer: the current status and frame at once, then every change. */
   attach(state: KioskSessionState, viewer: KioskViewer): void {
+    this.admitted(state.id);
     let watch = this.watches.get(state.id);
     viewer.send(sse('status', statusOf(watch?.state ?? state)));
     if (!watch) {
@@ -86,7 +103,7 @@ export class KioskStreamsService implements OnModuleDestroy {
     this.refreshing = true;
     try {
       const known = [...this.watches.values()].map(({ state }) => ({ id: state.id, hintCode: state.hintCode }));
-      for (const change of await this.sessions.kioskChanges(known)) {
+      for (const change of await this.sessions.changes(known)) {
         const watch = this.watches.get(change.id);
         if (!watch) continue;
         Object.assign(watch.state, { status: change.status, hintCode: change.hintCode });

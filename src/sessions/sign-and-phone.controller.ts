@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Scopes } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
+import { Scopes } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
 import { StartPhoneAuthDto, StartPhoneSignDto } from './dto/start-phone.dto.js';
 import { StartSignDto } from './dto/start-sign.dto.js';
 import { SessionsService } from './sessions.service.js';

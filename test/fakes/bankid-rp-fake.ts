@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { FakeBankIdEvidenceCa } from './bankid-evidence-ca.js';
 
 /**
  * A fake BankID RP API v6.0 server: HTTPS that demands and verifies the RP's client certificate,
@@ -79,6 +80,7 @@ interface FakeOrder {
   hintCode?: string;
   endedAt?: number;
   user?: FakeUser;
+  evidence?: Promise<{ signature: string; ocspResponse: string }>;
 }
 
 /** Why the fake app refused a QR frame or an action, as the real app would. */
@@ -124,17 +126,19 @@ export class FakeBankIdServer {
   private quirks: CollectQuirks = {};
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly now: () => number;
+  private brokenSignatures = false;
 
   private constructor(
     private readonly server: Server,
     private readonly options: FakeBankIdOptions,
+    private readonly evidenceCa: FakeBankIdEvidenceCa,
   ) {
     this.now = () => (options.now ?? (() => new Date()))().getTime();
   }
 
   static async start(options: FakeBankIdOptions): Promise<FakeBankIdServer> {
     const server = createServer({ key: options.key, cert: options.cert, ca: options.clientCa, requestCert: true, rejectUnauthorized: true });
-    const fake = new FakeBankIdServer(server, options);
+    const fake = new FakeBankIdServer(server, options, await FakeBankIdEvidenceCa.create());
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return fake;
@@ -148,6 +152,17 @@ export class FakeBankIdServer {
     for (const timer of this.timers) clearTimeout(timer);
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
+    await this.evidenceCa.remove();
+  }
+
+  /** The root of the fake's evidence PKI: what BANKID_EVIDENCE_ROOTS must name for its signatures to verify. */
+  get evidenceRootPem(): string {
+    return this.evidenceCa.rootPem;
+  }
+
+  /** From now on, completions carry an XML signature whose signed data was changed after signing. */
+  sendBrokenSignatures(broken = true): void {
+    this.brokenSignatures = broken;
   }
 
   /** From now on, collect answers carry these undocumented fields (see CollectQuirks). */
@@ -277,14 +292,14 @@ export class FakeBankIdServer {
         send(res, fault.status, { errorCode: fault.errorCode, details: fault.details ?? fault.errorCode }, fault.headers);
         return;
       }
-      send(res, 200, this.answer(path as Operation, body));
+      send(res, 200, await this.answer(path as Operation, body));
     } catch (error) {
       const known = error instanceof ApiError ? error : new ApiError(500, 'internalError', 'Internal technical error.');
       send(res, known.status, { errorCode: known.errorCode, details: known.details });
     }
   }
 
-  private answer(path: Operation, body: Record<string, unknown>): object {
+  private answer(path: Operation, body: Record<string, unknown>): object | Promise<object> {
     if (path === 'collect') return this.collect(body);
     if (path === 'cancel') return this.cancel(body);
     if (path === 'phone/auth' || path === 'phone/sign') return this.phoneStart(path === 'phone/sign' ? 'sign' : 'auth', body);
@@ -360,12 +375,12 @@ export class FakeBankIdServer {
     }
   }
 
-  private collect(body: Record<string, unknown>) {
+  private async collect(body: Record<string, unknown>) {
     const order = typeof body.orderRef === 'string' && Object.keys(body).length === 1 ? this.current(body.orderRef) : undefined;
     if (!order) throw invalid('No such order.');
     const extra = this.quirks.collect ?? {};
     if (order.status !== 'complete') return { orderRef: order.orderRef, status: order.status, hintCode: order.hintCode, ...extra };
-    const completionData: Record<string, unknown> = { ...this.completionData(order), ...this.quirks.completionData };
+    const completionData: Record<string, unknown> = { ...(await this.completionData(order)), ...this.quirks.completionData };
     for (const [field, value] of Object.entries(completionData)) if (value === undefined) delete completionData[field];
     return { orderRef: order.orderRef, status: 'complete', completionData, ...extra };
   }
@@ -378,23 +393,24 @@ export class FakeBankIdServer {
     return {};
   }
 
-  private completionData(order: FakeOrder) {
-    const signed = Buffer.from(
-      `<?xml version="1.0" encoding="UTF-8"?><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo>` +
-        `<Reference URI="#bidSignedData"/></SignedInfo><Object><bankIdSignedData Id="bidSignedData"><srvInfo><nonce>` +
-        `${randomBytes(16).toString('base64')}</nonce></srvInfo><clientInfo><funcId>${order.operation === 'sign' ? 'Signing' : 'Identification'}</funcId></clientInfo>` +
-        (order.userVisibleData ? `<usrVisibleData>${order.userVisibleData}</usrVisibleData>` : '') +
-        (order.userNonVisibleData ? `<usrNonVisibleData>${order.userNonVisibleData}</usrNonVisibleData>` : '') +
-        `</bankIdSignedData></Object></Signature>`,
-    ).toString('base64');
+  private async completionData(order: FakeOrder) {
+    // Signed once, when first collected: every later collect returns the same evidence, as at BankID.
+    order.evidence ??= this.evidenceCa.evidence({
+      user: order.user!,
+      funcId: order.operation === 'sign' ? 'Signing' : 'Identification',
+      userVisibleData: order.userVisibleData,
+      userNonVisibleData: order.userNonVisibleData,
+      brokenSignature: this.brokenSignatures,
+    });
+    const { signature, ocspResponse } = await order.evidence;
     return {
       user: order.user,
       // On a call BankID sees the user's phone, not an RP-given address.
       device: { ipAddress: order.endUserIp ?? '198.51.100.7', uhi: randomBytes(18).toString('base64url') },
       bankIdIssueDate: '2024-03-01',
       ...(order.requirement.mrtd === true ? { stepUp: { mrtd: true } } : {}),
-      signature: signed,
-      ocspResponse: randomBytes(96).toString('base64'),
+      signature,
+      ocspResponse,
       ...(order.returnRisk ? { risk: 'low' } : {}),
     };
   }

@@ -55,7 +55,8 @@ export function orderRequest(request: StartOrderRequest): BankIdOrderRequest {
   const sign = request.operation === 'sign';
   const errors: FieldError[] = [];
   for (const [name, value] of Object.entries(request.requirement ?? {})) {
-    const rule = REQUIREMENT_RULES[name as keyof BankIdRequirement] as RequirementRule | undefined;
+    // Own properties only: `hasOwnProperty` or `__proto__` as a name must be refused, not looked up on the prototype.
+    const rule = Object.hasOwn(REQUIREMENT_RULES, name) ? REQUIREMENT_RULES[name as keyof BankIdRequirement] : undefined;
     const allowed = rule && (!phone || PHONE_REQUIREMENTS.has(name as keyof BankIdRequirement));
     const problem = allowed ? rule(value) : `is not a BankID RP API v6.0 requirement${phone ? ' of a phone order' : ''}`;
     if (problem) errors.push({ pointer: `/requirement/${name}`, detail: `requirement.${name} ${problem}` });

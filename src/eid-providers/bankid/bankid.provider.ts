@@ -62,7 +62,7 @@ export class BankIdProvider implements EidProvider {
     const started = await (order.path === 'auth' ? client.auth(order.body) : client.sign(order.body)).catch(fail);
     return {
       orderRef: started.orderRef,
-      // docs/api.md: the QR clock starts when BankID's answer to auth or sign arrives.
+      // docs/bankid.md: the QR clock starts when BankID's answer to auth or sign arrives.
       orderTime: this.clock.now(),
       qr: { startToken: started.qrStartToken, startSecret: started.qrStartSecret },
       autoStartToken: started.autoStartToken,
