@@ -60,7 +60,8 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
     const completion = e2e.app.get(DataCipher).decryptJson<{ evidence: { signature: string } }>(row.completion_enc, `sessions:${started.sessionId}:completion`);
     const signed = Buffer.from(completion.evidence.signature, 'base64').toString('utf8');
     expect(signed).toContain('<funcId>Signing</funcId>');
-    expect(signed).toContain(`<usrVisibleData>${base64(text)}</usrVisibleData>`);
+    expect(signed).toContain(`>${base64(text)}</usrVisibleData>`);
+    expect(signed).toContain('<usrNonVisibleData>aGFzaA==</usrNonVisibleData>');
   });
 
   it.each([
