@@ -82,7 +82,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const orderRef = await orderRefOf(sessionId);
     expect(fake.order(orderRef)?.qrStartToken).toBe(started.body.qrStartToken);
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', operation: 'auth', channel: 'app', status: 'pending', hintCode: 'outstandingTransaction' });
 
     // The frame is computed from the time of BankID's auth answer; the fake app checks its HMAC and its age.
     e2e.clock.advance(1_000);
@@ -91,7 +91,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     expect(fake.scanQr(frame.qrData)).toBe(orderRef);
 
     e2e.clock.advance(COLLECT_MS);
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'userSign' });
+    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', operation: 'auth', channel: 'app', status: 'pending', hintCode: 'userSign' });
 
     fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
@@ -100,6 +100,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       sessionId,
       provider: 'bankid',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'complete',
       user: FAKE_USER,
       device: { ipAddress: '192.0.2.10', uhi: expect.any(String) },

@@ -25,6 +25,8 @@ describe('Identity sessions (simulator)', () => {
     expect(started.body).toEqual({
       sessionId: expect.any(String),
       provider: 'simulator',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       qrStartToken: expect.any(String),
       qrStartSecret: expect.any(String),
@@ -35,7 +37,7 @@ describe('Identity sessions (simulator)', () => {
     });
     const { sessionId, qrStartToken, qrStartSecret } = started.body;
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'simulator', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, { sessionId, provider: 'simulator', environment: 'test', operation: 'auth', channel: 'app', status: 'pending', hintCode: 'outstandingTransaction' });
 
     e2e.clock.advance(1_000);
     const json = await qr(sessionId).expect(200);
@@ -70,6 +72,8 @@ describe('Identity sessions (simulator)', () => {
       sessionId,
       provider: 'simulator',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'complete',
       user: { personalNumber: '198507099805', name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson' },
       device: { ipAddress: '192.0.2.10' },
@@ -144,7 +148,7 @@ describe('Identity sessions (simulator)', () => {
   it('should cancel a pending session', async () => {
     const { sessionId } = (await start().expect(200)).body;
     const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
-    expect(res.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'failed', hintCode: 'cancelled', completedAt: expect.any(String) });
+    expect(res.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', operation: 'auth', channel: 'app', status: 'failed', hintCode: 'cancelled', completedAt: expect.any(String) });
     await poll(sessionId).expect(200, res.body);
   });
 
@@ -180,7 +184,7 @@ describe('Identity sessions (simulator)', () => {
     e2e.clock.advance(3_600_000);
     await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     const after = await poll(sessionId).expect(200);
-    expect(after.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'complete', completedAt: expect.any(String) });
+    expect(after.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', operation: 'auth', channel: 'app', status: 'complete', completedAt: expect.any(String) });
   });
 
   it("should answer 404 session_not_found alike for a missing id, a malformed id and another team's session", async () => {

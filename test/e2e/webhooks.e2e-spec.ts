@@ -85,6 +85,8 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
         sessionId,
         provider: 'simulator',
         environment: 'test',
+        operation: 'auth',
+        channel: 'app',
         status: 'complete',
         user: { personalNumber: '198507099805', name: 'Tess Testsson', givenName: 'Tess', surname: 'Testsson' },
         device: { ipAddress: '192.0.2.10' },
@@ -156,7 +158,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     expect(verify(received)).toEqual({
       type: 'auth.session.failed',
       timestamp: e2e.clock.now().toISOString(),
-      data: { sessionId: started.body.sessionId, provider: 'simulator', environment: 'test', status: 'failed', hintCode: 'cancelled', completedAt: e2e.clock.now().toISOString() },
+      data: { sessionId: started.body.sessionId, provider: 'simulator', environment: 'test', operation: 'auth', channel: 'app', status: 'failed', hintCode: 'cancelled', completedAt: e2e.clock.now().toISOString() },
     });
   });
 
