@@ -16,10 +16,22 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
 
   beforeAll(async () => {
     pki = await createTestPki();
-    fake = await FakeBankIdServer.start({ key: pki.server.key, cert: pki.server.cert, clientCa: pki.rpCa, authorizedClients: ['Fake RP'], now: () => e2e.clock.now() });
+    fake = await FakeBankIdServer.start({
+      key: pki.server.key,
+      cert: pki.server.cert,
+      clientCa: pki.rpCa,
+      authorizedClients: ['Fake RP'],
+      now: () => e2e.clock.now(),
+    });
   });
   const e2e = useE2eApp({
-    env: () => ({ PROVIDERS: 'bankid', BANKID_TEST_URL: fake.url, BANKID_CERT: pki.client.certPath, BANKID_KEY: pki.client.keyPath, BANKID_CA: pki.bankIdCaPath }),
+    env: () => ({
+      PROVIDERS: 'bankid',
+      BANKID_TEST_URL: fake.url,
+      BANKID_CERT: pki.client.certPath,
+      BANKID_KEY: pki.client.keyPath,
+      BANKID_CA: pki.bankIdCaPath,
+    }),
     stopBackgroundJobs: true,
     withKey: true,
     freezeClock: true,
@@ -41,13 +53,30 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
   it('should sign on the app channel through /sign: the text, the hidden data, the QR, and a Signing signature kept as evidence', async () => {
     const text = '# Avtal\n\nJag godkänner **villkoren**.';
     const started = (
-      await post('/api/v1/sign/bankid/start', { endUserIp: '192.0.2.10', userVisibleData: text, userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGFzaA==' }).expect(200)
+      await post('/api/v1/sign/bankid/start', {
+        endUserIp: '192.0.2.10',
+        userVisibleData: text,
+        userVisibleDataFormat: 'simpleMarkdownV1',
+        userNonVisibleData: 'aGFzaA==',
+      }).expect(200)
     ).body;
-    expect(started).toMatchObject({ provider: 'bankid', operation: 'sign', channel: 'app', qrStartToken: expect.any(String), autoStartToken: expect.any(String) });
+    expect(started).toMatchObject({
+      provider: 'bankid',
+      operation: 'sign',
+      channel: 'app',
+      qrStartToken: expect.any(String),
+      autoStartToken: expect.any(String),
+    });
     expect(fake.requestsTo('sign').at(-1)).toMatchObject({
       clientCn: 'Fake RP',
       contentType: 'application/json',
-      body: { endUserIp: '192.0.2.10', userVisibleData: base64(text), userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGFzaA==', returnRisk: true },
+      body: {
+        endUserIp: '192.0.2.10',
+        userVisibleData: base64(text),
+        userVisibleDataFormat: 'simpleMarkdownV1',
+        userNonVisibleData: 'aGFzaA==',
+        returnRisk: true,
+      },
     });
     const qr = (await e2e.http.get(`/api/v1/auth/${started.sessionId}/qr`).set('x-api-key', e2e.key).expect(200)).body;
     const orderRef = fake.scanQr(qr.qrData);
@@ -57,7 +86,9 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
     expect(await step(started.sessionId)).toMatchObject({ status: 'complete', operation: 'sign', channel: 'app', user: FAKE_USER });
 
     const [row] = await e2e.app.get(DataSource).query('SELECT completion_enc FROM sessions WHERE id = $1', [started.sessionId]);
-    const completion = e2e.app.get(DataCipher).decryptJson<{ evidence: { signature: string } }>(row.completion_enc, `sessions:${started.sessionId}:completion`);
+    const completion = e2e.app
+      .get(DataCipher)
+      .decryptJson<{ evidence: { signature: string } }>(row.completion_enc, `sessions:${started.sessionId}:completion`);
     const signed = Buffer.from(completion.evidence.signature, 'base64').toString('utf8');
     expect(signed).toContain('<funcId>Signing</funcId>');
     expect(signed).toContain(`>${base64(text)}</usrVisibleData>`);
@@ -67,39 +98,57 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
   it.each([
     ['auth', 'phone/auth', {}],
     ['sign', 'phone/sign', { userVisibleData: 'Jag bekräftar flytten.' }],
-  ] as const)('should run phone %s through /%s: no QR, userCallConfirm then userSign, completed by the person called', async (operation, path, extra) => {
-    const started = (await post(`/api/v1/${path}/bankid/start`, { personalNumber: PERSON, callInitiator: 'RP', requirement: { pinCode: true }, ...extra }).expect(200)).body;
-    expect(started).toMatchObject({ provider: 'bankid', operation, channel: 'phone', status: 'pending' });
-    for (const absent of ['qrStartToken', 'qrStartSecret', 'autoStartToken', 'kioskUrl']) expect(started).not.toHaveProperty(absent);
-    expect(fake.requestsTo(path).at(-1)?.body).toEqual({
-      personalNumber: PERSON,
-      callInitiator: 'RP',
-      requirement: { pinCode: true },
-      ...('userVisibleData' in extra ? { userVisibleData: base64(extra.userVisibleData), userVisibleDataFormat: 'plaintext' } : {}),
-    });
-    expectProblem(await e2e.http.get(`/api/v1/auth/${started.sessionId}/qr`).set('x-api-key', e2e.key), 409, 'qr_not_available');
+  ] as const)(
+    'should run phone %s through /%s: no QR, userCallConfirm then userSign, completed by the person called',
+    async (operation, path, extra) => {
+      const started = (
+        await post(`/api/v1/${path}/bankid/start`, {
+          personalNumber: PERSON,
+          callInitiator: 'RP',
+          requirement: { pinCode: true },
+          ...extra,
+        }).expect(200)
+      ).body;
+      expect(started).toMatchObject({ provider: 'bankid', operation, channel: 'phone', status: 'pending' });
+      for (const absent of ['qrStartToken', 'qrStartSecret', 'autoStartToken', 'kioskUrl']) expect(started).not.toHaveProperty(absent);
+      expect(fake.requestsTo(path).at(-1)?.body).toEqual({
+        personalNumber: PERSON,
+        callInitiator: 'RP',
+        requirement: { pinCode: true },
+        ...('userVisibleData' in extra ? { userVisibleData: base64(extra.userVisibleData), userVisibleDataFormat: 'plaintext' } : {}),
+      });
+      expectProblem(await e2e.http.get(`/api/v1/auth/${started.sessionId}/qr`).set('x-api-key', e2e.key), 409, 'qr_not_available');
 
-    expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction' });
-    // Unlike a QR order, nobody has to pick it up within 30 s: it is in the person's app already.
-    e2e.clock.advance(40_000);
-    const orderRef = fake.openPhoneOrder(PERSON);
-    expect(orderRef).toBe(await orderRefOf(started.sessionId));
-    expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'userCallConfirm', channel: 'phone' });
-    fake.confirmCall(orderRef);
-    expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'userSign' });
-    fake.approve(orderRef);
-    expect(await step(started.sessionId)).toMatchObject({ status: 'complete', operation, channel: 'phone', user: { ...FAKE_USER, personalNumber: PERSON } });
-  });
+      expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction' });
+      // Unlike a QR order, nobody has to pick it up within 30 s: it is in the person's app already.
+      e2e.clock.advance(40_000);
+      const orderRef = fake.openPhoneOrder(PERSON);
+      expect(orderRef).toBe(await orderRefOf(started.sessionId));
+      expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'userCallConfirm', channel: 'phone' });
+      fake.confirmCall(orderRef);
+      expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'userSign' });
+      fake.approve(orderRef);
+      expect(await step(started.sessionId)).toMatchObject({
+        status: 'complete',
+        operation,
+        channel: 'phone',
+        user: { ...FAKE_USER, personalNumber: PERSON },
+      });
+    },
+  );
 
   it('should fail userDeclinedCall when the person says they are not on a call', async () => {
-    const { sessionId } = (await post('/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'user', userVisibleData: 'x' }).expect(200)).body;
+    const { sessionId } = (
+      await post('/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'user', userVisibleData: 'x' }).expect(200)
+    ).body;
     const orderRef = fake.openPhoneOrder(PERSON);
     fake.declineCall(orderRef);
     expect(await step(sessionId)).toMatchObject({ status: 'failed', hintCode: 'userDeclinedCall', operation: 'sign', channel: 'phone' });
   });
 
   it('should answer 409 order_in_progress for a second phone order for the same person, whose first order is cancelled', async () => {
-    const first = (await post('/api/v1/phone/auth/bankid/start', { personalNumber: PERSON, callInitiator: 'RP' }).expect(200)).body.sessionId;
+    const first = (await post('/api/v1/phone/auth/bankid/start', { personalNumber: PERSON, callInitiator: 'RP' }).expect(200)).body
+      .sessionId;
     const res = await post('/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'RP', userVisibleData: 'x' });
     expectProblem(res, 409, 'order_in_progress');
     expect(await step(first)).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
@@ -114,10 +163,34 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
   });
 
   it.each([
-    ['a sign text over 40,000 base64 characters', '/api/v1/sign/bankid/start', { endUserIp: '192.0.2.10', userVisibleData: 'ö'.repeat(15_001) }, '/userVisibleData', 'sign'],
-    ['a phone requirement BankID does not take', '/api/v1/phone/auth/bankid/start', { personalNumber: PERSON, callInitiator: 'RP', requirement: { mrtd: true } }, '/requirement/mrtd', 'phone/auth'],
-    ['a personal number with a wrong check digit', '/api/v1/phone/sign/bankid/start', { personalNumber: '198112189875', callInitiator: 'RP', userVisibleData: 'x' }, '/personalNumber', 'phone/sign'],
-    ['an unknown callInitiator', '/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'bank', userVisibleData: 'x' }, '/callInitiator', 'phone/sign'],
+    [
+      'a sign text over 40,000 base64 characters',
+      '/api/v1/sign/bankid/start',
+      { endUserIp: '192.0.2.10', userVisibleData: 'ö'.repeat(15_001) },
+      '/userVisibleData',
+      'sign',
+    ],
+    [
+      'a phone requirement BankID does not take',
+      '/api/v1/phone/auth/bankid/start',
+      { personalNumber: PERSON, callInitiator: 'RP', requirement: { mrtd: true } },
+      '/requirement/mrtd',
+      'phone/auth',
+    ],
+    [
+      'a personal number with a wrong check digit',
+      '/api/v1/phone/sign/bankid/start',
+      { personalNumber: '198112189875', callInitiator: 'RP', userVisibleData: 'x' },
+      '/personalNumber',
+      'phone/sign',
+    ],
+    [
+      'an unknown callInitiator',
+      '/api/v1/phone/sign/bankid/start',
+      { personalNumber: PERSON, callInitiator: 'bank', userVisibleData: 'x' },
+      '/callInitiator',
+      'phone/sign',
+    ],
   ] as const)('should refuse %s with 400 naming the field, without calling BankID', async (_name, path, body, pointer, bankIdPath) => {
     const before = fake.requestsTo(bankIdPath).length;
     const res = await post(path, body).expect(400);
@@ -128,7 +201,9 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
   it('should complete a phone sign whose collect answer carries odd optional fields', async () => {
     fake.sendQuirks({ collect: { callInitiator: 7 }, completionData: { stepUp: false, extra: { a: 1 } } });
     try {
-      const { sessionId } = (await post('/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'RP', userVisibleData: 'x' }).expect(200)).body;
+      const { sessionId } = (
+        await post('/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'RP', userVisibleData: 'x' }).expect(200)
+      ).body;
       const orderRef = fake.openPhoneOrder(PERSON);
       fake.confirmCall(orderRef);
       fake.approve(orderRef);

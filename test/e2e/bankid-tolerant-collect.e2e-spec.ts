@@ -14,10 +14,22 @@ describe('BankID collect answers the documentation does not promise', () => {
 
   beforeAll(async () => {
     pki = await createTestPki();
-    fake = await FakeBankIdServer.start({ key: pki.server.key, cert: pki.server.cert, clientCa: pki.rpCa, authorizedClients: ['Fake RP'], now: () => e2e.clock.now() });
+    fake = await FakeBankIdServer.start({
+      key: pki.server.key,
+      cert: pki.server.cert,
+      clientCa: pki.rpCa,
+      authorizedClients: ['Fake RP'],
+      now: () => e2e.clock.now(),
+    });
   });
   const e2e = useE2eApp({
-    env: () => ({ PROVIDERS: 'bankid', BANKID_TEST_URL: fake.url, BANKID_CERT: pki.client.certPath, BANKID_KEY: pki.client.keyPath, BANKID_CA: pki.bankIdCaPath }),
+    env: () => ({
+      PROVIDERS: 'bankid',
+      BANKID_TEST_URL: fake.url,
+      BANKID_CERT: pki.client.certPath,
+      BANKID_KEY: pki.client.keyPath,
+      BANKID_CA: pki.bankIdCaPath,
+    }),
     stopBackgroundJobs: true,
     withKey: true,
     freezeClock: true,
@@ -33,7 +45,9 @@ describe('BankID collect answers the documentation does not promise', () => {
 
   const poll = (id: string) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key).expect(200);
   const approvedSession = async () => {
-    const started = (await e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)).body;
+    const started = (
+      await e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
+    ).body;
     fake.approve(fake.openWithAutoStartToken(started.autoStartToken));
     return started.sessionId as string;
   };

@@ -22,9 +22,15 @@ describe('Signing and the phone channel (simulator)', () => {
   });
 
   const post = (path: string, body: object) => e2e.http.post(path).set('x-api-key', e2e.key).send(body);
-  const signStart = (body: object = {}) => post('/api/v1/sign/simulator/start', { endUserIp: '192.0.2.10', userVisibleData: TEXT, ...body });
+  const signStart = (body: object = {}) =>
+    post('/api/v1/sign/simulator/start', { endUserIp: '192.0.2.10', userVisibleData: TEXT, ...body });
   const phoneStart = (operation: 'auth' | 'sign', body: object = {}) =>
-    post(`/api/v1/phone/${operation}/simulator/start`, { personalNumber: PERSON, callInitiator: 'RP', ...(operation === 'sign' ? { userVisibleData: TEXT } : {}), ...body });
+    post(`/api/v1/phone/${operation}/simulator/start`, {
+      personalNumber: PERSON,
+      callInitiator: 'RP',
+      ...(operation === 'sign' ? { userVisibleData: TEXT } : {}),
+      ...body,
+    });
   const poll = async (id: string) => (await e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key).expect(200)).body;
   const answer = (body: object) => e2e.http.post('/api/v1/simulator/phone').send(body);
   const pointers = (body: { errors?: { pointer: string }[] }) => (body.errors ?? []).map((e) => e.pointer);
@@ -59,13 +65,24 @@ describe('Signing and the phone channel (simulator)', () => {
     async (operation) => {
       const started = (await phoneStart(operation).expect(200)).body;
       expect(started).toMatchObject({ operation, channel: 'phone', status: 'pending' });
-      for (const absent of ['qrStartToken', 'qrStartSecret', 'autoStartToken', 'kioskUrl', 'launchUrl']) expect(started).not.toHaveProperty(absent);
+      for (const absent of ['qrStartToken', 'qrStartSecret', 'autoStartToken', 'kioskUrl', 'launchUrl'])
+        expect(started).not.toHaveProperty(absent);
       expectProblem(await e2e.http.get(`/api/v1/auth/${started.sessionId}/qr`).set('x-api-key', e2e.key), 409, 'qr_not_available');
 
       e2e.clock.advance(COLLECT_MS);
-      expect(await poll(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction', operation, channel: 'phone' });
+      expect(await poll(started.sessionId)).toMatchObject({
+        status: 'pending',
+        hintCode: 'outstandingTransaction',
+        operation,
+        channel: 'phone',
+      });
       const answered = await answer({ personalNumber: PERSON }).expect(200);
-      expect(answered.body).toEqual({ answered: true, action: 'approve', operation, ...(operation === 'sign' ? { userVisibleData: TEXT } : {}) });
+      expect(answered.body).toEqual({
+        answered: true,
+        action: 'approve',
+        operation,
+        ...(operation === 'sign' ? { userVisibleData: TEXT } : {}),
+      });
       e2e.clock.advance(COLLECT_MS);
       // Collected 2 s after the answer: past userCallConfirm (1 s) and userSign (1 s).
       const done = await poll(started.sessionId);
@@ -111,19 +128,74 @@ describe('Signing and the phone channel (simulator)', () => {
 
   it.each([
     ['sign without a text', '/api/v1/sign/simulator/start', { endUserIp: '192.0.2.10' }, '/userVisibleData'],
-    ['a sign text over 40,000 base64 characters', '/api/v1/sign/simulator/start', { endUserIp: '192.0.2.10', userVisibleData: 'a'.repeat(30_001) }, '/userVisibleData'],
-    ['userNonVisibleData over 200,000 characters', '/api/v1/sign/simulator/start', { endUserIp: '192.0.2.10', userVisibleData: 'x', userNonVisibleData: 'A'.repeat(200_004) }, '/userNonVisibleData'],
-    ['userNonVisibleData that is not base64', '/api/v1/sign/simulator/start', { endUserIp: '192.0.2.10', userVisibleData: 'x', userNonVisibleData: 'är inte base64' }, '/userNonVisibleData'],
-    ['an unknown text format', '/api/v1/sign/simulator/start', { endUserIp: '192.0.2.10', userVisibleData: 'x', userVisibleDataFormat: 'html' }, '/userVisibleDataFormat'],
+    [
+      'a sign text over 40,000 base64 characters',
+      '/api/v1/sign/simulator/start',
+      { endUserIp: '192.0.2.10', userVisibleData: 'a'.repeat(30_001) },
+      '/userVisibleData',
+    ],
+    [
+      'userNonVisibleData over 200,000 characters',
+      '/api/v1/sign/simulator/start',
+      { endUserIp: '192.0.2.10', userVisibleData: 'x', userNonVisibleData: 'A'.repeat(200_004) },
+      '/userNonVisibleData',
+    ],
+    [
+      'userNonVisibleData that is not base64',
+      '/api/v1/sign/simulator/start',
+      { endUserIp: '192.0.2.10', userVisibleData: 'x', userNonVisibleData: 'är inte base64' },
+      '/userNonVisibleData',
+    ],
+    [
+      'an unknown text format',
+      '/api/v1/sign/simulator/start',
+      { endUserIp: '192.0.2.10', userVisibleData: 'x', userVisibleDataFormat: 'html' },
+      '/userVisibleDataFormat',
+    ],
     ['a sign start without endUserIp', '/api/v1/sign/simulator/start', { userVisibleData: 'x' }, '/endUserIp'],
-    ['a personal number with a wrong check digit', '/api/v1/phone/auth/simulator/start', { personalNumber: '199001012394', callInitiator: 'RP' }, '/personalNumber'],
-    ['a personal number of 10 digits', '/api/v1/phone/auth/simulator/start', { personalNumber: '9001012393', callInitiator: 'RP' }, '/personalNumber'],
+    [
+      'a personal number with a wrong check digit',
+      '/api/v1/phone/auth/simulator/start',
+      { personalNumber: '199001012394', callInitiator: 'RP' },
+      '/personalNumber',
+    ],
+    [
+      'a personal number of 10 digits',
+      '/api/v1/phone/auth/simulator/start',
+      { personalNumber: '9001012393', callInitiator: 'RP' },
+      '/personalNumber',
+    ],
     ['a missing callInitiator', '/api/v1/phone/auth/simulator/start', { personalNumber: PERSON }, '/callInitiator'],
-    ['callInitiator rp in the wrong case', '/api/v1/phone/auth/simulator/start', { personalNumber: PERSON, callInitiator: 'rp' }, '/callInitiator'],
-    ['an endUserIp on the phone channel', '/api/v1/phone/auth/simulator/start', { personalNumber: PERSON, callInitiator: 'RP', endUserIp: '192.0.2.10' }, '/endUserIp'],
-    ['a phone auth text over 1,500 characters', '/api/v1/phone/auth/simulator/start', { personalNumber: PERSON, callInitiator: 'RP', userVisibleData: 'a'.repeat(1_501) }, '/userVisibleData'],
-    ['phone sign without a text', '/api/v1/phone/sign/simulator/start', { personalNumber: PERSON, callInitiator: 'user' }, '/userVisibleData'],
-    ['a phone sign text over 40,000 base64 characters', '/api/v1/phone/sign/simulator/start', { personalNumber: PERSON, callInitiator: 'user', userVisibleData: 'å'.repeat(15_001) }, '/userVisibleData'],
+    [
+      'callInitiator rp in the wrong case',
+      '/api/v1/phone/auth/simulator/start',
+      { personalNumber: PERSON, callInitiator: 'rp' },
+      '/callInitiator',
+    ],
+    [
+      'an endUserIp on the phone channel',
+      '/api/v1/phone/auth/simulator/start',
+      { personalNumber: PERSON, callInitiator: 'RP', endUserIp: '192.0.2.10' },
+      '/endUserIp',
+    ],
+    [
+      'a phone auth text over 1,500 characters',
+      '/api/v1/phone/auth/simulator/start',
+      { personalNumber: PERSON, callInitiator: 'RP', userVisibleData: 'a'.repeat(1_501) },
+      '/userVisibleData',
+    ],
+    [
+      'phone sign without a text',
+      '/api/v1/phone/sign/simulator/start',
+      { personalNumber: PERSON, callInitiator: 'user' },
+      '/userVisibleData',
+    ],
+    [
+      'a phone sign text over 40,000 base64 characters',
+      '/api/v1/phone/sign/simulator/start',
+      { personalNumber: PERSON, callInitiator: 'user', userVisibleData: 'å'.repeat(15_001) },
+      '/userVisibleData',
+    ],
   ])('should refuse %s with 400 naming the field, starting nothing', async (_name, path, body, pointer) => {
     const before = (await listed({})).length;
     const res = await post(path, body).expect(400);
@@ -136,8 +208,14 @@ describe('Signing and the phone channel (simulator)', () => {
     const hidden = 'A'.repeat(200_000);
     const app = await signStart({ userVisibleData: 'a'.repeat(30_000), userNonVisibleData: hidden }).expect(200);
     expect(app.body).toMatchObject({ operation: 'sign', channel: 'app' });
-    await phoneStart('sign', { personalNumber: '200001012384', userVisibleData: 'a'.repeat(30_000), userNonVisibleData: hidden }).expect(200);
-    expectProblem(await post('/api/v1/auth/simulator/start', { endUserIp: '192.0.2.10', metadata: { pad: 'x'.repeat(70_000) } }), 413, 'payload_too_large');
+    await phoneStart('sign', { personalNumber: '200001012384', userVisibleData: 'a'.repeat(30_000), userNonVisibleData: hidden }).expect(
+      200,
+    );
+    expectProblem(
+      await post('/api/v1/auth/simulator/start', { endUserIp: '192.0.2.10', metadata: { pad: 'x'.repeat(70_000) } }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('should answer 404 unknown_provider for a provider that is not enabled, on every start route', async () => {
@@ -156,7 +234,11 @@ describe('Signing and the phone channel (simulator)', () => {
   let bearer: string;
   const listed = async (filterModel: object) => {
     bearer ??= `Bearer ${(await e2e.app.get(TokensService).issue({ userId: (await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `signing-${Date.now()}@example.com` })).id, teamId: e2e.team.id, clientId: 'test' })).token}`;
-    const res = await e2e.http.post('/api/v1/sessions').set('authorization', bearer).send({ startRow: 0, endRow: 1_000, filterModel }).expect(200);
+    const res = await e2e.http
+      .post('/api/v1/sessions')
+      .set('authorization', bearer)
+      .send({ startRow: 0, endRow: 1_000, filterModel })
+      .expect(200);
     return res.body.rows as { sessionId: string; operation: string; channel: string }[];
   };
 
@@ -174,7 +256,10 @@ describe('Signing and the phone channel (simulator)', () => {
   });
 
   it('should deliver sign.session.completed and sign.session.failed only to endpoints that subscribed, verified with standardwebhooks', async () => {
-    const { secret } = await createEndpoint(e2e.app, e2e.team.id, { url: receiver.url(), eventTypes: ['sign.session.completed', 'sign.session.failed'] });
+    const { secret } = await createEndpoint(e2e.app, e2e.team.id, {
+      url: receiver.url(),
+      eventTypes: ['sign.session.completed', 'sign.session.failed'],
+    });
     const before = receiver.requests.length;
     // An authentication ending is not a sign event: nothing arrives for it.
     const auth = (await phoneStart('auth', { personalNumber: '198112189876' }).expect(200)).body.sessionId;
@@ -187,12 +272,32 @@ describe('Signing and the phone channel (simulator)', () => {
     for (const id of [auth, signed.sessionId, declined]) await poll(id);
 
     const received = await receiver.waitForRequests(before + 2);
-    const events = received.slice(before).map((request) => new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    const events = received
+      .slice(before)
+      .map(
+        (request) =>
+          new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+            type: string;
+            data: Record<string, unknown>;
+          },
+      );
     expect(events.map((event) => event.type).sort()).toEqual(['sign.session.completed', 'sign.session.failed']);
     const completed = events.find((event) => event.type === 'sign.session.completed')!;
-    expect(completed.data).toMatchObject({ sessionId: signed.sessionId, operation: 'sign', channel: 'app', status: 'complete', metadata: { orderId: 'S-1' } });
+    expect(completed.data).toMatchObject({
+      sessionId: signed.sessionId,
+      operation: 'sign',
+      channel: 'app',
+      status: 'complete',
+      metadata: { orderId: 'S-1' },
+    });
     const failed = events.find((event) => event.type === 'sign.session.failed')!;
-    expect(failed.data).toMatchObject({ sessionId: declined, operation: 'sign', channel: 'phone', status: 'failed', hintCode: 'userDeclinedCall' });
+    expect(failed.data).toMatchObject({
+      sessionId: declined,
+      operation: 'sign',
+      channel: 'phone',
+      status: 'failed',
+      hintCode: 'userDeclinedCall',
+    });
     expect(received.slice(before).some((request) => request.body.includes(auth))).toBe(false);
   });
 });

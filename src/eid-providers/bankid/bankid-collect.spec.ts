@@ -13,8 +13,14 @@ describe(readCollect.name, () => {
   );
 
   it('should pass an unknown hint code through as it is, and drop one that is not text', () => {
-    expect(readCollect({ orderRef: 'o', status: 'pending', hintCode: 'userFace' })).toMatchObject({ result: { status: 'pending', hintCode: 'userFace' } });
-    expect(readCollect({ orderRef: 'o', status: 'pending', hintCode: 7 })).toEqual({ kind: 'result', result: { status: 'pending' }, dropped: ['hintCode (a number)'] });
+    expect(readCollect({ orderRef: 'o', status: 'pending', hintCode: 'userFace' })).toMatchObject({
+      result: { status: 'pending', hintCode: 'userFace' },
+    });
+    expect(readCollect({ orderRef: 'o', status: 'pending', hintCode: 7 })).toEqual({
+      kind: 'result',
+      result: { status: 'pending' },
+      dropped: ['hintCode (a number)'],
+    });
   });
 
   it('should split completionData into the identity, the device and the evidence', () => {
@@ -36,18 +42,33 @@ describe(readCollect.name, () => {
         completion: {
           user,
           device: { ipAddress: '192.168.0.1', uhi: 'OZvYM9Vv' },
-          evidence: { bankIdIssueDate: '2020-02-01', stepUp: { mrtd: true }, signature: 'c2ln', ocspResponse: 'b2NzcA==', risk: 'moderate' },
+          evidence: {
+            bankIdIssueDate: '2020-02-01',
+            stepUp: { mrtd: true },
+            signature: 'c2ln',
+            ocspResponse: 'b2NzcA==',
+            risk: 'moderate',
+          },
         },
       },
     });
   });
 
   it('should leave out what BankID did not send (no risk without returnRisk, no uhi)', () => {
-    expect(complete({ user, device: { ipAddress: '::1' } })).toMatchObject({ result: { status: 'complete', completion: { user, device: { ipAddress: '::1' } } } });
+    expect(complete({ user, device: { ipAddress: '::1' } })).toMatchObject({
+      result: { status: 'complete', completion: { user, device: { ipAddress: '::1' } } },
+    });
   });
 
   it('should take stepUp as it comes and drop optional fields in another shape, naming them', () => {
-    const reading = complete({ user, stepUp: false, device: { ipAddress: 4, uhi: 'u' }, risk: { level: 'low' }, signature: 'c2ln', somethingNew: [1] });
+    const reading = complete({
+      user,
+      stepUp: false,
+      device: { ipAddress: 4, uhi: 'u' },
+      risk: { level: 'low' },
+      signature: 'c2ln',
+      somethingNew: [1],
+    });
     expect(reading).toEqual({
       kind: 'result',
       dropped: ['completionData.device.ipAddress (a number)', 'completionData.risk (a object)'],

@@ -2,9 +2,7 @@ import type { CollectResult, CompletedIdentity } from '../eid-provider.js';
 import type { CollectResponse } from './bankid-rp-api.js';
 
 /** A collect answer read field by field: a result, or the reasons a `complete` answer has no usable user. */
-export type CollectReading =
-  | { kind: 'result'; result: CollectResult; dropped: string[] }
-  | { kind: 'unusable'; problems: string[] };
+export type CollectReading = { kind: 'result'; result: CollectResult; dropped: string[] } | { kind: 'unusable'; problems: string[] };
 
 const USER_FIELDS = ['personalNumber', 'name', 'givenName', 'surname'] as const;
 const PERSONAL_NUMBER = /^\d{12}$/;
@@ -39,7 +37,12 @@ export function readCollect(response: CollectResponse): CollectReading {
   if (problems.length) return { kind: 'unusable', problems };
 
   const completion: CompletedIdentity = {
-    user: { personalNumber: user.personalNumber as string, name: user.name as string, givenName: user.givenName as string, surname: user.surname as string },
+    user: {
+      personalNumber: user.personalNumber as string,
+      name: user.name as string,
+      givenName: user.givenName as string,
+      surname: user.surname as string,
+    },
   };
   const device = readDevice(data.device, dropped);
   if (device) completion.device = device;

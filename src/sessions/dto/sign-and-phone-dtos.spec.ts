@@ -37,7 +37,13 @@ describe('Sign and phone start bodies', () => {
   it('should accept minimal and full bodies', async () => {
     await expect(pointersOf(StartSignDto, sign)).resolves.toEqual([]);
     await expect(
-      pointersOf(StartSignDto, { ...sign, userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGFzaA==', requirement: { pinCode: true }, metadata: { o: 1 } }),
+      pointersOf(StartSignDto, {
+        ...sign,
+        userVisibleDataFormat: 'simpleMarkdownV1',
+        userNonVisibleData: 'aGFzaA==',
+        requirement: { pinCode: true },
+        metadata: { o: 1 },
+      }),
     ).resolves.toEqual([]);
     await expect(pointersOf(StartPhoneAuthDto, phone)).resolves.toEqual([]);
     await expect(pointersOf(StartPhoneAuthDto, { ...phone, callInitiator: 'user', userVisibleData: 'Hej' })).resolves.toEqual([]);

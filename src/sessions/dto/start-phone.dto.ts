@@ -9,7 +9,12 @@ export const CALL_INITIATORS = ['user', 'RP'] as const;
  * POST /api/v1/phone/auth/{provider}/start: the user is on a call with the RP, so there is no
  * end-user IP and no QR; the provider asks that person's app to confirm the call (docs/api.md).
  */
-export class StartPhoneAuthDto extends PickType(StartSessionDto, ['userVisibleData', 'userVisibleDataFormat', 'requirement', 'metadata'] as const) {
+export class StartPhoneAuthDto extends PickType(StartSessionDto, [
+  'userVisibleData',
+  'userVisibleDataFormat',
+  'requirement',
+  'metadata',
+] as const) {
   @ApiProperty({ example: '199001012393', description: 'The person on the call: 12 digits, YYYYMMDDNNNN, with a valid check digit.' })
   @IsSwedishPersonalNumber()
   personalNumber: string;
@@ -20,7 +25,13 @@ export class StartPhoneAuthDto extends PickType(StartSessionDto, ['userVisibleDa
 }
 
 /** POST /api/v1/phone/sign/{provider}/start: a signature by the person on the call. */
-export class StartPhoneSignDto extends PickType(StartPhoneAuthDto, ['personalNumber', 'callInitiator', 'userVisibleDataFormat', 'requirement', 'metadata'] as const) {
+export class StartPhoneSignDto extends PickType(StartPhoneAuthDto, [
+  'personalNumber',
+  'callInitiator',
+  'userVisibleDataFormat',
+  'requirement',
+  'metadata',
+] as const) {
   @ApiProperty({ description: 'Plain text the user signs, shown in the e-ID app; at most what encodes to 40,000 base64 characters.' })
   @IsString()
   @MinLength(1)

@@ -11,7 +11,10 @@ export class StartSignDto extends OmitType(StartSessionDto, ['userVisibleData'] 
   @FitsBase64(SIGN_TEXT_MAX_BASE64)
   userVisibleData: string;
 
-  @ApiPropertyOptional({ maxLength: NON_VISIBLE_DATA_MAX, description: 'Base64 data that is signed but not shown, e.g. a hash of the document.' })
+  @ApiPropertyOptional({
+    maxLength: NON_VISIBLE_DATA_MAX,
+    description: 'Base64 data that is signed but not shown, e.g. a hash of the document.',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)

@@ -10,7 +10,11 @@ export class PhoneAnswerDto {
   @IsSwedishPersonalNumber()
   personalNumber: string;
 
-  @ApiPropertyOptional({ enum: PHONE_ACTIONS, default: 'approve', description: 'approve: confirm the call and sign; decline: "I am not on a call".' })
+  @ApiPropertyOptional({
+    enum: PHONE_ACTIONS,
+    default: 'approve',
+    description: 'approve: confirm the call and sign; decline: "I am not on a call".',
+  })
   @IsOptional()
   @IsIn(PHONE_ACTIONS)
   action?: (typeof PHONE_ACTIONS)[number];
