@@ -5,13 +5,13 @@ import { PinoNestLogger } from './common/logging/pino-nest-logger.js';
 import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
 import type { Env } from './config/env.validation.js';
+import { assertSignFieldSizes, SIGN_ROUTES } from './sessions/sign-body-sizes.js';
 
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
 const BODY_LIMIT_BYTES = 64 * 1024;
 // Except a signature's: a text that encodes to 40,000 base64 characters (up to 6 bytes a byte once
 // JSON-escaped) and 200,000 characters of hidden data (docs/api.md, "Signing and the phone channel").
 const SIGN_BODY_LIMIT_BYTES = 384 * 1024;
-const SIGN_ROUTES = new Set(['/api/v1/sign/:provider/start', '/api/v1/phone/sign/:provider/start']);
 
 export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIMEOUT'>): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -37,8 +37,13 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIM
       });
     },
   });
-  adapter.getInstance().addHook('onRoute', (route) => {
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRoute', (route) => {
     if (SIGN_ROUTES.has(route.url)) route.bodyLimit = SIGN_BODY_LIMIT_BYTES;
+  });
+  // Registered before the input guard's hook, so it runs first: see sign-body-sizes.ts.
+  fastify.addHook('preValidation', async (request) => {
+    if (SIGN_ROUTES.has(request.routeOptions.url ?? '')) assertSignFieldSizes(request.body);
   });
   return adapter;
 }
