@@ -225,6 +225,18 @@ describe('Signing and the phone channel (simulator)', () => {
     expectProblem(await post('/api/v1/phone/sign/nosuch/start', phone), 404, 'unknown_provider');
   });
 
+  it('should describe the new routes in the OpenAPI document', async () => {
+    const { paths } = (await e2e.http.get('/docs/json').expect(200)).body as { paths: Record<string, { post?: unknown }> };
+    for (const path of [
+      '/api/v1/sign/{provider}/start',
+      '/api/v1/phone/auth/{provider}/start',
+      '/api/v1/phone/sign/{provider}/start',
+      '/api/v1/simulator/phone',
+    ]) {
+      expect(paths[path]?.post).toBeDefined();
+    }
+  });
+
   it('should need the sessions:write scope and an API key on the new routes', async () => {
     const res = await e2e.http.post('/api/v1/sign/simulator/start').send({ endUserIp: '192.0.2.10', userVisibleData: 'x' });
     expectProblem(res, 401, 'missing_token');
@@ -272,15 +284,13 @@ describe('Signing and the phone channel (simulator)', () => {
     for (const id of [auth, signed.sessionId, declined]) await poll(id);
 
     const received = await receiver.waitForRequests(before + 2);
-    const events = received
-      .slice(before)
-      .map(
-        (request) =>
-          new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
-            type: string;
-            data: Record<string, unknown>;
-          },
-      );
+    const events = received.slice(before).map(
+      (request) =>
+        new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+          type: string;
+          data: Record<string, unknown>;
+        },
+    );
     expect(events.map((event) => event.type).sort()).toEqual(['sign.session.completed', 'sign.session.failed']);
     const completed = events.find((event) => event.type === 'sign.session.completed')!;
     expect(completed.data).toMatchObject({
