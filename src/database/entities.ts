@@ -21,7 +21,18 @@ import { AddSessionOperationAndChannel1795301700000 } from '../../migrations/179
 import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
-export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const ENTITIES = [
+  Team,
+  User,
+  ApiKey,
+  Session,
+  SimulatorOrder,
+  OtpChallenge,
+  SigningKey,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
+];
 export const MIGRATIONS = [
   CreateTeamsUsersApiKeys1795300000000,
   CreateSessionsAndSimulatorOrders1795300100000,

@@ -14,6 +14,7 @@ import type { StartSessionBody } from './dto/start-session-body.js';
 import { describeProviderError } from './provider-error.js';
 import { completionAad, qrSecretAad } from './session-encryption.js';
 import { SessionSettlement } from './session-settlement.js';
+import { SessionMetrics } from './session-metrics.js';
 import { sessionView, type SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
@@ -33,6 +34,7 @@ export class SessionsService {
     private readonly clock: Clock,
     private readonly kioskLinks: KioskLinks,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
+    private readonly metrics: SessionMetrics,
   ) {}
 
   /** Starts any of the four kinds (docs/api.md, "Signing and the phone channel"); the body was validated for its kind. */
@@ -79,6 +81,7 @@ export class SessionsService {
       piiPurgedAt: null,
     };
     await this.store.insert(session);
+    this.metrics.sessionStarted(provider.name, 'auth');
     return {
       sessionId: id,
       provider: provider.name,
@@ -140,7 +143,7 @@ export class SessionsService {
 
   private async callProvider<T>(provider: EidProvider, operation: string, call: () => Promise<T>): Promise<T> {
     try {
-      return await call();
+      return await this.metrics.timeProviderCall(provider.name, operation, call);
     } catch (error) {
       if (error instanceof DomainException || error instanceof ValidationProblemException) throw error;
       this.logger.warn({ provider: provider.name, operation, err: describeProviderError(error) }, 'e-ID provider call failed');

@@ -18,7 +18,8 @@ const OPERAND = String.raw`(?:\(\s*)*(?:['"\`]*[\w@$.]+['"\`]*\s*|['"\`]+\s*)?(?
 const SYMBOL_COMPARISON = String.raw`(?:=|<>|!=|<=>|<=|>=|<|>)`;
 // After a closed quote, word operators too; after a number or at the start, prose ("2 and I like it") has them.
 const COMPARISON = String.raw`(?:${SYMBOL_COMPARISON}|\blike\b|\brlike\b|\bregexp\b|\bin\s*\(|\bbetween\b)`;
-const SQL_STATEMENT = String.raw`(?:select\b[^;]{0,200}?\bfrom\b|select\s+\*|insert\s+into\b|update\s+[\w."\`\[\]]+\s+set\b|delete\s+from\b|` +
+const SQL_STATEMENT =
+  String.raw`(?:select\b[^;]{0,200}?\bfrom\b|select\s+\*|insert\s+into\b|update\s+[\w."\`\[\]]+\s+set\b|delete\s+from\b|` +
   String.raw`drop\s+(?:table|database|schema|user|view|function|procedure|index)\b|truncate\s+(?:table\s+)?[\w."\`]|` +
   String.raw`alter\s+(?:table|database|user)\b|create\s+(?:table|user|database|function|procedure|trigger)\b|` +
   String.raw`exec(?:ute)?\s*(?:\(\s*)?(?:xp_|sp_|master\.|@|'|")|declare\s+@|shutdown\b|waitfor\s+(?:delay|time)\b|` +
@@ -39,7 +40,9 @@ export const SQL_INJECTION: readonly Signature[] = [
   // a literal closed, then a function probing the database: ' and substring(password,1,1)='a
   /['"`]\s*(?:\)\s*)*(?:or|and)\s+(?:isnull|ifnull|nullif|sleep|pg_sleep|benchmark|exists|ascii|ord|substring|substr|mid|length|char|if|case|randomblob)\s*\(/,
   // ' or true--   ' and sleep(5)   ' or 1#   ' and (select ...)
-  new RegExp(String.raw`${CLOSE}(?:or|and|xor|\|\||&&)\s*(?:\(\s*)*(?:true|false|null|not\b|exists\b|select\b|sleep\b|benchmark\b|pg_sleep\b|\d+\s*(?:--|#|/\*|;|$))`),
+  new RegExp(
+    String.raw`${CLOSE}(?:or|and|xor|\|\||&&)\s*(?:\(\s*)*(?:true|false|null|not\b|exists\b|select\b|sleep\b|benchmark\b|pg_sleep\b|\d+\s*(?:--|#|/\*|;|$))`,
+  ),
   // a literal closed and the rest commented out: admin'--   admin' -- -   admin' #   admin'/*
   // (prose such as `"Hello" -- she said` passes: a spaced `--` counts only at the end)
   /['"]\)*--|['"]\s*(?:\)\s*)*(?:--[\s+\-]*$|#\s*$|\/\*)/,
@@ -93,7 +96,11 @@ export const CROSS_SITE_SCRIPTING: readonly Signature[] = [
   // breaking out of an attribute into a new one: " onmouseover="alert(1)
   new RegExp(String.raw`['"\`][\s/]*${EVENT}\s*=`),
   // a script URL in an attribute or on its own: href="javascript:...", javascript:alert(1)
-  withinOneTag('<[a-z]', String.raw`\b(?:href|src|action|formaction|data|background|poster|srcdoc|xlink:href|dynsrc|lowsrc|code|codebase|style)\s*=`, SCHEME),
+  withinOneTag(
+    '<[a-z]',
+    String.raw`\b(?:href|src|action|formaction|data|background|poster|srcdoc|xlink:href|dynsrc|lowsrc|code|codebase|style)\s*=`,
+    SCHEME,
+  ),
   new RegExp(String.raw`${SCHEME}\s*(?:[\w$.]+\s*[(\`=\[]|//|/\*|\(|\`)`),
   /\bdata\s*:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript)/,
   /\burl\s*\(\s*(?:['"]\s*)?(?:javascript|vbscript)\s*:/,
