@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 import { expectProblem } from '../support/problem.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint } from '../support/webhooks.js';
@@ -36,7 +37,9 @@ describe('Signing and the phone channel (simulator)', () => {
   const pointers = (body: { errors?: { pointer: string }[] }) => (body.errors ?? []).map((e) => e.pointer);
 
   it('should sign on the app channel: QR and kiosk link, the app shows the text, then complete with operation sign', async () => {
-    const started = (await signStart({ userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGFzaA==' }).expect(200)).body;
+    const res = await signStart({ userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGFzaA==' }).expect(200);
+    expectMatchesSchema(res, 'POST /api/v1/sign/{provider}/start');
+    const started = res.body;
     expect(started).toMatchObject({
       provider: 'simulator',
       operation: 'sign',
@@ -48,6 +51,7 @@ describe('Signing and the phone channel (simulator)', () => {
     });
     const scanned = await e2e.http.post('/api/v1/simulator/scan').send({ autoStartToken: started.autoStartToken }).expect(200);
     expect(scanned.body).toEqual({ scanned: true, action: 'approve', operation: 'sign', userVisibleData: TEXT });
+    expectMatchesSchema(scanned, 'POST /api/v1/simulator/scan');
     e2e.clock.advance(COLLECT_MS + 500);
     const done = await poll(started.sessionId);
     expect(done).toMatchObject({ operation: 'sign', channel: 'app', status: 'complete', user: { personalNumber: '199001011239' } });
@@ -63,7 +67,9 @@ describe('Signing and the phone channel (simulator)', () => {
   it.each(['auth', 'sign'] as const)(
     'should run phone %s without a QR: outstandingTransaction, userCallConfirm, userSign, complete',
     async (operation) => {
-      const started = (await phoneStart(operation).expect(200)).body;
+      const res = await phoneStart(operation).expect(200);
+      expectMatchesSchema(res, `POST /api/v1/phone/${operation}/{provider}/start`);
+      const started = res.body;
       expect(started).toMatchObject({ operation, channel: 'phone', status: 'pending' });
       for (const absent of ['qrStartToken', 'qrStartSecret', 'autoStartToken', 'kioskUrl', 'launchUrl'])
         expect(started).not.toHaveProperty(absent);
@@ -77,6 +83,7 @@ describe('Signing and the phone channel (simulator)', () => {
         channel: 'phone',
       });
       const answered = await answer({ personalNumber: PERSON }).expect(200);
+      expectMatchesSchema(answered, 'POST /api/v1/simulator/phone');
       expect(answered.body).toEqual({
         answered: true,
         action: 'approve',

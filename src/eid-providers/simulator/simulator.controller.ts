@@ -8,7 +8,7 @@ import { PhoneAnswerDto } from './dto/phone-answer.dto.js';
 import { ScanDto } from './dto/scan.dto.js';
 import { SimulatorProvider } from './simulator.provider.js';
 import { ApiProblems, VALIDATION } from '../../common/problem-details/api-problems.decorator.js';
-import { ScanAnswerDto } from './dto/scan-answer.dto.js';
+import { PhoneAnswerAnswerDto, ScanAnswerDto } from './dto/scan-answer.dto.js';
 
 // A test identity (Skatteverket's test personal numbers start 1990…); overridable per scan.
 const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
@@ -65,6 +65,8 @@ export class SimulatorController {
   @Post('phone')
   @HttpCode(200)
   @ApiOperation({ summary: 'Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number' })
+  @ApiOkResponse({ type: PhoneAnswerAnswerDto })
+  @ApiProblems(VALIDATION, 'payload_too_large', 'unsupported_media_type', 'not_found', 'order_not_found', 'session_not_pending', 'rate_limit_exceeded')
   async phone(@Body() body: PhoneAnswerDto) {
     this.assertEnabled();
     const givenName = body.givenName ?? DEFAULT_USER.givenName;
