@@ -87,7 +87,7 @@ export class SessionsController {
       'image/svg+xml': { schema: { type: 'string' } },
     },
   })
-  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'session_not_pending')
+  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'session_not_pending', 'qr_not_available')
   async qr(
     @CurrentPrincipal() principal: ApiKeyPrincipal,
     @Param('sessionId') sessionId: string,

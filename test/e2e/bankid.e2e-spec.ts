@@ -88,6 +88,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       sessionId,
       provider: 'bankid',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       hintCode: 'outstandingTransaction',
       userMessage: {
@@ -108,6 +110,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       sessionId,
       provider: 'bankid',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       hintCode: 'userSign',
       userMessage: {
@@ -124,6 +128,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       sessionId,
       provider: 'bankid',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'complete',
       user: FAKE_USER,
       device: { ipAddress: '192.0.2.10', uhi: expect.any(String) },

@@ -150,6 +150,12 @@ export class SessionRowDto {
   @ApiProperty(ENVIRONMENT)
   environment: string;
 
+  @ApiProperty(OPERATION)
+  operation: string;
+
+  @ApiProperty(CHANNEL)
+  channel: string;
+
   @ApiProperty({ enum: ['pending', 'complete', 'failed'] })
   status: string;
 
