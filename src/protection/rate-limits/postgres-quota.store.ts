@@ -74,7 +74,8 @@ export class PostgresQuotaStore extends QuotaStore implements OnModuleDestroy {
   /** The month counts only admissions made; the minute keeps the unused ones counted (conservative). */
   private async giveBack(apiKeyId: string, monthStart: Date, unused: number): Promise<void> {
     try {
-      await this.dataSource.query(
+      await queryPrepared(
+        this.dataSource,
         `UPDATE api_key_usage SET month_requests = greatest(month_requests - $3, 0)
           WHERE api_key_id = $1 AND month = ($2::timestamptz AT TIME ZONE 'UTC')::date`,
         [apiKeyId, monthStart, unused],
