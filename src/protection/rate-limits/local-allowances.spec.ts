@@ -39,7 +39,9 @@ async function storedUsage(): Promise<{ minute: number; month: number }> {
 async function admittedUntilRefused(stores: PostgresQuotaStore[], limits: KeyLimits, address = ADDRESS): Promise<number> {
   let admitted = 0;
   for (;;) {
-    const round = await Promise.all(stores.flatMap((store) => Array.from({ length: 10 }, () => store.consume(keyId, address, NOW, limits))));
+    const round = await Promise.all(
+      stores.flatMap((store) => Array.from({ length: 10 }, () => store.consume(keyId, address, NOW, limits))),
+    );
     const accepted = round.filter((usage) => usage.accepted).length;
     if (accepted === 0) return admitted;
     admitted += accepted;
