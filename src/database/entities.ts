@@ -19,6 +19,7 @@ import { TrackOtpLockouts1795301400000 } from '../../migrations/1795301400000-Tr
 import { IndexDueDeliveriesByEndpoint1795301400001 } from '../../migrations/1795301400001-IndexDueDeliveriesByEndpoint.js';
 import { AddSessionOperationAndChannel1795301700000 } from '../../migrations/1795301700000-AddSessionOperationAndChannel.js';
 import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
+import { ReserveApiKeyAllowances1795302315000 } from '../../migrations/1795302315000-ReserveApiKeyAllowances.js';
 import { AddSameDeviceFlow1795303100000 } from '../../migrations/1795303100000-AddSameDeviceFlow.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   IndexDueDeliveriesByEndpoint1795301400001,
   AddSessionOperationAndChannel1795301700000,
   AddTeamConsole1795302200000,
+  ReserveApiKeyAllowances1795302315000,
   AddSameDeviceFlow1795303100000,
 ];
