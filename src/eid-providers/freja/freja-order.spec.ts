@@ -59,10 +59,10 @@ describe(initSignRequestBody.name, () => {
     });
   });
 
-  it('should add userNonVisibleData as binaryData with an EXTENDED signature', () => {
-    expect(initSignRequestBody({ userVisibleData: 'Avtal', userNonVisibleData: 'sha256:abc' })).toMatchObject({
+  it('should pass the RP’s base64 userNonVisibleData as binaryData with an EXTENDED signature', () => {
+    expect(initSignRequestBody({ userVisibleData: 'Avtal', userNonVisibleData: 'c2hhMjU2OmFiYw==' })).toMatchObject({
       dataToSignType: 'EXTENDED_UTF8_TEXT',
-      dataToSign: { text: b64('Avtal'), binaryData: b64('sha256:abc') },
+      dataToSign: { text: b64('Avtal'), binaryData: 'c2hhMjU2OmFiYw==' },
       signatureType: 'EXTENDED',
     });
   });

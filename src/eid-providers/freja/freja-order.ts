@@ -18,7 +18,7 @@ export interface FrejaStartOptions {
   minRegistrationLevel?: string;
   userVisibleData?: string;
   userVisibleDataFormat?: string;
-  /** Sign only: data the user does not see, signed with the text. */
+  /** Sign only: base64 given by the RP, signed with the text but not shown. */
   userNonVisibleData?: string;
 }
 
@@ -91,7 +91,7 @@ export function initSignRequestBody(options: FrejaStartOptions): InitSignRequest
   const text = base64(options.userVisibleData!);
   return options.userNonVisibleData === undefined
     ? { ...common, dataToSignType: 'SIMPLE_UTF8_TEXT', dataToSign: { text }, signatureType: 'SIMPLE' }
-    : { ...common, dataToSignType: 'EXTENDED_UTF8_TEXT', dataToSign: { text, binaryData: base64(options.userNonVisibleData) }, signatureType: 'EXTENDED' };
+    : { ...common, dataToSignType: 'EXTENDED_UTF8_TEXT', dataToSign: { text, binaryData: options.userNonVisibleData }, signatureType: 'EXTENDED' };
 }
 
 /** Freja's transaction statuses in the port's terms, with BankID's hint-code vocabulary where one fits. */
