@@ -9,6 +9,7 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
 import { bankIdConfig } from './config/bankid.config.js';
+import { frejaConfig } from './config/freja.config.js';
 import { databaseConfig } from './config/database.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';
@@ -37,7 +38,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
-      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig],
+      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, frejaConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig],
     }),
     ScheduleModule.forRoot(),
     LoggingModule,
