@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators.js';
 import { migrationsUpToDate } from '../database/migrate.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
+import { FrejaCertificateCheck } from '../eid-providers/freja/freja-certificate.check.js';
+import { certificateReadiness } from './certificate-readiness.js';
 
 // Two checks need no framework: @nestjs/terminus 12 also drags in a peer conflict (mikro-orm wants Nest 11).
 @ApiTags('operations')
@@ -14,6 +16,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bankIdCertificates: BankIdCertificateCheck,
+    private readonly frejaCertificates: FrejaCertificateCheck,
   ) {}
 
   /** The process answers: for the liveness probe, nothing else is checked. */
@@ -23,8 +26,8 @@ export class HealthController {
   }
 
   /**
-   * Ready to serve: the database answers, every migration of this build is applied, and no BankID
-   * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
+   * Ready to serve: the database answers, every migration of this build is applied, and no BankID or
+   * Freja RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
    */
   @Get('ready')
   async ready() {
@@ -36,23 +39,18 @@ export class HealthController {
     } catch {
       // Reported through the checks below; the cause is in the database's own log.
     }
-    const certificates = this.bankIdCertificates.statuses();
-    const expired = certificates.filter((c) => c.state === 'expired').map((c) => c.environment);
-    if (checks.database !== 'up' || checks.migrations !== 'applied' || expired.length) {
-      const certificateProblem = expired.length ? `, BankID RP certificate expired for ${expired.join(' and ')} keys` : '';
+    const certificates = certificateReadiness([
+      { label: 'BankID', check: 'bankidCertificates', statuses: this.bankIdCertificates.statuses() },
+      { label: 'Freja', check: 'frejaCertificates', statuses: this.frejaCertificates.statuses() },
+    ]);
+    if (checks.database !== 'up' || checks.migrations !== 'applied' || certificates.expired.length) {
+      const certificateProblem = certificates.expired.map((problem) => `, ${problem}`).join('');
       throw new ServiceUnavailableException(`Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`);
     }
-    const warnings = certificates
-      .filter((c) => c.state === 'expiring')
-      .map((c) => `The BankID RP certificate for ${c.environment} keys expires in ${c.daysLeft} days (${c.expiresAt}): renew it.`);
+    const { warnings } = certificates;
     return {
       status: warnings.length ? 'warn' : 'ok',
-      checks: {
-        ...checks,
-        ...(certificates.length
-          ? { bankidCertificates: Object.fromEntries(certificates.map(({ environment, ...status }) => [environment, status])) }
-          : {}),
-      },
+      checks: { ...checks, ...certificates.checks },
       ...(warnings.length ? { warnings } : {}),
     };
   }
