@@ -1,17 +1,19 @@
 # syntax=docker/dockerfile:1
 
 # --- build: compile TypeScript, then keep production dependencies only ---
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
+# The team console's front-end, built by Vite into dist/console (docs/console.md).
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 # --- runtime: non-root, no compiler, migrations run at start under an advisory lock ---
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/var/lib/eid-gateway

@@ -6,7 +6,7 @@ import pg from 'pg';
  * The limit our routes are measured against: bare Fastify doing the same database work with `pg`
  * directly (one INSERT for start, one SELECT by primary key for poll), and a hello route.
  */
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, application_name: 'bench-baseline' });
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline (id uuid PRIMARY KEY, team_id uuid NOT NULL, status text NOT NULL,
   end_user_ip text NOT NULL, created_at timestamptz NOT NULL)`);
 

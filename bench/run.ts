@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './lib/load.js';
+import { PostgresBackendCpu } from './lib/postgres-cpu.js';
+import { redisCpuMs } from './lib/redis-cpu.js';
+import { measureCheckCost } from './rate-limit-check.js';
 import { cpuTimeMs, rssMiB, SERVICE_NODE_FLAGS, startProcess, type RunningProcess } from './lib/processes.js';
 import { fmt, machine, markdownTable, textTable, type Target } from './lib/report.js';
 
@@ -20,13 +24,29 @@ const CLI = 'dist/src/cli.js';
 const BASELINE = 'dist/bench/baseline-server.js';
 const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const PORT = { service: 3401, baseline: 3402, receiver: 3403 };
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PORT = { service: 3401, baseline: 3402, receiver: 3403, redisService: 3404 };
+const TENANTS = 3;
+// What a paying customer's key has (docs/protection.md): every limit set, the per-minute one never reached here.
+const LIMITED = ['--per-minute', '10000000', '--monthly', '100000000', '--ip-limit', '1000'];
+const CHECK_LIMITS = [60, 10_000, 10_000_000];
+// A start as a relying party sends it: text to show, a return URL, its own order reference.
+const startBody = (tenant: number, i: number) =>
+  JSON.stringify({
+    endUserIp: `192.0.2.${(i % 200) + 10}`,
+    userVisibleData: `Logga in hos Tenant ${tenant} AB\nOrder A-${100_000 + i}, 1 249,00 kr`,
+    returnUrl: `https://rp${tenant}.example/login/return?nonce=${(i * 7919).toString(16)}`,
+    metadata: { orderId: `A-${100_000 + i}`, channel: 'web', amountOre: 124_900 },
+  });
 const WEBHOOK_MESSAGES = 200;
+// BENCH_ONLY=rate-limits: only the limited-key polls and the check's cost, printed, docs/benchmarks.md left as it is.
+const ONLY_RATE_LIMITS = process.env.BENCH_ONLY === 'rate-limits';
 const PENDING_FOR_MEMORY = 10_000;
 
 const run = promisify(execFile);
 const results: string[][] = [];
 const targets: Target[] = [];
+let backends: PostgresBackendCpu;
 
 async function main(): Promise<void> {
   const server = await postgres();
@@ -48,7 +68,7 @@ async function main(): Promise<void> {
   };
   try {
     if (database) await onPostgres(env, database.url);
-    await embeddedStartup(dataDir);
+    if (!ONLY_RATE_LIMITS) await embeddedStartup(dataDir);
   } finally {
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
@@ -60,38 +80,21 @@ async function onPostgres(env: Record<string, string>, databaseUrl: string): Pro
   const service = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
   const baseline = await startProcess(BASELINE, { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) }, `http://127.0.0.1:${PORT.baseline}/hello`);
   results.push(['start-up to ready (PostgreSQL)', fmt.ms(service.startupMs), '', '']);
+  backends = new PostgresBackendCpu(databaseUrl);
+  await backends.connect();
   try {
-    const { key, teamId } = await createKey(env);
+    const keys = await createKeys(env);
+    const { teamId, limitedKey: key } = keys.tenants[0];
     const api = `http://127.0.0.1:${PORT.service}`;
     const base = `http://127.0.0.1:${PORT.baseline}`;
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-    const startBody = JSON.stringify({ endUserIp: '192.0.2.10' });
 
     const idle = rssMiB(service.child.pid!);
-    compare('hello (GET /health/live vs bare route)', await load({ url: `${api}/health/live` }, service), await load({ url: `${base}/hello` }, baseline));
-    const start = compare(
-      'start (one session)',
-      await load({ url: `${api}/api/v1/auth/simulator/start`, method: 'POST', headers, body: startBody }, service),
-      await load({ url: `${base}/start`, method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody }, baseline),
-    );
-    target('start ≥ 50% of its baseline', '≥ 50%', start, start >= 0.5);
-    // The start step leaves thousands of sessions pending; the collector would keep working on them
-    // through every later step. End them, so each step measures its own work (the collector's cost is
-    // measured on its own below).
-    await endPendingSessions(databaseUrl);
-
-    const sessionIds = await startSessions(api, headers, 1_000);
-    const baselineIds = await Promise.all(
-      Array.from({ length: 1_000 }, () =>
-        fetch(`${base}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody }).then((r) => r.json()).then((b) => (b as { sessionId: string }).sessionId),
-      ),
-    );
-    const pollRatio = compare(
-      'poll (stored state)',
-      await load({ url: api, method: 'POST', headers: { 'x-api-key': key }, path: cycle(sessionIds, (id) => `/api/v1/auth/${id}/poll`) }, service),
-      await load({ url: base, method: 'POST', path: cycle(baselineIds, (id) => `/poll/${id}`) }, baseline),
-    );
-    target('poll ≥ 60% of its baseline', '≥ 60%', pollRatio, pollRatio >= 0.6);
+    if (!ONLY_RATE_LIMITS) await hotRoutes(keys, api, base, service, baseline, databaseUrl);
+    const { polls, sessionIds } = await pollLimitedAndUnlimited(keys, api, base, service, baseline);
+    await onRedis(env, polls);
+    await checkCost(databaseUrl, keys.checkKeyIds);
+    if (ONLY_RATE_LIMITS) return;
 
     const viewers = sessionIds.slice(0, 100);
     const qrJson = await load({ url: api, headers: { 'x-api-key': key }, path: cycle(viewers, (id) => `/api/v1/auth/${id}/qr`) }, service);
@@ -105,6 +108,157 @@ async function onPostgres(env: Record<string, string>, databaseUrl: string): Pro
     await cluster(env, key, sessionIds, service, baseline);
   } finally {
     await Promise.all([service.stop(), baseline.stop()]);
+    await backends.close();
+  }
+}
+
+type Keys = Awaited<ReturnType<typeof createKeys>>;
+type Poll = { path: string; limited: Record<string, string>; unlimited: Record<string, string> };
+
+async function hotRoutes(keys: Keys, api: string, base: string, service: RunningProcess, baseline: RunningProcess, databaseUrl: string): Promise<void> {
+  compare('hello (GET /health/live vs bare route)', await load({ url: `${api}/health/live` }, service), await load({ url: `${base}/hello` }, baseline));
+  let started = 0;
+  const start = compare(
+    `start (one session; ${TENANTS} tenants, limited keys)`,
+    await load(
+      {
+        url: api,
+        method: 'POST',
+        next: () => {
+          const tenant = started++ % TENANTS;
+          return { path: '/api/v1/auth/simulator/start', headers: { 'x-api-key': keys.tenants[tenant].limitedKey, 'content-type': 'application/json' } };
+        },
+        body: startBody(0, 1),
+      },
+      service,
+      'service',
+    ),
+    await load({ url: `${base}/start`, method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody(0, 1) }, baseline, 'bench-baseline'),
+  );
+  target('start ≥ 50% of its baseline (limited keys)', '≥ 50%', start, start >= 0.5);
+  // The start step leaves thousands of sessions pending; the collector would keep working on them
+  // through every later step. End them, so each step measures its own work (the collector's cost is
+  // measured on its own below).
+  await endPendingSessions(databaseUrl);
+}
+
+/**
+ * 1,000 sessions spread over the tenants, polled with each tenant's limited key, then the same
+ * sessions in the same order with each tenant's unlimited key: only the keys' limits differ.
+ */
+async function pollLimitedAndUnlimited(keys: Keys, api: string, base: string, service: RunningProcess, baseline: RunningProcess): Promise<{ polls: Poll[]; sessionIds: string[] }> {
+  const polls: Poll[] = [];
+  for (const [tenant, { limitedKey, unlimitedKey }] of keys.tenants.entries()) {
+    const ids = await startSessions(api, { 'x-api-key': limitedKey, 'content-type': 'application/json' }, Math.ceil(1_000 / TENANTS), tenant);
+    polls.push(...ids.map((id) => ({ path: `/api/v1/auth/${id}/poll`, limited: { 'x-api-key': limitedKey }, unlimited: { 'x-api-key': unlimitedKey } })));
+  }
+  const baselineIds = await Promise.all(
+    Array.from({ length: 1_000 }, (_, i) =>
+      fetch(`${base}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody(0, i) }).then((r) => r.json()).then((b) => (b as { sessionId: string }).sessionId),
+    ),
+  );
+  const [limitedPoll, unlimitedPoll] = await sideBySide(
+    () => load({ url: api, method: 'POST', next: cycle(polls, (p) => ({ path: p.path, headers: p.limited })) }, service, 'service'),
+    () => load({ url: api, method: 'POST', next: cycle(polls, (p) => ({ path: p.path, headers: p.unlimited })) }, service, 'service'),
+  );
+  const pollRatio = compare(
+    `poll (stored state; ${TENANTS} tenants, limited keys)`,
+    limitedPoll,
+    await load({ url: base, method: 'POST', path: cycle(baselineIds, (id) => `/poll/${id}`) }, baseline, 'bench-baseline'),
+  );
+  const limitedShare = compare('poll, limited keys vs unlimited keys (PostgreSQL store)', limitedPoll, unlimitedPoll);
+  target('poll ≥ 60% of its baseline (limited keys)', '≥ 60%', pollRatio, pollRatio >= 0.6);
+  target('poll, limited ≥ 90% of unlimited (PostgreSQL store)', '≥ 90%', limitedShare, limitedShare >= 0.9);
+  const firstTenant = keys.tenants[0].limitedKey;
+  return { polls, sessionIds: polls.filter((p) => p.limited['x-api-key'] === firstTenant).map((p) => p.path.split('/')[4]) };
+}
+
+/** The same poll comparison with the limits kept in Redis: a second service process on the same database. */
+async function onRedis(env: Record<string, string>, polls: Poll[]): Promise<void> {
+  if (!(await redisReachable())) {
+    results.push(['poll on the Redis store', 'skipped', '', '', `no Redis at ${REDIS_URL} (BENCH_REDIS_URL)`]);
+    return;
+  }
+  const prefix = `eidgw-bench:${randomBytes(4).toString('hex')}:`;
+  const service = await startProcess(
+    SERVICE,
+    { ...env, PORT: String(PORT.redisService), REDIS_URL, REDIS_KEY_PREFIX: prefix },
+    `http://127.0.0.1:${PORT.redisService}/health/ready`,
+    undefined,
+    SERVICE_NODE_FLAGS,
+  );
+  const api = `http://127.0.0.1:${PORT.redisService}`;
+  const redis = new Redis(REDIS_URL);
+  try {
+    let redisMs = 0;
+    const [limited, unlimited] = await sideBySide(
+      async () => {
+        const before = await redisCpuMs(redis);
+        const result = await load({ url: api, method: 'POST', next: cycle(polls, (p) => ({ path: p.path, headers: p.limited })) }, service, 'service');
+        redisMs += (await redisCpuMs(redis)) - before;
+        return result;
+      },
+      () => load({ url: api, method: 'POST', next: cycle(polls, (p) => ({ path: p.path, headers: p.unlimited })) }, service, 'service'),
+    );
+    const redisUs = (redisMs * 1000) / (limited.rps * SECONDS * 2);
+    const share = compare('poll, limited keys vs unlimited keys (Redis store)', limited, unlimited);
+    results.at(-1)![4] += `; Redis server ${us(redisUs)} per limited request (the whole shared server)`;
+    target('poll, limited ≥ 90% of unlimited (Redis store)', '≥ 90%', share, share >= 0.9);
+  } finally {
+    redis.disconnect();
+    await service.stop();
+    await deleteRedisKeys(prefix);
+  }
+}
+
+/** The check alone at per-minute limits 60, 10,000 and 10,000,000 (bench/rate-limit-check.ts). */
+async function checkCost(databaseUrl: string, apiKeyIds: Record<number, string>): Promise<void> {
+  const costs = await measureCheckCost({ databaseUrl, redisUrl: (await redisReachable()) ? REDIS_URL : null, apiKeyIds, seconds: SECONDS });
+  for (const c of costs) {
+    results.push([
+      `rate-limit check alone, ${c.store}, per-minute ${c.perMinute.toLocaleString('en-US')}, ${c.phase === 'admitting' ? 'admitting' : 'window full'}`,
+      fmt.rps(c.checksPerSecond).replace('req/s', 'checks/s'),
+      '',
+      '',
+      `${c.accepted.toLocaleString('en-US')} admitted, ${c.refused.toLocaleString('en-US')} refused; ${c.store} CPU ${us(c.storeCpuUsPerCheck)} per check`,
+    ]);
+  }
+  for (const store of ['PostgreSQL', 'Redis'] as const) {
+    for (const [phase, low, high] of [['admitting', 10_000, 10_000_000], ['refusing', 60, 10_000]] as const) {
+      const at = (limit: number) => costs.find((c) => c.store === store && c.phase === phase && c.perMinute === limit)?.storeCpuUsPerCheck;
+      const [a, b] = [at(low), at(high)];
+      if (a === undefined || b === undefined) continue;
+      const growth = b / a;
+      target(
+        `check cost flat, ${store}, ${phase === 'admitting' ? 'admitting' : 'window full'}: CPU per check at ${high.toLocaleString('en-US')} / at ${low.toLocaleString('en-US')}`,
+        '≤ 1.5×',
+        growth,
+        growth <= 1.5,
+        (v) => `${v.toFixed(2)}×`,
+      );
+    }
+  }
+}
+
+async function redisReachable(): Promise<boolean> {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function deleteRedisKeys(prefix: string): Promise<void> {
+  const client = new Redis(REDIS_URL);
+  try {
+    const keys = await client.keys(`${prefix}*`);
+    if (keys.length > 0) await client.del(...keys);
+  } finally {
+    client.disconnect();
   }
 }
 
@@ -125,7 +279,7 @@ async function webhooks(env: Record<string, string>, teamId: string, api: string
     await cli(env, 'webhooks', 'create', '--team', teamId, '--url', `http://127.0.0.1:${PORT.receiver}/hooks`);
     const started = await Promise.all(
       Array.from({ length: WEBHOOK_MESSAGES }, () =>
-        fetch(`${api}/api/v1/auth/simulator/start`, { method: 'POST', headers, body: JSON.stringify({ endUserIp: '192.0.2.10' }) }).then((r) => r.json()),
+        fetch(`${api}/api/v1/auth/simulator/start`, { method: 'POST', headers, body: startBody(0, 1) }).then((r) => r.json()),
       ),
     );
     await Promise.all(
@@ -204,19 +358,49 @@ async function embeddedStartup(dataDir: string): Promise<void> {
   results.push(['start-up to ready (embedded, restart)', fmt.ms(again.startupMs), '', '']);
 }
 
-type MeasuredLoad = LoadResult & { cpuUsPerRequest?: number };
+type MeasuredLoad = LoadResult & { cpuUsPerRequest?: number; pgUsPerRequest?: number };
 
-/** A load step; given the server's process, also its CPU time per request (steadier than req/s on a shared machine). */
-async function load(options: Parameters<typeof runLoad>[0], server?: RunningProcess): Promise<MeasuredLoad> {
+/**
+ * A load step; given the server's process, also its CPU time per request (steadier than req/s on a
+ * shared machine), and given whose backends, PostgreSQL's CPU per request for that server.
+ */
+async function load(options: Parameters<typeof runLoad>[0], server?: RunningProcess, pgOf?: 'service' | 'bench-baseline'): Promise<MeasuredLoad> {
   const cpuBefore = server ? cpuTimeMs(server.child.pid!) : 0;
+  const pgBefore = pgOf ? await backends.snapshot(pgOf) : null;
   const result = await runLoad({ durationSeconds: SECONDS, connections: 10, ...options });
   if (!server) return result;
-  return { ...result, cpuUsPerRequest: ((cpuTimeMs(server.child.pid!) - cpuBefore) * 1000) / (result.rps * SECONDS) };
+  const requests = result.rps * SECONDS;
+  const pgUsPerRequest = pgOf && pgBefore ? ((await backends.since(pgOf, pgBefore)) * 1000) / requests : undefined;
+  return { ...result, cpuUsPerRequest: ((cpuTimeMs(server.child.pid!) - cpuBefore) * 1000) / requests, pgUsPerRequest };
+}
+
+/**
+ * Two load steps in the order A B B A, each figure the mean of its two: a process warms up and the
+ * collector's work drifts through a run, and whichever went first would pay for it.
+ */
+async function sideBySide(a: () => Promise<MeasuredLoad>, b: () => Promise<MeasuredLoad>): Promise<[MeasuredLoad, MeasuredLoad]> {
+  const a1 = await a();
+  const b1 = await b();
+  const b2 = await b();
+  const a2 = await a();
+  const mean = (x: MeasuredLoad, y: MeasuredLoad): MeasuredLoad => {
+    const avg = (u?: number, v?: number) => (u === undefined || v === undefined ? undefined : (u + v) / 2);
+    return {
+      rps: (x.rps + y.rps) / 2,
+      p50: Math.max(x.p50, y.p50),
+      p99: Math.max(x.p99, y.p99),
+      errors: x.errors + y.errors,
+      cpuUsPerRequest: avg(x.cpuUsPerRequest, y.cpuUsPerRequest),
+      pgUsPerRequest: avg(x.pgUsPerRequest, y.pgUsPerRequest),
+    };
+  };
+  return [mean(a1, a2), mean(b1, b2)];
 }
 
 function compare(name: string, ours: MeasuredLoad, baseline: MeasuredLoad): number {
   const ratio = ours.rps / baseline.rps;
-  const cpu = ours.cpuUsPerRequest && baseline.cpuUsPerRequest ? `; CPU ${us(ours.cpuUsPerRequest)} vs ${us(baseline.cpuUsPerRequest)} per request` : '';
+  const pg = ours.pgUsPerRequest !== undefined && baseline.pgUsPerRequest !== undefined ? `; PostgreSQL CPU ${us(ours.pgUsPerRequest)} vs ${us(baseline.pgUsPerRequest)}` : '';
+  const cpu = ours.cpuUsPerRequest && baseline.cpuUsPerRequest ? `; CPU ${us(ours.cpuUsPerRequest)} vs ${us(baseline.cpuUsPerRequest)} per request${pg}` : '';
   results.push([name, fmt.rps(ours.rps), fmt.rps(baseline.rps), fmt.pct(ratio), `${latency(ours)} (baseline ${latency(baseline)})${cpu}`]);
   return ratio;
 }
@@ -229,17 +413,18 @@ function target(name: string, goal: string, value: number, met: boolean, show: (
 
 const latency = (r: LoadResult) => `p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}${r.errors ? `, ${r.errors} errors` : ''}`;
 
-function cycle<T>(items: T[], toPath: (item: T) => string): () => string {
+function cycle<T, R>(items: T[], pick: (item: T) => R): () => R {
   let i = 0;
-  return () => toPath(items[i++ % items.length]);
+  return () => pick(items[i++ % items.length]);
 }
 
-async function startSessions(api: string, headers: Record<string, string>, count: number): Promise<string[]> {
+async function startSessions(api: string, headers: Record<string, string>, count: number, tenant = 0): Promise<string[]> {
   const ids: string[] = [];
-  const body = JSON.stringify({ endUserIp: '192.0.2.10' });
   for (let done = 0; done < count; done += 50) {
-    const batch = Array.from({ length: Math.min(50, count - done) }, () =>
-      fetch(`${api}/api/v1/auth/simulator/start`, { method: 'POST', headers, body }).then((r) => r.json()).then((b) => (b as { sessionId: string }).sessionId),
+    const batch = Array.from({ length: Math.min(50, count - done) }, (_, i) =>
+      fetch(`${api}/api/v1/auth/simulator/start`, { method: 'POST', headers, body: startBody(tenant, done + i) })
+        .then((r) => r.json())
+        .then((b) => (b as { sessionId: string }).sessionId),
     );
     ids.push(...(await Promise.all(batch)));
   }
@@ -260,9 +445,18 @@ async function cli(env: Record<string, string>, ...args: string[]) {
   return JSON.parse((await run('node', [CLI, ...args], { env: { ...process.env, ...env } })).stdout);
 }
 
-async function createKey(env: Record<string, string>): Promise<{ key: string; teamId: string }> {
-  const team = await cli(env, 'teams', 'create', '--name', 'bench', '--plan', 'enterprise', '--subscription-until', '2099-01-01T00:00:00Z');
-  return { key: (await cli(env, 'keys', 'create', '--team', team.id, '--env', 'test')).key, teamId: team.id };
+/** Tenants with a limited and an unlimited key each; the first also holds the keys of the check-cost scenario. */
+async function createKeys(env: Record<string, string>) {
+  const tenants: { teamId: string; limitedKey: string; unlimitedKey: string }[] = [];
+  for (let i = 0; i < TENANTS; i++) {
+    const team = await cli(env, 'teams', 'create', '--name', `bench-${i}`, '--plan', 'enterprise', '--subscription-until', '2099-01-01T00:00:00Z');
+    const limitedKey: string = (await cli(env, 'keys', 'create', '--team', team.id, '--env', 'test', ...LIMITED)).key;
+    tenants.push({ teamId: team.id, limitedKey, unlimitedKey: (await cli(env, 'keys', 'create', '--team', team.id, '--env', 'test')).key });
+  }
+  const teamId = tenants[0].teamId;
+  const checkKeyIds: Record<number, string> = {};
+  for (const limit of CHECK_LIMITS) checkKeyIds[limit] = (await cli(env, 'keys', 'create', '--team', teamId, '--env', 'test', '--per-minute', String(limit))).id;
+  return { tenants, checkKeyIds };
 }
 
 async function postgres(): Promise<{ url: string; version: string } | null> {
@@ -295,11 +489,17 @@ function report(postgresVersion: string | null): void {
   const headers = ['scenario', 'eid-gateway', 'baseline', 'ratio', 'latency / note'];
   const targetRows = targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'met' : 'MISSED']);
   console.log(`\n${textTable(headers, results)}\n\n${textTable(['target', 'goal', 'measured', ''], targetRows)}\n`);
+  if (ONLY_RATE_LIMITS) return;
   const doc = [
     '# Benchmarks',
     '',
     `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; ${SECONDS} s per load step, 10 connections, load generated by autocannon in a separate process on the same machine.`,
     'Only ratios measured side by side in the same run are comparable: the machine is shared and noisy.',
+    `Start and poll use ${TENANTS} tenants, each with its own key limited as a paying customer's is (per minute 10,000,000, monthly`,
+    '100,000,000, 1,000 client IPs: never reached), beside an unlimited key; start bodies carry text to show, a return URL and',
+    'metadata. CPU per request is the process\'s user + system time over the step; PostgreSQL CPU is that of the backends serving',
+    'the service (or the baseline), read from /proc (background writers not counted). The rate-limit check alone calls the',
+    'stores of the service (`PostgresQuotaStore`, `RedisQuotaStore`) from 10 callers on a key per limit (bench/rate-limit-check.ts).',
     '',
     '## Machine',
     '',

@@ -1,29 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * Rate-limit usage per API key and failed-attempt IP blocks (SPEC 5), shared by every replica.
- * Each decision is one function call: it locks the one row it reads, so concurrent requests on any
- * number of replicas are decided one after the other, in one round trip.
- */
-export class CreateProtectionState1795300400000 implements MigrationInterface {
-  name = 'CreateProtectionState1795300400000';
-
-  async up(db: QueryRunner): Promise<void> {
-    await db.query(`
-      CREATE TABLE api_key_usage (
-        api_key_id uuid NOT NULL,
-        month date NOT NULL,
-        month_requests integer NOT NULL DEFAULT 0,
-        month_addresses inet[] NOT NULL DEFAULT '{}',
-        recent_requests timestamptz[] NOT NULL DEFAULT '{}',
-        CONSTRAINT pk_api_key_usage PRIMARY KEY (api_key_id),
-        CONSTRAINT fk_api_key_usage_api_key FOREIGN KEY (api_key_id) REFERENCES api_keys (id) ON DELETE CASCADE
-      )`);
-    await db.query(`COMMENT ON COLUMN api_key_usage.recent_requests IS 'accepted requests of the last 60 s: the sliding-window log'`);
-    await db.query(`COMMENT ON COLUMN api_key_usage.month_addresses IS 'distinct client addresses of the month, kept only while the key has an IP limit'`);
-
-    // Accepts the request (and records it) only when every limit the key has allows it.
-    await db.query(`
+/** The first consume_api_key_quota(): a log of timestamps per key; 1795300615000 replaces it and restores it in its down(). */
+export const CONSUME_API_KEY_QUOTA_WITH_LOG = `
       CREATE FUNCTION consume_api_key_quota(
         p_api_key_id uuid, p_address inet, p_now timestamptz,
         p_per_minute integer, p_monthly integer, p_address_limit integer)
@@ -71,7 +49,32 @@ export class CreateProtectionState1795300400000 implements MigrationInterface {
         address_count := cardinality(key_usage.month_addresses);
         RETURN NEXT;
       END
-      $$`);
+      $$`;
+
+/**
+ * Rate-limit usage per API key and failed-attempt IP blocks (SPEC 5), shared by every replica.
+ * Each decision is one function call: it locks the one row it reads, so concurrent requests on any
+ * number of replicas are decided one after the other, in one round trip.
+ */
+export class CreateProtectionState1795300400000 implements MigrationInterface {
+  name = 'CreateProtectionState1795300400000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(`
+      CREATE TABLE api_key_usage (
+        api_key_id uuid NOT NULL,
+        month date NOT NULL,
+        month_requests integer NOT NULL DEFAULT 0,
+        month_addresses inet[] NOT NULL DEFAULT '{}',
+        recent_requests timestamptz[] NOT NULL DEFAULT '{}',
+        CONSTRAINT pk_api_key_usage PRIMARY KEY (api_key_id),
+        CONSTRAINT fk_api_key_usage_api_key FOREIGN KEY (api_key_id) REFERENCES api_keys (id) ON DELETE CASCADE
+      )`);
+    await db.query(`COMMENT ON COLUMN api_key_usage.recent_requests IS 'accepted requests of the last 60 s: the sliding-window log'`);
+    await db.query(`COMMENT ON COLUMN api_key_usage.month_addresses IS 'distinct client addresses of the month, kept only while the key has an IP limit'`);
+
+    // Accepts the request (and records it) only when every limit the key has allows it.
+    await db.query(CONSUME_API_KEY_QUOTA_WITH_LOG);
 
     await db.query(`
       CREATE TABLE ip_blocks (

@@ -5,11 +5,16 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
 import { bankIdConfig } from './config/bankid.config.js';
+<<<<<<< HEAD
 import { frejaConfig } from './config/freja.config.js';
+=======
+import { consoleConfig } from './config/console.config.js';
+>>>>>>> main
 import { databaseConfig } from './config/database.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';
@@ -20,12 +25,14 @@ import { sessionsConfig } from './config/sessions.config.js';
 import { tokensConfig } from './config/tokens.config.js';
 import { webhooksConfig } from './config/webhooks.config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { EvidenceModule } from './evidence/evidence.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KioskModule } from './kiosk/kiosk.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { ProtectionModule } from './protection/protection.module.js';
+import { PublicRouteLimitsModule } from './protection/public-route-limits/public-route-limits.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { TeamsModule } from './teams/teams.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
@@ -38,7 +45,11 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
+<<<<<<< HEAD
       load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, frejaConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig],
+=======
+      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig, consoleConfig],
+>>>>>>> main
     }),
     ScheduleModule.forRoot(),
     LoggingModule,
@@ -48,6 +59,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ApiKeysModule,
     AuthModule,
     ProtectionModule,
+    PublicRouteLimitsModule,
     HealthModule,
     MetricsModule,
     OnboardingModule,
@@ -57,6 +69,8 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     OtpModule,
     WebhooksModule,
     KioskModule,
+    ConsoleModule,
+    EvidenceModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

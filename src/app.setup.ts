@@ -9,8 +9,14 @@ import type { Env } from './config/env.validation.js';
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
 const BODY_LIMIT_BYTES = 64 * 1024;
 
-export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY'>): FastifyAdapter {
+export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIMEOUT'>): FastifyAdapter {
   return new FastifyAdapter({
+    // Slow clients (docs/operations.md): the headers and body must arrive within REQUEST_TIMEOUT, and an
+    // idle keep-alive connection closes after as long. Node reads them when it creates the server (hence
+    // `http`) and checks once a second rather than every 30 s.
+    requestTimeout: env.REQUEST_TIMEOUT,
+    keepAliveTimeout: env.REQUEST_TIMEOUT,
+    http: { requestTimeout: env.REQUEST_TIMEOUT, connectionsCheckingInterval: 1000 },
     // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (SPEC 5).
     trustProxy: env.TRUST_PROXY.length > 0 ? env.TRUST_PROXY : false,
     bodyLimit: BODY_LIMIT_BYTES,

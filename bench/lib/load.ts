@@ -14,6 +14,8 @@ export interface LoadOptions {
   body?: string;
   /** Picks the path of each request (e.g. to spread polls over many sessions). */
   path?: () => string;
+  /** Picks the path and headers of each request (e.g. several tenants, each with its own key). */
+  next?: () => { path: string; headers: Record<string, string> };
   connections?: number;
   durationSeconds?: number;
 }
@@ -27,7 +29,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
-    requests: options.path ? [{ setupRequest: (request) => ({ ...request, path: options.path!() }) }] : undefined,
+    requests: options.next
+      ? [
+          {
+            setupRequest: (request) => {
+              const picked = options.next!();
+              return { ...request, path: picked.path, headers: { ...request.headers, ...picked.headers } };
+            },
+          },
+        ]
+      : options.path
+        ? [{ setupRequest: (request) => ({ ...request, path: options.path!() }) }]
+        : undefined,
   });
   return {
     rps: result.requests.average,

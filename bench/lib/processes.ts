@@ -58,9 +58,9 @@ function processTree(pid: number): number[] {
   return [pid, ...children.flatMap(processTree)];
 }
 
-/** CPU time (user + system) of a process tree in milliseconds. */
-export function cpuTimeMs(pid: number): number {
-  return processTree(pid).reduce((sum, p) => {
+/** CPU time (user + system) of a process tree (or of the process alone) in milliseconds. */
+export function cpuTimeMs(pid: number, withDescendants = true): number {
+  return (withDescendants ? processTree(pid) : [pid]).reduce((sum, p) => {
     try {
       const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
       return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;

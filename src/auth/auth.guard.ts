@@ -8,6 +8,7 @@ import { noteFailedAttempt } from '../protection/ip-blocks/failed-attempt.js';
 import { featuresOf } from '../teams/plans.js';
 import { IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from './auth.decorators.js';
 import { BearerAuthenticator } from './bearer-authenticator.js';
+import { consoleSessionToken } from '../console/console-cookie.js';
 import { readCredential } from './credentials.js';
 import type { Principal } from './principal.js';
 
@@ -28,7 +29,11 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const credential = readCredential(request);
+    const management = this.reflector.getAllAndOverride<boolean>(IS_MANAGEMENT_ENDPOINT, targets) ?? false;
+    // The console's cookie stands in for the bearer header on the management API only, behind its CSRF check (docs/console.md).
+    const presented = readCredential(request);
+    const cookieToken = !presented && management ? consoleSessionToken(request) : null;
+    const credential = presented ?? (cookieToken ? ({ kind: 'bearer', value: cookieToken } as const) : null);
     if (!credential) throw new DomainException('missing_token', 'Send an API key in the x-api-key header, or a bearer token.');
     let principal: Principal;
     try {
@@ -43,7 +48,6 @@ export class AuthGuard implements CanActivate {
     request.principal = principal;
 
     // Each credential opens one kind of route: keys the public API, team members' tokens the management API.
-    const management = this.reflector.getAllAndOverride<boolean>(IS_MANAGEMENT_ENDPOINT, targets) ?? false;
     if (management && principal.kind === 'apiKey') {
       throw new DomainException('endpoint_not_available', 'This endpoint is not open to API keys; use a team member token.');
     }

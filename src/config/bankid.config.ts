@@ -6,12 +6,14 @@ import { validateEnv, type Env } from './env.validation.js';
 export interface BankIdEnvironmentConfig {
   url: string;
   /** The variable each value came from, so errors name it without echoing key material. */
-  source: { pfx: string; passphrase: string; cert: string; key: string; ca: string };
+  source: { pfx: string; passphrase: string; cert: string; key: string; ca: string; evidenceRoots: string };
   pfx?: string;
   passphrase?: string;
   cert?: string;
   key?: string;
   ca?: string;
+  /** The roots user certificates in completion evidence must chain to (docs/evidence.md); default `ca`. */
+  evidenceRoots?: string;
 }
 
 interface Ca {
@@ -20,16 +22,17 @@ interface Ca {
 }
 
 /** The credentials under one prefix, or null when that prefix has no RP certificate. */
-function environment(env: Env, prefix: 'BANKID' | 'BANKID_TEST', url: string, ca: Ca): BankIdEnvironmentConfig | null {
+function environment(env: Env, prefix: 'BANKID' | 'BANKID_TEST', url: string, ca: Ca, roots: Ca): BankIdEnvironmentConfig | null {
   if (!env[`${prefix}_PFX`] && !env[`${prefix}_CERT`]) return null;
   return {
     url,
-    source: { pfx: `${prefix}_PFX`, passphrase: `${prefix}_PASSPHRASE`, cert: `${prefix}_CERT`, key: `${prefix}_KEY`, ca: ca.variable },
+    source: { pfx: `${prefix}_PFX`, passphrase: `${prefix}_PASSPHRASE`, cert: `${prefix}_CERT`, key: `${prefix}_KEY`, ca: ca.variable, evidenceRoots: roots.variable },
     pfx: env[`${prefix}_PFX`],
     passphrase: env[`${prefix}_PASSPHRASE`],
     cert: env[`${prefix}_CERT`],
     key: env[`${prefix}_KEY`],
     ca: ca.value,
+    evidenceRoots: roots.value,
   };
 }
 
@@ -38,9 +41,12 @@ export const bankIdConfig = registerAs('bankid', () => {
   const environments: Partial<Record<ApiKeyEnvironment, BankIdEnvironmentConfig>> = {};
   if (env.PROVIDERS.includes('bankid')) {
     const testCa: Ca = env.BANKID_TEST_CA ? { value: env.BANKID_TEST_CA, variable: 'BANKID_TEST_CA' } : { value: env.BANKID_CA, variable: 'BANKID_CA' };
-    const live = environment(env, 'BANKID', env.BANKID_URL, { value: env.BANKID_CA, variable: 'BANKID_CA' });
+    const liveCa: Ca = { value: env.BANKID_CA, variable: 'BANKID_CA' };
+    const liveRoots: Ca = env.BANKID_EVIDENCE_ROOTS ? { value: env.BANKID_EVIDENCE_ROOTS, variable: 'BANKID_EVIDENCE_ROOTS' } : liveCa;
+    const testRoots: Ca = env.BANKID_TEST_EVIDENCE_ROOTS ? { value: env.BANKID_TEST_EVIDENCE_ROOTS, variable: 'BANKID_TEST_EVIDENCE_ROOTS' } : testCa;
+    const live = environment(env, 'BANKID', env.BANKID_URL, liveCa, liveRoots);
     // Test keys use the test environment's own certificate when given, else the one RP certificate.
-    const test = environment(env, 'BANKID_TEST', env.BANKID_TEST_URL, testCa) ?? environment(env, 'BANKID', env.BANKID_TEST_URL, testCa);
+    const test = environment(env, 'BANKID_TEST', env.BANKID_TEST_URL, testCa, testRoots) ?? environment(env, 'BANKID', env.BANKID_TEST_URL, testCa, testRoots);
     if (live) environments.live = live;
     if (test) environments.test = test;
   }

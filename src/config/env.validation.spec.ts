@@ -1,6 +1,36 @@
 import { ConfigValidationError, validateEnv } from './env.validation.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
+// What production refuses (docs/security.md), each on top of an otherwise complete production configuration.
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://db/x',
+  DATA_ENCRYPTION_KEY: KEY,
+  KIOSK_TOKEN_SECRET: KEY,
+  PROVIDERS: 'simulator',
+  PUBLIC_BASE_URL: 'https://eid.example',
+  OTP_DELIVERY: 'smtp',
+  SMTP_URL: 'smtps://mail',
+};
+const PRODUCTION_REFUSALS: Array<[Record<string, string | undefined>, string]> = [
+  [{ DATA_ENCRYPTION_KEY: undefined }, 'DATA_ENCRYPTION_KEY'],
+  [{ KIOSK_TOKEN_SECRET: undefined }, 'KIOSK_TOKEN_SECRET'],
+  [{ DATABASE_URL: undefined }, 'DATABASE_URL'],
+  // a 44-character passphrase that Node's lenient base64 decoder reads as 32 bytes
+  [{ DATA_ENCRYPTION_KEY: 'correct-horse-battery-staple-my-secret-keys!' }, 'DATA_ENCRYPTION_KEY'],
+  [{ KIOSK_TOKEN_SECRET: 'correct-horse-battery-staple-my-secret-keys!' }, 'KIOSK_TOKEN_SECRET'],
+  // not canonical: the last character carries bits the 32 bytes do not have
+  [{ KIOSK_TOKEN_SECRET: `${KEY.slice(0, 42)}x=` }, 'KIOSK_TOKEN_SECRET'],
+  [{ DATA_ENCRYPTION_KEY: Buffer.alloc(48, 1).toString('base64') }, 'DATA_ENCRYPTION_KEY'],
+  [{ PROVIDERS: undefined }, 'PROVIDERS'],
+  [{ PUBLIC_BASE_URL: undefined }, 'PUBLIC_BASE_URL'],
+  [{ PUBLIC_BASE_URL: 'http://eid.example' }, 'PUBLIC_BASE_URL'],
+  [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'],
+  [{ OTP_DELIVERY: 'log' }, 'OTP_DELIVERY'],
+  [{ OTP_DELIVERY: 'http', OTP_HTTP_URL: 'http://sms.example/send' }, 'OTP_HTTP_URL'],
+  [{ BANKID_URL: 'http://bankid.example/rp/v6.0' }, 'BANKID_URL'],
+  [{ SMTP_URL: 'smtp://mail' }, 'SMTP_URL'],
+];
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -125,16 +155,13 @@ describe(validateEnv.name, () => {
     expect(problems.join('\n')).not.toContain(secret);
   });
 
-  it('should accept a complete production configuration', () => {
-    expect(() =>
-      validateEnv({
-        NODE_ENV: 'production',
-        DATABASE_URL: 'postgres://db/x',
-        DATA_ENCRYPTION_KEY: KEY,
-        KIOSK_TOKEN_SECRET: KEY,
-        OTP_DELIVERY: 'smtp',
-        SMTP_URL: 'smtps://mail',
-      }),
-    ).not.toThrow();
+  it('should accept a complete production configuration, STARTTLS included', () => {
+    expect(() => validateEnv(PRODUCTION)).not.toThrow();
+    expect(() => validateEnv({ ...PRODUCTION, SMTP_URL: 'smtp://mail:587?requireTLS=true' })).not.toThrow();
+  });
+
+  it.each(PRODUCTION_REFUSALS)('should refuse production with %j, naming %s', (change, variable) => {
+    const problems = problemsOf({ ...PRODUCTION, ...change });
+    expect(problems.filter((p) => p.startsWith(`${variable} `))).toHaveLength(1);
   });
 });

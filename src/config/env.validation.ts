@@ -51,17 +51,19 @@ const commaList = z
   .default('')
   .transform((text) => text.split(',').map((s) => s.trim()).filter(Boolean));
 
-// Key material is 32 bytes, base64; a placeholder or short key would silently weaken AES-256-GCM.
-const encryptionKey = z
-  .string()
-  .refine((text) => Buffer.from(text, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
-  .optional();
+// Key material (DATA_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET) is exactly 32 bytes in canonical base64: decoded and
+// encoded again it must read the same, since Node's decoder skips what it does not know and would take a
+// 44-character passphrase for a key (docs/security.md).
+const isCanonicalKey = (text: string): boolean => {
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.length === 32 && bytes.toString('base64') === text;
+};
+const base64Key = z.string().refine(isCanonicalKey, 'must be 32 random bytes in canonical base64 (openssl rand -base64 32)').optional();
+const encryptionKey = base64Key;
+const kioskTokenSecret = base64Key;
 
-// Kiosk links are signed with this; 32 random bytes or more, base64-encoded.
-const kioskTokenSecret = z
-  .string()
-  .refine((text) => Buffer.from(text, 'base64').length >= 32, 'must be at least 32 bytes, base64-encoded')
-  .optional();
+// SMTP_URL carries TLS when it is smtps: or asks nodemailer for STARTTLS (`?requireTLS=true`).
+const smtpWithTls = (url: string): boolean => url.startsWith('smtps:') || new URL(url).searchParams.get('requireTLS') === 'true';
 
 // CSP frame-ancestors sources: 'none', 'self' or origins such as https://rp.example (SPEC 3.2 kiosks).
 const frameAncestor = (entry: string): boolean =>
@@ -89,12 +91,14 @@ export const envSchema = z
     BANKID_CERT: optionalText,
     BANKID_KEY: optionalText,
     BANKID_CA: optionalText,
+    BANKID_EVIDENCE_ROOTS: optionalText,
     // The test environment's own RP certificate, for deployments that serve test and live keys alike.
     BANKID_TEST_PFX: optionalText,
     BANKID_TEST_PASSPHRASE: optionalText,
     BANKID_TEST_CERT: optionalText,
     BANKID_TEST_KEY: optionalText,
     BANKID_TEST_CA: optionalText,
+    BANKID_TEST_EVIDENCE_ROOTS: optionalText,
     BANKID_TIMEOUT: duration('5s'),
     BANKID_RETRY_SCHEDULE: durationList('250ms,1s'),
     // Freja eID (docs/freja.md): the same key-material rules as BankID's, plus its result signing certificates.
@@ -151,6 +155,12 @@ export const envSchema = z
     // Tenant walls (docs/security.md): an RP's egress addresses, webhook fairness, limits.
     IP_BLOCK_EXEMPT: commaList.refine((list) => list.every(cidrOrAddress), 'must be a comma-separated list of IP addresses or CIDRs'),
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    CONSOLE_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+    // Hostile clients (docs/operations.md): headers and body within REQUEST_TIMEOUT; per-IP limits on the
+    // anonymous simulator and kiosk routes; the anonymous read-only routes cached this long.
+    REQUEST_TIMEOUT: duration('10s'),
+    PUBLIC_ROUTE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    ANONYMOUS_CACHE_TTL: duration('2s'),
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")
@@ -170,6 +180,14 @@ export const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
     if (production && env.OTP_DELIVERY === 'log')
       ctx.addIssue({ code: 'custom', path: ['OTP_DELIVERY'], message: 'must be smtp or http when NODE_ENV=production (log would print codes)' });
+    if (production && (!env.PUBLIC_BASE_URL || !env.PUBLIC_BASE_URL.startsWith('https:')))
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https URL when NODE_ENV=production (kiosk links and the token issuer use it)' });
+    if (production && env.WEBHOOK_ALLOW_PRIVATE_TARGETS)
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'], message: 'must not be true when NODE_ENV=production (it switches the SSRF checks off)' });
+    if (production && env.OTP_HTTP_URL && !env.OTP_HTTP_URL.startsWith('https:'))
+      ctx.addIssue({ code: 'custom', path: ['OTP_HTTP_URL'], message: 'must be an https URL when NODE_ENV=production' });
+    if (production && env.SMTP_URL && !smtpWithTls(env.SMTP_URL))
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'must use TLS when NODE_ENV=production (smtps://, or smtp:// with ?requireTLS=true for STARTTLS)' });
     if (env.OTP_DELIVERY === 'smtp' && !env.SMTP_URL)
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required when OTP_DELIVERY=smtp' });
     if (env.OTP_DELIVERY === 'http' && !env.OTP_HTTP_URL)
@@ -229,8 +247,11 @@ export class ConfigValidationError extends Error {
 export function validateEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const result = envSchema.safeParse(present);
-  if (result.success) return result.data;
-  throw new ConfigValidationError(
-    result.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')} ${issue.message}`),
-  );
+  // Defaults hide whether a variable was set, so this production rule reads the environment itself.
+  const unset = present.NODE_ENV === 'production' && !present.PROVIDERS ? ['PROVIDERS must be set explicitly when NODE_ENV=production'] : [];
+  if (result.success && unset.length === 0) return result.data;
+  throw new ConfigValidationError([
+    ...unset,
+    ...(result.success ? [] : result.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')} ${issue.message}`)),
+  ]);
 }

@@ -10,6 +10,8 @@ export const serverConfig = registerAs('server', () => {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    anonymousCacheTtlMs: env.ANONYMOUS_CACHE_TTL,
+    publicRouteLimitPerMinute: env.PUBLIC_ROUTE_LIMIT_PER_MINUTE,
   };
 });
 export type ServerConfig = ConfigType<typeof serverConfig>;

@@ -14,8 +14,10 @@ import { CreateWebhooks1795300200000 } from '../../migrations/1795300200000-Crea
 import { CreateOtpChallengesAndSigningKeys1795300300000 } from '../../migrations/1795300300000-CreateOtpChallengesAndSigningKeys.js';
 import { CreateProtectionState1795300400000 } from '../../migrations/1795300400000-CreateProtectionState.js';
 import { IndexIpBlocksInForce1795300500000 } from '../../migrations/1795300500000-IndexIpBlocksInForce.js';
+import { CountApiKeyRequestsPerSecond1795300615000 } from '../../migrations/1795300615000-CountApiKeyRequestsPerSecond.js';
 import { TrackOtpLockouts1795301400000 } from '../../migrations/1795301400000-TrackOtpLockouts.js';
 import { IndexDueDeliveriesByEndpoint1795301400001 } from '../../migrations/1795301400001-IndexDueDeliveriesByEndpoint.js';
+import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
@@ -26,6 +28,8 @@ export const MIGRATIONS = [
   CreateOtpChallengesAndSigningKeys1795300300000,
   CreateProtectionState1795300400000,
   IndexIpBlocksInForce1795300500000,
+  CountApiKeyRequestsPerSecond1795300615000,
   TrackOtpLockouts1795301400000,
   IndexDueDeliveriesByEndpoint1795301400001,
+  AddTeamConsole1795302200000,
 ];

@@ -1,8 +1,10 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators.js';
+import { RecentValue } from '../common/cache/recent-value.js';
+import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { migrationsUpToDate } from '../database/migrate.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
 import { FrejaCertificateCheck } from '../eid-providers/freja/freja-certificate.check.js';
@@ -13,11 +15,17 @@ import { certificateReadiness } from './certificate-readiness.js';
 @Public()
 @Controller('health')
 export class HealthController {
+  // Anonymous: a flood costs one database round per ANONYMOUS_CACHE_TTL (docs/operations.md).
+  private readonly databaseChecks: RecentValue<{ database: string; migrations: string }>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bankIdCertificates: BankIdCertificateCheck,
     private readonly frejaCertificates: FrejaCertificateCheck,
-  ) {}
+    @Inject(serverConfig.KEY) server: ServerConfig,
+  ) {
+    this.databaseChecks = new RecentValue(server.anonymousCacheTtlMs, () => this.checkDatabase());
+  }
 
   /** The process answers: for the liveness probe, nothing else is checked. */
   @Get('live')
@@ -31,14 +39,7 @@ export class HealthController {
    */
   @Get('ready')
   async ready() {
-    const checks = { database: 'down', migrations: 'unknown' };
-    try {
-      await this.dataSource.query('SELECT 1');
-      checks.database = 'up';
-      checks.migrations = (await migrationsUpToDate(this.dataSource)) ? 'applied' : 'pending';
-    } catch {
-      // Reported through the checks below; the cause is in the database's own log.
-    }
+    const checks = await this.databaseChecks.get();
     const certificates = certificateReadiness([
       { label: 'BankID', check: 'bankidCertificates', statuses: this.bankIdCertificates.statuses() },
       { label: 'Freja', check: 'frejaCertificates', statuses: this.frejaCertificates.statuses() },
@@ -53,5 +54,17 @@ export class HealthController {
       checks: { ...checks, ...certificates.checks },
       ...(warnings.length ? { warnings } : {}),
     };
+  }
+
+  private async checkDatabase(): Promise<{ database: string; migrations: string }> {
+    const checks = { database: 'down', migrations: 'unknown' };
+    try {
+      await this.dataSource.query('SELECT 1');
+      checks.database = 'up';
+      checks.migrations = (await migrationsUpToDate(this.dataSource)) ? 'applied' : 'pending';
+    } catch {
+      // Reported through the checks below; the cause is in the database's own log.
+    }
+    return checks;
   }
 }

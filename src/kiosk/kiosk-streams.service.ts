@@ -35,6 +35,8 @@ const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stri
 export class KioskStreamsService implements OnModuleDestroy {
   private readonly logger = new Logger(KioskStreamsService.name);
   private readonly watches = new Map<string, Watch>();
+  // Screens that passed the viewer cap and are not attached yet, by session.
+  private readonly admitting = new Map<string, number>();
   private refreshTimer?: NodeJS.Timeout;
   private refreshing = false;
 
@@ -46,14 +48,29 @@ export class KioskStreamsService implements OnModuleDestroy {
   /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
   async prepare(sessionId: string): Promise<KioskSessionState> {
     const watch = this.watches.get(sessionId);
-    if (watch && watch.viewers.size >= MAX_VIEWERS_PER_SESSION) {
+    const admitting = this.admitting.get(sessionId) ?? 0;
+    if ((watch?.viewers.size ?? 0) + admitting >= MAX_VIEWERS_PER_SESSION) {
       throw new DomainException('rate_limit_exceeded', 'Too many screens show this session.', { headers: { 'retry-after': '5' } });
     }
-    return watch?.state ?? (await this.sessions.forKiosk(sessionId));
+    // The place is taken before the await, so that screens arriving together cannot all pass the check.
+    this.admitting.set(sessionId, admitting + 1);
+    try {
+      return watch?.state ?? (await this.sessions.forKiosk(sessionId));
+    } catch (error) {
+      this.admitted(sessionId);
+      throw error;
+    }
+  }
+
+  private admitted(sessionId: string): void {
+    const left = (this.admitting.get(sessionId) ?? 1) - 1;
+    if (left > 0) this.admitting.set(sessionId, left);
+    else this.admitting.delete(sessionId);
   }
 
   /** Starts sending to a viewer: the current status and frame at once, then every change. */
   attach(state: KioskSessionState, viewer: KioskViewer): void {
+    this.admitted(state.id);
     let watch = this.watches.get(state.id);
     viewer.send(sse('status', statusOf(watch?.state ?? state)));
     if (!watch) {

@@ -13,9 +13,9 @@ export class OtpChallenge {
   @Column('uuid', { name: 'user_id', nullable: true })
   userId: string | null;
 
-  /** The team of the API key that asked; only that team's keys may validate. */
-  @Column('uuid', { name: 'team_id' })
-  teamId: string;
+  /** The user's team (or the asking key's): only that team's keys may validate. Null: an unknown contact at the console. */
+  @Column('uuid', { name: 'team_id', nullable: true })
+  teamId: string | null;
 
   @Column('bytea', { name: 'code_hmac', nullable: true, select: false })
   codeHmac: Buffer | null;

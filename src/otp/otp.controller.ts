@@ -4,7 +4,9 @@ import { Scopes } from '../auth/auth.decorators.js';
 import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
 import { LoginOtpValidateDto } from './dto/login-otp-validate.dto.js';
 import { LoginOtpDto } from './dto/login-otp.dto.js';
-import { OtpService } from './otp.service.js';
+import { OtpService, type OtpAudience } from './otp.service.js';
+
+const audienceOf = (principal: ApiKeyPrincipal): OtpAudience => ({ teamId: principal.team.id, clientId: principal.apiKey.id });
 
 /** Open only to approved applications: API keys with scope `otp`, for members of the key's own team. */
 @ApiTags('otp')
@@ -18,7 +20,7 @@ export class OtpController {
   @Scopes('otp')
   @ApiOperation({ summary: 'Send a one-time code to a team member by e-mail or SMS (same answer for unknown contacts)' })
   requestCode(@CurrentPrincipal() principal: ApiKeyPrincipal, @Body() body: LoginOtpDto) {
-    return this.otp.requestCode(principal, body);
+    return this.otp.requestCode(audienceOf(principal), body);
   }
 
   @Post('login-otp-validate')
@@ -26,6 +28,6 @@ export class OtpController {
   @Scopes('otp')
   @ApiOperation({ summary: "Exchange the code for a team member's JWT" })
   validateCode(@CurrentPrincipal() principal: ApiKeyPrincipal, @Body() body: LoginOtpValidateDto) {
-    return this.otp.validateCode(principal, body);
+    return this.otp.validateCode(audienceOf(principal), body);
   }
 }

@@ -11,5 +11,7 @@ import { OtpService } from './otp.service.js';
   imports: [UsersModule, TokensModule],
   controllers: [OtpController],
   providers: [OtpService, otpDeliveryProvider, otpSecretProvider, OtpChallengePurgeJob],
+  // The console's own login uses the same service (docs/console.md).
+  exports: [OtpService],
 })
 export class OtpModule {}

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { constantTimeEqual } from '../common/crypto/constant-time.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
@@ -26,6 +25,17 @@ export interface CodeValidated {
   userGuid: string;
   token: string;
   tokenExpiresAtUtc: string;
+}
+
+/**
+ * Who asks for the login: an approved application (its API key's team and id), or the team console
+ * (docs/console.md), which has no team until the user is known and names itself as the client.
+ */
+export interface OtpAudience {
+  /** The team whose members may log in; null: any team's (the console). */
+  teamId: string | null;
+  /** The token's client_id claim. */
+  clientId: string;
 }
 
 interface Contact {
@@ -53,12 +63,13 @@ export class OtpService {
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
   ) {}
 
-  async requestCode(principal: ApiKeyPrincipal, request: LoginOtpDto): Promise<CodeIssued> {
+  async requestCode(audience: OtpAudience, request: LoginOtpDto): Promise<CodeIssued> {
     const contact: Contact = { email: request.email?.toLowerCase(), phone: request.e164MobilePhoneNumber };
     const channel = this.channelFor(contact);
-    const teamId = principal.team.id;
-    const user = await this.users.findByContact(teamId, contact);
-    const userGuid = user?.id ?? derivedUserGuid(this.secret.key, teamId, contact);
+    const user = await this.users.findByContact(audience.teamId, contact);
+    // A console challenge for an unknown contact belongs to no team (e-mail and phone are unique across teams).
+    const teamId = user?.teamId ?? audience.teamId;
+    const userGuid = user?.id ?? derivedUserGuid(this.secret.key, audience.teamId ?? 'console', contact);
     const code = user ? generateCode() : null;
     const hmac = code ? codeHmac(this.secret.key, userGuid, code) : unmatchableHmac();
     const now = this.clock.now();
@@ -73,17 +84,17 @@ export class OtpService {
     return { userGuid, validationCodeValidUntilUtc: zonelessUtc(expiresAt) };
   }
 
-  async validateCode(principal: ApiKeyPrincipal, request: LoginOtpValidateDto): Promise<CodeValidated> {
+  async validateCode(audience: OtpAudience, request: LoginOtpValidateDto): Promise<CodeValidated> {
     const { userGuid } = request;
     const now = this.clock.now();
     // The try is counted in its own statement before the comparison (Kratos' order), so parallel
     // guesses cannot exceed the allowance under any isolation level.
     const [tried] = await this.updateReturning<{ code_hmac: Buffer; attempts: number }>(
       `UPDATE otp_challenges SET attempts = attempts + 1
-        WHERE user_guid = $1 AND team_id = $2 AND code_hmac IS NOT NULL AND used_at IS NULL
+        WHERE user_guid = $1 AND ($2::uuid IS NULL OR team_id = $2) AND code_hmac IS NOT NULL AND used_at IS NULL
           AND expires_at > $3 AND attempts < $4 AND (locked_until IS NULL OR locked_until <= $3)
         RETURNING code_hmac, attempts`,
-      [userGuid, principal.team.id, now, this.config.maxAttempts],
+      [userGuid, audience.teamId, now, this.config.maxAttempts],
     );
     if (!tried) throw new DomainException('validation_code_expired', 'No valid code for this userGuid: it expired, was used, or ran out of tries. Request a new one.');
 
@@ -91,13 +102,14 @@ export class OtpService {
       throw await this.wrongCode(userGuid, tried.attempts, now);
     }
     // Of two correct validations racing, only the one that flips used_at gets a token.
-    const [consumed] = await this.updateReturning<{ user_id: string | null }>(
-      `UPDATE otp_challenges SET used_at = $2, failures = 0 WHERE user_guid = $1 AND used_at IS NULL AND code_hmac = $3 RETURNING user_id`,
+    const [consumed] = await this.updateReturning<{ user_id: string | null; team_id: string | null }>(
+      `UPDATE otp_challenges SET used_at = $2, failures = 0 WHERE user_guid = $1 AND used_at IS NULL AND code_hmac = $3 RETURNING user_id, team_id`,
       [userGuid, now, tried.code_hmac],
     );
-    if (!consumed?.user_id) throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
+    if (!consumed?.user_id || !consumed.team_id)
+      throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
 
-    const issued = await this.tokens.issue({ userId: consumed.user_id, teamId: principal.team.id, clientId: principal.apiKey.id });
+    const issued = await this.tokens.issue({ userId: consumed.user_id, teamId: consumed.team_id, clientId: audience.clientId });
     return { userGuid, token: issued.token, tokenExpiresAtUtc: zonelessUtc(issued.expiresAt) };
   }
 
@@ -121,7 +133,14 @@ export class OtpService {
   }
 
   /** Writes a new code over the old one, unless one was issued within the resend interval or the user is locked out. */
-  private async storeCode(row: { userGuid: string; userId: string | null; teamId: string; hmac: Buffer; now: Date; expiresAt: Date }): Promise<void> {
+  private async storeCode(row: {
+    userGuid: string;
+    userId: string | null;
+    teamId: string | null;
+    hmac: Buffer;
+    now: Date;
+    expiresAt: Date;
+  }): Promise<void> {
     const stored: unknown[] = await this.dataSource.query(
       `INSERT INTO otp_challenges AS c (user_guid, user_id, team_id, code_hmac, issued_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6)

@@ -3,13 +3,13 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFailedAttempt } from './ip-blocks/failed-attempt.js';
 import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
-import type { AttackCategory } from './input-guard/attack-patterns.js';
-import { inspectRequest } from './input-guard/input-inspector.js';
+import { inspectRequest, MAX_INSPECTED_VALUES, type Finding } from './input-guard/input-inspector.js';
 
-const CATEGORY_TEXT: Record<AttackCategory, string> = {
-  sql_injection: 'SQL injection',
-  cross_site_scripting: 'cross-site scripting',
-  path_traversal: 'path traversal',
+const CATEGORY_TEXT: Record<Finding['category'], string> = {
+  sql_injection: 'looks like SQL injection',
+  cross_site_scripting: 'looks like cross-site scripting',
+  path_traversal: 'looks like path traversal',
+  too_many_values: `carries more than ${MAX_INSPECTED_VALUES} strings to inspect`,
 };
 
 /**
@@ -37,7 +37,7 @@ export class ProtectionHooks implements OnModuleInit {
     fastify.addHook('preValidation', async (request: FastifyRequest) => {
       const finding = inspectRequest({ url: request.url, body: request.body });
       if (finding) {
-        throw new BadRequestException(`The input guard refused the request: its ${finding.part} looks like ${CATEGORY_TEXT[finding.category]}.`);
+        throw new BadRequestException(`The input guard refused the request: its ${finding.part} ${CATEGORY_TEXT[finding.category]}.`);
       }
     });
     fastify.addHook('onSend', async (request: FastifyRequest, _reply: unknown, payload: unknown) => {

@@ -1,12 +1,19 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/auth.decorators.js';
+import { RecentValue } from '../common/cache/recent-value.js';
+import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { SigningKeysService } from './signing-keys.service.js';
 
 @ApiTags('tokens')
 @Controller('.well-known')
 export class JwksController {
-  constructor(private readonly signingKeys: SigningKeysService) {}
+  // Anonymous: a flood costs one query per ANONYMOUS_CACHE_TTL (docs/operations.md).
+  private readonly keySet: RecentValue<Awaited<ReturnType<SigningKeysService['publicKeySet']>>>;
+
+  constructor(signingKeys: SigningKeysService, @Inject(serverConfig.KEY) server: ServerConfig) {
+    this.keySet = new RecentValue(server.anonymousCacheTtlMs, () => signingKeys.publicKeySet());
+  }
 
   @Get('jwks.json')
   @Public()
@@ -14,6 +21,6 @@ export class JwksController {
   @Header('cache-control', 'public, max-age=60')
   @ApiOperation({ summary: 'Public keys that verify team-member tokens (RFC 7517)' })
   jwks() {
-    return this.signingKeys.publicKeySet();
+    return this.keySet.get();
   }
 }

@@ -30,11 +30,14 @@ export class UsersService {
     return this.users.find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** The member of the team with every given contact detail (e-mail compared case-insensitively), or null. */
-  findByContact(teamId: string, contact: { email?: string; phone?: string }): Promise<User | null> {
+  /**
+   * The member of the team (null: of any team; contacts are unique across teams) with every given
+   * contact detail (e-mail compared case-insensitively), or null.
+   */
+  findByContact(teamId: string | null, contact: { email?: string; phone?: string }): Promise<User | null> {
     if (!contact.email && !contact.phone) return Promise.resolve(null);
     return this.users.findOneBy({
-      teamId,
+      ...(teamId ? { teamId } : {}),
       ...(contact.email ? { email: Raw((column) => `lower(${column}) = lower(:email)`, { email: contact.email }) } : {}),
       ...(contact.phone ? { phone: contact.phone } : {}),
     });

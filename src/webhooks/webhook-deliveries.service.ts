@@ -10,7 +10,7 @@ import type { AttemptTrigger } from './webhook-attempt.entity.js';
 import type { DeliveryStatus } from './webhook-delivery.entity.js';
 import { WEBHOOK_DELIVERY_LISTING } from './webhook-delivery-listing.js';
 import { WebhookDispatcher } from './webhook-dispatcher.service.js';
-import type { WebhookEventType } from './webhook-event-types.js';
+import type { WebhookMessageType } from './webhook-event-types.js';
 import type { AttemptOutcome } from './webhook-sender.js';
 
 /** A row of the log: WEBHOOK_DELIVERY_LISTING's columns (absent values left out, times ISO 8601) and the attempts. */
@@ -20,8 +20,9 @@ export interface DeliveryView {
   endpointId: string;
   url: string;
   environment: string;
-  sessionId: string;
-  eventType: WebhookEventType;
+  /** Absent for a test event. */
+  sessionId?: string;
+  eventType: WebhookMessageType;
   status: DeliveryStatus;
   attemptCount: number;
   lastStatusCode?: number;

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { WebhookEventType } from './webhook-event-types.js';
+import type { WebhookMessageType } from './webhook-event-types.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -21,11 +21,12 @@ export class WebhookDelivery {
   @Column('uuid', { name: 'endpoint_id' })
   endpointId: string;
 
-  @Column('uuid', { name: 'session_id' })
-  sessionId: string;
+  /** Null for a test event sent from the console (docs/webhooks.md). */
+  @Column('uuid', { name: 'session_id', nullable: true })
+  sessionId: string | null;
 
   @Column('text', { name: 'event_type' })
-  eventType: WebhookEventType;
+  eventType: WebhookMessageType;
 
   @Column('timestamptz', { name: 'event_at' })
   eventAt: Date;

@@ -2,9 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ManagementEndpoint, RequireFeatures } from '../auth/auth.decorators.js';
 import { CurrentPrincipal, type Principal } from '../auth/principal.js';
+import { Clock } from '../common/clock/clock.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto.js';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookOutbox } from './webhook-outbox.service.js';
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')
@@ -12,7 +15,11 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 @RequireFeatures('pro')
 @Controller('api/v1/webhook-endpoints')
 export class WebhookEndpointsController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly outbox: WebhookOutbox,
+    private readonly clock: Clock,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "The team's webhook endpoints (never their secrets)" })
@@ -47,5 +54,19 @@ export class WebhookEndpointsController {
   async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const { endpoint, secret } = await this.endpoints.rotateSecret(principal.team.id, id);
     return { ...endpoint, secret };
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Queue a webhook.test message to this endpoint; it shows in the delivery log like any other' })
+  async sendTest(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    const endpoint = await this.endpoints.get(principal.team.id, id);
+    if (!endpoint.enabled) throw new DomainException('endpoint_disabled', 'The endpoint is disabled; enable it first.');
+    const queued = await this.outbox.enqueueTest(
+      { id: endpoint.id, teamId: principal.team.id, environment: endpoint.environment },
+      this.clock.now(),
+    );
+    this.outbox.dispatchSoon();
+    return { deliveryId: queued.id, messageId: queued.messageId };
   }
 }

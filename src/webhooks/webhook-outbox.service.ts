@@ -10,7 +10,7 @@ import { featuresOf, type Plan } from '../teams/plans.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDispatcher } from './webhook-dispatcher.service.js';
 import { payloadAad } from './webhook-encryption.js';
-import type { WebhookEventType } from './webhook-event-types.js';
+import { WEBHOOK_TEST_EVENT, type WebhookEventType, type WebhookMessageType } from './webhook-event-types.js';
 
 export interface SessionEndedEvent {
   teamId: string;
@@ -45,7 +45,7 @@ export class WebhookOutbox {
   constructor(
     private readonly cipher: DataCipher,
     private readonly dispatcher: WebhookDispatcher,
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.messages = new EntityInsert(dataSource, WebhookDelivery);
   }
@@ -75,7 +75,35 @@ export class WebhookOutbox {
     return rows.length;
   }
 
-  private message(event: SessionEndedEvent, endpointId: string, body: string, now: Date): WebhookDelivery {
+  /**
+   * A `webhook.test` message for one endpoint (docs/webhooks.md): no session behind it, sent and
+   * retried, signed and logged like any other.
+   */
+  async enqueueTest(
+    endpoint: { id: string; teamId: string; environment: ApiKeyEnvironment },
+    now: Date,
+  ): Promise<{ id: string; messageId: string }> {
+    const body = JSON.stringify({
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: now.toISOString(),
+      data: { endpointId: endpoint.id, environment: endpoint.environment },
+    });
+    const message = this.message(
+      { teamId: endpoint.teamId, sessionId: null, type: WEBHOOK_TEST_EVENT, occurredAt: now },
+      endpoint.id,
+      body,
+      now,
+    );
+    await this.messages.insert(this.dataSource.manager, [message]);
+    return { id: message.id, messageId: message.messageId };
+  }
+
+  private message(
+    event: { teamId: string; sessionId: string | null; type: WebhookMessageType; occurredAt: Date },
+    endpointId: string,
+    body: string,
+    now: Date,
+  ): WebhookDelivery {
     const id = randomUUID();
     return {
       id,

@@ -77,6 +77,8 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
       await page.goto(`${e2e.baseUrl}${path}`);
       await page.waitForSelector('main[data-state="qr"]');
       await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toContain('QR-kod för BankID');
+      // The token has left the address bar and the history entry (docs/kiosk.md), and a reload keeps working.
+      expect(page.url()).toBe(`${e2e.baseUrl}${path.split('#')[0]}`);
 
       const first = await readQr(page);
       const firstTime = expectValidFrame(first, qrStartSecret);

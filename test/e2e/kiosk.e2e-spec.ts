@@ -223,4 +223,11 @@ describe('Kiosk page and event stream', () => {
     expect(refused.response.status).toBe(429);
     expect(refused.response.headers.get('retry-after')).toBe('5');
   });
+
+  it(`should hold screens arriving together to ${MAX_VIEWERS_PER_SESSION}`, async () => {
+    const { sessionId, token } = await start();
+    const streams = await Promise.all(Array.from({ length: MAX_VIEWERS_PER_SESSION + 5 }, () => open(sessionId, `Kiosk ${token}`)));
+    expect(streams.filter((stream) => stream.response.status === 200)).toHaveLength(MAX_VIEWERS_PER_SESSION);
+    expect(streams.filter((stream) => stream.response.status === 429)).toHaveLength(5);
+  });
 });

@@ -27,22 +27,18 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     return res;
   };
 
-  it('should admit N requests per sliding 60 s, answer 429 with Retry-After and RateLimit headers beyond, and admit again as the window slides', async () => {
+  it('should admit N requests per sliding minute, answer 429 with Retry-After and RateLimit headers beyond, and admit again as the window slides', async () => {
     const key = await keyWith({ perMinuteLimit: 3 });
+    // The clock stands on a whole second: a request counts until 61 one-second buckets have passed its own.
     const first = await poll(key).expect(404);
-    expect(first.headers).toMatchObject({
-      'ratelimit-limit': '3',
-      'ratelimit-remaining': '2',
-      'ratelimit-reset': '60',
-      'ratelimit-policy': '3;w=60',
-    });
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '61', 'ratelimit-policy': '3;w=60' });
     e2e.clock.advance(20_000);
     expect((await poll(key).expect(404)).headers['ratelimit-remaining']).toBe('1');
     e2e.clock.advance(20_000);
     const last = await poll(key).expect(404);
-    expect(last.headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '20' });
+    expect(last.headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '21' });
 
-    e2e.clock.advance(19_999);
+    e2e.clock.advance(20_999);
     const refused = expectRejected(await poll(key));
     expect(refused.body.limit).toBe('per_minute');
     expect(refused.headers).toMatchObject({
@@ -52,7 +48,7 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
       'ratelimit-policy': '3;w=60',
     });
 
-    // 60 s after the first request it leaves the window: one place, not three (not a fixed window).
+    // 61 s after the first request its second stops counting: one place, not three (not a fixed window).
     e2e.clock.advance(1);
     expect((await poll(key).expect(404)).headers['ratelimit-remaining']).toBe('0');
     expectRejected(await poll(key));
@@ -66,7 +62,7 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
       e2e.clock.advance(7_000);
     }
     for (const at of accepted) expect(accepted.filter((t) => t >= at && t < at + 60_000).length).toBeLessThanOrEqual(5);
-    // 60 requests 7 s apart: bursts of 5 every 63 s (the first request of a burst frees its place 60 s on).
+    // 60 requests 7 s apart: bursts of 5 every 63 s (the first request of a burst frees its place 61 s on, docs/protection.md).
     expect(accepted.length).toBe(35);
   });
 
@@ -75,7 +71,7 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     await poll(key).expect(404);
     await poll(key).expect(404);
     for (let i = 0; i < 5; i++) expect(expectRejected(await poll(key)).body.limit).toBe('per_minute');
-    e2e.clock.advance(60_000);
+    e2e.clock.advance(61_000);
     const third = await poll(key).expect(404);
     expect(third.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '0' });
   });

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { FakeBankIdEvidenceCa } from './bankid-evidence-ca.js';
 
 /**
  * A fake BankID RP API v6.0 server: HTTPS that demands and verifies the RP's client certificate,
@@ -54,6 +55,7 @@ interface FakeOrder {
   endUserIp: string;
   requirement: Record<string, unknown>;
   userVisibleData?: string;
+  userNonVisibleData?: string;
   returnRisk: boolean;
   createdAt: number;
   pickedUpAt?: number;
@@ -61,6 +63,7 @@ interface FakeOrder {
   hintCode?: string;
   endedAt?: number;
   user?: FakeUser;
+  evidence?: Promise<{ signature: string; ocspResponse: string }>;
 }
 
 /** Why the fake app refused a QR frame or an action, as the real app would. */
@@ -101,17 +104,19 @@ export class FakeBankIdServer {
   private faults: Fault[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly now: () => number;
+  private brokenSignatures = false;
 
   private constructor(
     private readonly server: Server,
     private readonly options: FakeBankIdOptions,
+    private readonly evidenceCa: FakeBankIdEvidenceCa,
   ) {
     this.now = () => (options.now ?? (() => new Date()))().getTime();
   }
 
   static async start(options: FakeBankIdOptions): Promise<FakeBankIdServer> {
     const server = createServer({ key: options.key, cert: options.cert, ca: options.clientCa, requestCert: true, rejectUnauthorized: true });
-    const fake = new FakeBankIdServer(server, options);
+    const fake = new FakeBankIdServer(server, options, await FakeBankIdEvidenceCa.create());
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return fake;
@@ -125,6 +130,17 @@ export class FakeBankIdServer {
     for (const timer of this.timers) clearTimeout(timer);
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
+    await this.evidenceCa.remove();
+  }
+
+  /** The root of the fake's evidence PKI: what BANKID_EVIDENCE_ROOTS must name for its signatures to verify. */
+  get evidenceRootPem(): string {
+    return this.evidenceCa.rootPem;
+  }
+
+  /** From now on, completions carry an XML signature whose signed data was changed after signing. */
+  sendBrokenSignatures(broken = true): void {
+    this.brokenSignatures = broken;
   }
 
   /** The next `times` calls of `path` get this answer instead of the normal one. */
@@ -211,7 +227,7 @@ export class FakeBankIdServer {
         send(res, fault.status, { errorCode: fault.errorCode, details: fault.details ?? fault.errorCode }, fault.headers);
         return;
       }
-      send(res, 200, path === 'auth' ? this.auth(body) : path === 'collect' ? this.collect(body) : this.cancel(body));
+      send(res, 200, path === 'auth' ? this.auth(body) : path === 'collect' ? await this.collect(body) : this.cancel(body));
     } catch (error) {
       const known = error instanceof ApiError ? error : new ApiError(500, 'internalError', 'Internal technical error.');
       send(res, known.status, { errorCode: known.errorCode, details: known.details });
@@ -220,12 +236,15 @@ export class FakeBankIdServer {
 
   private auth(body: Record<string, unknown>) {
     for (const field of Object.keys(body)) if (!AUTH_FIELDS.has(field)) throw invalid(`Unknown parameter ${field}.`);
-    const { endUserIp, requirement = {}, userVisibleData, userVisibleDataFormat, returnUrl, returnRisk = false } = body;
+    const { endUserIp, requirement = {}, userVisibleData, userNonVisibleData, userVisibleDataFormat, returnUrl, returnRisk = false } = body;
     if (typeof endUserIp !== 'string' || isIP(endUserIp) === 0) throw invalid('Invalid endUserIp.');
     if (userVisibleData !== undefined) {
       if (typeof userVisibleData !== 'string' || !BASE64.test(userVisibleData) || userVisibleData.length < 1 || userVisibleData.length > USER_VISIBLE_DATA_MAX) {
         throw invalid('Invalid userVisibleData.');
       }
+    }
+    if (userNonVisibleData !== undefined && (typeof userNonVisibleData !== 'string' || !BASE64.test(userNonVisibleData) || userNonVisibleData.length < 1)) {
+      throw invalid('Invalid userNonVisibleData.');
     }
     if (userVisibleDataFormat !== undefined && (userVisibleData === undefined || !['plaintext', 'simpleMarkdownV1'].includes(userVisibleDataFormat as string))) {
       throw invalid('Invalid userVisibleDataFormat.');
@@ -252,6 +271,7 @@ export class FakeBankIdServer {
       endUserIp,
       requirement,
       userVisibleData,
+      userNonVisibleData,
       returnRisk,
       createdAt: this.now(),
       status: 'pending',
@@ -261,11 +281,11 @@ export class FakeBankIdServer {
     return { orderRef: order.orderRef, autoStartToken: order.autoStartToken, qrStartToken: order.qrStartToken, qrStartSecret: order.qrStartSecret };
   }
 
-  private collect(body: Record<string, unknown>) {
+  private async collect(body: Record<string, unknown>) {
     const order = typeof body.orderRef === 'string' && Object.keys(body).length === 1 ? this.current(body.orderRef) : undefined;
     if (!order) throw invalid('No such order.');
     if (order.status !== 'complete') return { orderRef: order.orderRef, status: order.status, hintCode: order.hintCode };
-    return { orderRef: order.orderRef, status: 'complete', completionData: this.completionData(order) };
+    return { orderRef: order.orderRef, status: 'complete', completionData: await this.completionData(order) };
   }
 
   private cancel(body: Record<string, unknown>) {
@@ -276,20 +296,23 @@ export class FakeBankIdServer {
     return {};
   }
 
-  private completionData(order: FakeOrder) {
-    const signed = Buffer.from(
-      `<?xml version="1.0" encoding="UTF-8"?><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo>` +
-        `<Reference URI="#bidSignedData"/></SignedInfo><Object><bankIdSignedData Id="bidSignedData"><srvInfo><nonce>` +
-        `${randomBytes(16).toString('base64')}</nonce></srvInfo><clientInfo><funcId>Identification</funcId></clientInfo>` +
-        `</bankIdSignedData></Object></Signature>`,
-    ).toString('base64');
+  private async completionData(order: FakeOrder) {
+    // Signed once, when first collected: every later collect returns the same evidence, as at BankID.
+    order.evidence ??= this.evidenceCa.evidence({
+      user: order.user!,
+      funcId: 'Identification',
+      userVisibleData: order.userVisibleData,
+      userNonVisibleData: order.userNonVisibleData,
+      brokenSignature: this.brokenSignatures,
+    });
+    const { signature, ocspResponse } = await order.evidence;
     return {
       user: order.user,
       device: { ipAddress: order.endUserIp, uhi: randomBytes(18).toString('base64url') },
       bankIdIssueDate: '2024-03-01',
       ...(order.requirement.mrtd === true ? { stepUp: { mrtd: true } } : {}),
-      signature: signed,
-      ocspResponse: randomBytes(96).toString('base64'),
+      signature,
+      ocspResponse,
       ...(order.returnRisk ? { risk: 'low' } : {}),
     };
   }

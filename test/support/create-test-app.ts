@@ -71,8 +71,9 @@ const TEST_KIOSK_TOKEN_SECRET = randomBytes(32).toString('base64');
 /** The production AppModule and pipeline; only the clock is replaced, so tests can move time. */
 export async function createTestApp(env: Record<string, string | undefined>, options: { controllers?: Type[] } = {}): Promise<TestApp> {
   const clock = new TestClock();
+  // The anonymous routes' cache is off unless a test asks for it: tests move the clock and rotate keys.
   const app = await withEnv(
-    { LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET: TEST_KIOSK_TOKEN_SECRET, ...env },
+    { LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET: TEST_KIOSK_TOKEN_SECRET, ANONYMOUS_CACHE_TTL: '0', ...env },
     async () => {
       const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: options.controllers })
         .overrideProvider(Clock)

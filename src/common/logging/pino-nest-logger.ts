@@ -1,3 +1,4 @@
+import { errorForLog } from './error-for-log.js';
 import type { LoggerService } from '@nestjs/common';
 import type { Level, Logger } from 'pino';
 
@@ -39,7 +40,7 @@ export class PinoNestLogger implements LoggerService {
     const rest = context === undefined ? params : params.slice(0, -1);
     // Nest's own error(message, stack, context): the stack comes second.
     const text = rest.find((param): param is string => typeof param === 'string');
-    if (message instanceof Error) this.pino[level]({ context, err: message }, text ?? message.message);
+    if (message instanceof Error) this.pino[level]({ context, err: errorForLog(message) }, text ?? message.message);
     else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message }, text);
     else this.pino[level]({ context, ...(text ? { stack: text } : {}) }, String(message));
   }

@@ -7,6 +7,11 @@ describe(redactUrl.name, () => {
     ['/a?KEY=abc', '/a?KEY=[redacted]'],
     ['/a?monkey=1', '/a?monkey=1'],
     ['/health/live', '/health/live'],
+    // the query parser decodes names, so `%6Bey` authenticates as `key` does
+    ['/a?%6Bey=eidk_test_abc&x=1', '/a?%6Bey=[redacted]&x=1'],
+    ['/a?%6b%65%79=eidk_test_abc', '/a?%6b%65%79=[redacted]'],
+    ['/a?api%5Fkey=abc', '/a?api%5Fkey=[redacted]'],
+    ['/a?%zz=1&key', '/a?%zz=1&key=[redacted]'],
   ])('should turn %p into %p', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

@@ -1,4 +1,26 @@
-// Query parameters that carry credentials (SPEC 5 allows `?key=` for experiments).
-const SECRET_PARAMS = /([?&](?:key|api_key|token|t)=)[^&#]*/gi;
+// Query parameters that carry credentials (docs/security.md: `?key=` is accepted for experiments).
+const SECRET_PARAMS = new Set(['key', 'api_key', 'token', 't']);
 
-export const redactUrl = (url: string): string => url.replace(SECRET_PARAMS, '$1[redacted]');
+/** A parameter name as the query parser reads it: percent-decoded, `+` as a space (`?%6Bey=` is `key`). */
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/** The URL with the value of every credential parameter replaced, whatever the spelling of its name. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const pairs = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const separator = pair.indexOf('=');
+      const name = separator === -1 ? pair : pair.slice(0, separator);
+      return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, queryStart)}?${pairs.join('&')}`;
+}

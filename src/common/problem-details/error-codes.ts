@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'subscription_expired'
   | 'feature_required'
   | 'endpoint_not_available'
+  | 'csrf_check_failed'
   | 'unknown_provider'
   | 'session_not_found'
   | 'not_found'
@@ -27,6 +28,7 @@ export type ErrorCode =
   | 'qr_expired'
   | 'invalid_webhook_url'
   | 'delivery_not_redeliverable'
+  | 'endpoint_disabled'
   | 'rate_limit_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -54,6 +56,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   subscription_expired: { status: 403, title: 'Subscription Expired' },
   feature_required: { status: 403, title: 'Feature Not Available' },
   endpoint_not_available: { status: 403, title: 'Endpoint Not Available' },
+  csrf_check_failed: { status: 403, title: 'Cross-site request refused' },
   unknown_provider: { status: 404, title: 'Unknown provider' },
   session_not_found: { status: 404, title: 'Session not found' },
   not_found: { status: 404, title: 'Not Found' },
@@ -64,6 +67,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   qr_expired: { status: 400, title: 'QR code expired' },
   invalid_webhook_url: { status: 400, title: 'Invalid webhook URL' },
   delivery_not_redeliverable: { status: 409, title: 'Delivery cannot be redelivered' },
+  endpoint_disabled: { status: 409, title: 'Endpoint disabled' },
   rate_limit_exceeded: { status: 429, title: 'Too Many Requests' },
   payload_too_large: { status: 413, title: 'Payload Too Large' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },

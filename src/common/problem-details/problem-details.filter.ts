@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainException } from './domain.exception.js';
+import { errorForLog } from '../logging/error-for-log.js';
 import { ERROR_CODES, problemType, type ErrorCode } from './error-codes.js';
 import { sendProblem, type ProblemDocument } from './problem-document.js';
 import { ValidationProblemException } from './validation-problem.exception.js';
@@ -74,7 +75,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     // Anything else is our fault: hide the cause from the client, keep it in the log under an id.
     const errorId = randomUUID();
-    this.logger.error({ err: exception, errorId, reqId: request.id }, 'Unhandled error');
+    this.logger.error({ err: errorForLog(exception), errorId, reqId: request.id }, 'Unhandled error');
     return {
       problem: {
         type: problemType('internal_error'),

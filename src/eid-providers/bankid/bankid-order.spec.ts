@@ -46,6 +46,10 @@ describe(authRequestBody.name, () => {
     [{ certificatePolicies: [] }, '/requirement/certificatePolicies'],
     [{ certificatePolicies: ['not an oid'] }, '/requirement/certificatePolicies'],
     [{ personalNumber: '9001012393' }, '/requirement/personalNumber'],
+    // names of Object.prototype are not rules (they once threw a TypeError: a 502)
+    [{ hasOwnProperty: 1 }, '/requirement/hasOwnProperty'],
+    [{ constructor: 1 }, '/requirement/constructor'],
+    [JSON.parse('{"__proto__": 1}') as Record<string, unknown>, '/requirement/__proto__'],
   ])('should refuse requirement %j', (requirement, pointer) => {
     expect(fieldErrors({ ...base, requirement })).toEqual([pointer]);
   });

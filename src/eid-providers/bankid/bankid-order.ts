@@ -36,7 +36,8 @@ const REQUIREMENT_RULES: Record<keyof BankIdRequirement, RequirementRule> = {
 export function authRequestBody(request: StartOrderRequest): AuthRequest {
   const errors: FieldError[] = [];
   for (const [name, value] of Object.entries(request.requirement ?? {})) {
-    const rule = REQUIREMENT_RULES[name as keyof BankIdRequirement] as RequirementRule | undefined;
+    // Own properties only: `hasOwnProperty` or `__proto__` as a name must be refused, not looked up on the prototype.
+    const rule = Object.hasOwn(REQUIREMENT_RULES, name) ? REQUIREMENT_RULES[name as keyof BankIdRequirement] : undefined;
     const problem = rule ? rule(value) : 'is not a BankID RP API v6.0 requirement';
     if (problem) errors.push({ pointer: `/requirement/${name}`, detail: `requirement.${name} ${problem}` });
   }

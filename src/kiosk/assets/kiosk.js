@@ -59,7 +59,12 @@ const spinner = document.getElementById('spinner');
 const message = document.getElementById('message');
 
 const sessionId = location.pathname.split('/').filter(Boolean).pop();
-const token = new URLSearchParams(location.hash.slice(1)).get('t');
+// The token leaves the address bar and the history at once (a shoulder, a screenshot or a shared history
+// would leak it); the tab keeps it in sessionStorage, so a reload still works (docs/kiosk.md).
+const tokenKey = `kiosk-token:${sessionId}`;
+const token = new URLSearchParams(location.hash.slice(1)).get('t') ?? sessionStorage.getItem(tokenKey);
+if (token) sessionStorage.setItem(tokenKey, token);
+if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 
 let finished = false;
 let hintCode = null;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { detectAttack } from './input-inspector.js';
+import { detectAttack, inspectRequest, MAX_INSPECTED_VALUES } from './input-inspector.js';
 
 // test/fixtures/guard holds the corpora; lines starting with "# " are comments.
 const corpus = (name: string): string[] =>
@@ -21,5 +21,22 @@ describe(detectAttack.name, () => {
     const refused = benign.filter((text) => detectAttack(text) !== null);
     expect(benign.length).toBeGreaterThanOrEqual(200);
     expect(refused).toEqual([]);
+  });
+});
+
+describe(inspectRequest.name, () => {
+  it(`should refuse a request with more than ${MAX_INSPECTED_VALUES} strings that need the signatures`, () => {
+    const strings = (n: number) => Array.from({ length: n }, (_, i) => `item ${i}`);
+    expect(inspectRequest({ url: '/x', body: strings(MAX_INSPECTED_VALUES) })).toBeNull();
+    expect(inspectRequest({ url: '/x', body: strings(MAX_INSPECTED_VALUES + 1) })).toEqual({ category: 'too_many_values', part: 'body' });
+  });
+
+  it('should not count plain values (ids, numbers, e-mail addresses) against that cap', () => {
+    expect(inspectRequest({ url: '/x', body: Array.from({ length: 5000 }, (_, i) => `id-${i}@example.com`) })).toBeNull();
+  });
+
+  it('should still read SQL comments as spaces when some comment is never closed', () => {
+    expect(detectAttack("x' union/**/select 1,2 /* never closed")).toBe('sql_injection');
+    expect(detectAttack('a /* b /* c /* d')).toBeNull();
   });
 });

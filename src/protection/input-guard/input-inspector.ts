@@ -4,7 +4,8 @@ import { decodedForms } from './decoded-forms.js';
 export type RequestPart = 'path' | 'query' | 'body';
 
 export interface Finding {
-  category: AttackCategory;
+  /** `too_many_values`: the request carries more strings that need the signatures than one request may. */
+  category: AttackCategory | 'too_many_values';
   part: RequestPart;
 }
 
@@ -14,6 +15,10 @@ const CATEGORIES = Object.keys(PATTERNS) as AttackCategory[];
 const PLAIN = /^[\p{L}\p{N}_.,@:-]*$/u;
 // JSON nested deeper than this is refused by validation anyway; the walk stops rather than recurse without end.
 const MAX_DEPTH = 32;
+// Each string that needs the signatures costs a few microseconds, so a 64 KiB body of 16,000 one-character
+// strings would cost 40 ms of CPU; no request of this API carries more than a few dozen
+// (docs/protection.md, "Linear time").
+export const MAX_INSPECTED_VALUES = 1000;
 
 const isPlain = (value: string): boolean => PLAIN.test(value) && !value.includes('..');
 
@@ -47,6 +52,14 @@ function* stringsOf(value: unknown, depth = 0): Generator<string> {
  * every string (keys too) of a parsed body. Raw, so that double encoding is seen as sent.
  */
 export function inspectRequest(parts: { url: string; body?: unknown }): Finding | null {
+  let budget = MAX_INSPECTED_VALUES;
+  // null when the value is clean, the finding otherwise; plain values cost nothing and count for nothing.
+  const inspect = (value: string, part: RequestPart, options?: { plusIsSpace: boolean }): Finding | null => {
+    if (isPlain(value)) return null;
+    if (--budget < 0) return { category: 'too_many_values', part };
+    const category = detectAttack(value, options);
+    return category ? { category, part } : null;
+  };
   const queryStart = parts.url.indexOf('?');
   const path = queryStart === -1 ? parts.url : parts.url.slice(0, queryStart);
   const query = queryStart === -1 ? '' : parts.url.slice(queryStart + 1);
@@ -55,20 +68,20 @@ export function inspectRequest(parts: { url: string; body?: unknown }): Finding 
   // a path of plain segments (`/api/v1/auth/<uuid>/poll`) can hold neither.
   const segments = path.split('/');
   for (const piece of segments.every(isPlain) ? [] : [path, ...segments]) {
-    const inPath = detectAttack(piece);
-    if (inPath) return { category: inPath, part: 'path' };
+    const inPath = inspect(piece, 'path');
+    if (inPath) return inPath;
   }
   for (const pair of query.split('&')) {
     const separator = pair.indexOf('=');
     const pieces = separator === -1 ? [pair] : [pair.slice(0, separator), pair.slice(separator + 1)];
     for (const piece of pieces) {
-      const inQuery = detectAttack(piece, { plusIsSpace: true });
-      if (inQuery) return { category: inQuery, part: 'query' };
+      const inQuery = inspect(piece, 'query', { plusIsSpace: true });
+      if (inQuery) return inQuery;
     }
   }
   for (const text of stringsOf(parts.body)) {
-    const inBody = detectAttack(text);
-    if (inBody) return { category: inBody, part: 'body' };
+    const inBody = inspect(text, 'body');
+    if (inBody) return inBody;
   }
   return null;
 }

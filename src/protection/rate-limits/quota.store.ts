@@ -10,10 +10,10 @@ export interface KeyLimits {
 export interface QuotaUsage {
   /** True when every limit allowed the request; only then was it recorded. */
   accepted: boolean;
-  /** Accepted requests in the 60 s window ending now (this one included when accepted). */
+  /** Accepted requests counted in the minute ending now (this one included when accepted). */
   recentCount: number;
-  /** The oldest of those; the window frees a place 60 s after it. */
-  oldestRecent: Date | null;
+  /** When the oldest of those stops counting, giving back a place (docs/protection.md, "Per minute"). */
+  minuteFreesAt: Date;
   /** Accepted requests this calendar month (UTC). */
   monthCount: number;
   /** Distinct client addresses this month (tracked only while the key has an IP limit). */

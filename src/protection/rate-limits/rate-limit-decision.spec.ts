@@ -10,7 +10,7 @@ const limits = (overrides: Partial<KeyLimits>): KeyLimits => ({ perMinute: null,
 const usage = (overrides: Partial<QuotaUsage>): QuotaUsage => ({
   accepted: true,
   recentCount: 1,
-  oldestRecent: NOW,
+  minuteFreesAt: new Date(NOW.getTime() + 60_000),
   monthCount: 1,
   addressCount: 1,
   addressKnown: true,
@@ -23,7 +23,7 @@ describe(decideRateLimit.name, () => {
   });
 
   it('should report the per-minute window on success', () => {
-    const decision = decideRateLimit(limits({ perMinute: 10 }), usage({ recentCount: 4, oldestRecent: new Date(NOW.getTime() - 45_500) }), NOW);
+    const decision = decideRateLimit(limits({ perMinute: 10 }), usage({ recentCount: 4, minuteFreesAt: new Date(NOW.getTime() + 14_500) }), NOW);
     expect(decision).toEqual({
       accepted: true,
       headers: { 'ratelimit-policy': '10;w=60', 'ratelimit-limit': '10', 'ratelimit-remaining': '6', 'ratelimit-reset': '15' },
@@ -44,8 +44,8 @@ describe(decideRateLimit.name, () => {
     });
   });
 
-  it('should refuse with Retry-After until the oldest request leaves the window', () => {
-    const decision = decideRateLimit(limits({ perMinute: 5 }), usage({ accepted: false, recentCount: 5, oldestRecent: new Date(NOW.getTime() - 59_001) }), NOW);
+  it('should refuse with Retry-After until the oldest counted second stops counting', () => {
+    const decision = decideRateLimit(limits({ perMinute: 5 }), usage({ accepted: false, recentCount: 5, minuteFreesAt: new Date(NOW.getTime() + 999) }), NOW);
     expect(decision).toMatchObject({ accepted: false, refusedBy: 'per_minute', retryAfterSeconds: 1 });
     expect(decision.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'ratelimit-limit': '5' });
   });

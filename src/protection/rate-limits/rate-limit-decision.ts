@@ -32,12 +32,11 @@ function policiesOf(limits: KeyLimits, usage: QuotaUsage, now: Date): Policy[] {
   const monthSeconds = (monthEndMs - monthStartMs) / 1000;
   const policies: Policy[] = [];
   if (limits.perMinute !== null) {
-    const freesAt = usage.oldestRecent ? usage.oldestRecent.getTime() + MINUTE_WINDOW_MS : nowMs + MINUTE_WINDOW_MS;
     policies.push({
       name: 'per_minute',
       quota: limits.perMinute,
       remaining: Math.max(0, limits.perMinute - usage.recentCount),
-      resetSeconds: seconds(freesAt - nowMs),
+      resetSeconds: seconds(usage.minuteFreesAt.getTime() - nowMs),
       windowSeconds: MINUTE_WINDOW_MS / 1000,
       refused: !usage.accepted && usage.recentCount >= limits.perMinute,
     });

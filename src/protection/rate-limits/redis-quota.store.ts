@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ProtectionRedis } from '../redis/redis-connection.js';
 import { QuotaStore, type KeyLimits, type MonthUsage, type QuotaUsage } from './quota.store.js';
 import { startOfNextMonthUtc } from './rate-limit-decision.js';
@@ -21,8 +20,8 @@ export class RedisQuotaStore extends QuotaStore {
     const month = now.getUTCFullYear() * 100 + now.getUTCMonth() + 1;
     // Relative TTLs: the service clock may differ from Redis's (tests move it), an absolute expiry would not.
     const monthTtlMs = startOfNextMonthUtc(now).getTime() - now.getTime() + MONTH_KEY_GRACE_MS;
-    const [accepted, recentCount, oldest, monthCount, addressCount, addressKnown] = await this.redis.consumeQuota(
-      key('recent'),
+    const [accepted, recentCount, minuteFreesAtMs, monthCount, addressCount, addressKnown] = await this.redis.consumeQuota(
+      key('minute'),
       key('usage'),
       key('addresses'),
       now.getTime(),
@@ -31,13 +30,12 @@ export class RedisQuotaStore extends QuotaStore {
       limitArg(limits.addresses),
       address,
       month,
-      `${now.getTime()}:${randomUUID()}`,
       monthTtlMs,
     );
     return {
       accepted: accepted === 1,
       recentCount,
-      oldestRecent: oldest === '' ? null : new Date(Number(oldest)),
+      minuteFreesAt: new Date(minuteFreesAtMs),
       monthCount,
       addressCount,
       addressKnown: addressKnown === 1,

@@ -1,13 +1,14 @@
-// The Redis twins of consume_api_key_quota() and record_failed_attempt() (migration 1795300400000):
-// same rules, same answers. Times are epoch milliseconds from the service's clock. Keys of one API
-// key share a hash tag, so the script also runs on Redis Cluster.
+// The Redis twins of consume_api_key_quota() (migration 1795300615000) and record_failed_attempt()
+// (migration 1795300400000): same rules, same answers. Times are epoch milliseconds from the service's
+// clock. Keys of one API key share a hash tag, so the script also runs on Redis Cluster.
 
 /**
- * KEYS: recent (sorted set of accepted requests, score = time), usage (hash: month, requests),
- * addresses (set of the month's client addresses).
+ * KEYS: minute (hash: epoch second -> accepted requests in it, at most 61 fields), usage (hash: month,
+ * requests), addresses (set of the month's client addresses).
  * ARGV: now, per-minute limit, monthly limit, address limit ('' = none), address, month (yyyymm),
- * a unique member for this request, ttl of the month keys in ms.
- * Returns {accepted 0|1, recent count, oldest recent time or '', month count, address count, address known 0|1}.
+ * ttl of the month keys in ms.
+ * Returns {accepted 0|1, minute count, when the oldest counted second stops counting (ms), month count,
+ * address count, address known 0|1}.
  */
 export const CONSUME_QUOTA_LUA = `
 local now = tonumber(ARGV[1])
@@ -26,8 +27,22 @@ else
   redis.call('DEL', KEYS[3])
 end
 
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 60000)
-local recent = redis.call('ZCARD', KEYS[1])
+-- The 61 one-second buckets up to this second count; a lagging clock counts into the newest second.
+local buckets = redis.call('HGETALL', KEYS[1])
+local second = math.floor(now / 1000)
+for i = 1, #buckets, 2 do
+  second = math.max(second, tonumber(buckets[i]))
+end
+local recent, oldest, expired = 0, second, {}
+for i = 1, #buckets, 2 do
+  local bucket = tonumber(buckets[i])
+  if bucket < second - 60 then
+    expired[#expired + 1] = buckets[i]
+  else
+    recent = recent + tonumber(buckets[i + 1])
+    oldest = math.min(oldest, bucket)
+  end
+end
 local known = redis.call('SISMEMBER', KEYS[3], address) == 1
 local addresses = redis.call('SCARD', KEYS[3])
 
@@ -37,8 +52,11 @@ local accepted = (not perMinute or recent < perMinute)
 
 if accepted then
   if perMinute then
-    redis.call('ZADD', KEYS[1], now, ARGV[7])
-    redis.call('PEXPIRE', KEYS[1], 60000)
+    if #expired > 0 then
+      redis.call('HDEL', KEYS[1], unpack(expired))
+    end
+    redis.call('HINCRBY', KEYS[1], second, 1)
+    redis.call('PEXPIRE', KEYS[1], 62000)
     recent = recent + 1
   else
     redis.call('DEL', KEYS[1])
@@ -46,20 +64,19 @@ if accepted then
   end
   requests = requests + 1
   redis.call('HSET', KEYS[2], 'month', month, 'requests', requests)
-  redis.call('PEXPIRE', KEYS[2], ARGV[8])
+  redis.call('PEXPIRE', KEYS[2], ARGV[7])
   if not addressLimit then
     redis.call('DEL', KEYS[3])
     addresses = 0
   elseif not known then
     redis.call('SADD', KEYS[3], address)
-    redis.call('PEXPIRE', KEYS[3], ARGV[8])
+    redis.call('PEXPIRE', KEYS[3], ARGV[7])
     addresses = addresses + 1
     known = true
   end
 end
 
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] or ''
-return {accepted and 1 or 0, recent, oldest, requests, addresses, known and 1 or 0}
+return {accepted and 1 or 0, recent, (oldest + 61) * 1000, requests, addresses, known and 1 or 0}
 `;
 
 /**

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import type { ProtectionConfig } from '../src/config/protection.config.js';
+import { PostgresQuotaStore } from '../src/protection/rate-limits/postgres-quota.store.js';
+import type { QuotaStore } from '../src/protection/rate-limits/quota.store.js';
+import { RedisQuotaStore } from '../src/protection/rate-limits/redis-quota.store.js';
+import { RedisConnection } from '../src/protection/redis/redis-connection.js';
+import { PostgresBackendCpu } from './lib/postgres-cpu.js';
+import { redisCpuMs } from './lib/redis-cpu.js';
+
+/** One phase's figures at one limit: the check alone, as the service's stores run it. */
+export interface CheckCost {
+  store: 'PostgreSQL' | 'Redis';
+  perMinute: number;
+  /** Admitting (the window below the limit) or refusing (the window full). */
+  phase: 'admitting' | 'refusing';
+  checksPerSecond: number;
+  accepted: number;
+  refused: number;
+  /** CPU of the store per check: PostgreSQL backends of this scenario, or the whole Redis server. */
+  storeCpuUsPerCheck: number;
+}
+
+const CONCURRENCY = 10;
+
+/**
+ * The cost of the per-minute check at several limits (docs/performance.md). Per limit, on a fresh key
+ * with monthly and IP limits set too, `CONCURRENCY` callers consume: first while the window admits
+ * (until the first refusal, or for `seconds` at a limit never reached), then for `seconds` with the
+ * window full. A check that grew with the limit would cost more admitting at 10,000,000 than at
+ * 10,000, and more refusing at 10,000 than at 60 (the old log did both).
+ */
+export async function measureCheckCost(options: {
+  databaseUrl: string;
+  redisUrl: string | null;
+  apiKeyIds: Record<number, string>;
+  seconds: number;
+}): Promise<CheckCost[]> {
+  const results: CheckCost[] = [];
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: CONCURRENCY, application_name: 'bench-check' });
+  // The store reaches TypeORM's pg pool (queryPrepared); this pool stands in for it.
+  const dataSource = { driver: { master: pool } } as unknown as DataSource;
+  const cpu = new PostgresBackendCpu(options.databaseUrl);
+  await cpu.connect();
+  await Promise.all(Array.from({ length: CONCURRENCY }, () => pool.query('SELECT 1')));
+  const redis = options.redisUrl
+    ? new RedisConnection({ redisUrl: options.redisUrl, redisKeyPrefix: `eidgw-bench:${randomBytes(4).toString('hex')}:` } as ProtectionConfig)
+    : null;
+  await redis?.onModuleInit();
+  try {
+    for (const [store, name] of [
+      [new PostgresQuotaStore(dataSource), 'PostgreSQL'],
+      ...(redis ? [[new RedisQuotaStore(redis.client!, redis.keyPrefix), 'Redis']] : []),
+    ] as [QuotaStore, 'PostgreSQL' | 'Redis'][]) {
+      const storeCpuMs = async () => (name === 'PostgreSQL' ? sum(await cpu.snapshot('bench-check')) : redisCpuMs(redis!.client!));
+      for (const [perMinute, apiKeyId] of Object.entries(options.apiKeyIds)) {
+        const limits = { perMinute: Number(perMinute), monthly: 100_000_000, addresses: 1_000 };
+        const phase = async (untilRefused: boolean): Promise<Omit<CheckCost, 'store' | 'perMinute' | 'phase'>> => {
+          const cpuBefore = await storeCpuMs();
+          const startedAt = Date.now();
+          const until = startedAt + options.seconds * 1000;
+          let accepted = 0;
+          let refused = 0;
+          await Promise.all(
+            Array.from({ length: CONCURRENCY }, async (_, caller) => {
+              while (Date.now() < until && !(untilRefused && refused > 0)) {
+                const usage = await store.consume(apiKeyId, `198.51.100.${caller + 1}`, new Date(), limits);
+                if (usage.accepted) accepted++;
+                else refused++;
+              }
+            }),
+          );
+          const checks = accepted + refused;
+          return { checksPerSecond: checks / ((Date.now() - startedAt) / 1000), accepted, refused, storeCpuUsPerCheck: (((await storeCpuMs()) - cpuBefore) * 1000) / checks };
+        };
+        const reachable = limits.perMinute <= 10_000;
+        const admitting = await phase(reachable);
+        // 60 admissions are too few to time; the window is full after them all the same.
+        if (limits.perMinute > 60) results.push({ store: name, perMinute: limits.perMinute, phase: 'admitting', ...admitting });
+        if (reachable) results.push({ store: name, perMinute: limits.perMinute, phase: 'refusing', ...(await phase(false)) });
+      }
+    }
+  } finally {
+    // The month keys would outlive the run by a month on a shared Redis.
+    const keys = redis ? await redis.client!.keys(`${redis.keyPrefix}*`) : [];
+    if (keys.length > 0) await redis!.client!.del(...keys);
+    await redis?.onModuleDestroy();
+    await cpu.close();
+    await pool.end();
+  }
+  return results;
+}
+
+const sum = (values: Map<number, number>): number => [...values.values()].reduce((a, b) => a + b, 0);

@@ -1,0 +1,112 @@
+import { render } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { call, whenUnauthorized } from './api';
+import { LanguageContext, translator, type Language, type TextKey } from './i18n';
+import { ApiKeysPage } from './pages/api-keys';
+import { DeliveriesPage } from './pages/deliveries';
+import { LoginPage } from './pages/login';
+import { SessionsPage } from './pages/sessions';
+import { WebhooksPage } from './pages/webhooks';
+import './styles.css';
+
+interface Me {
+  user: { id: string; email: string | null; phone: string | null };
+  team: { name: string };
+}
+
+const PAGES: { hash: string; label: TextKey; Page: () => preact.JSX.Element }[] = [
+  { hash: '#/api-keys', label: 'navKeys', Page: ApiKeysPage },
+  { hash: '#/webhooks', label: 'navWebhooks', Page: WebhooksPage },
+  { hash: '#/deliveries', label: 'navDeliveries', Page: DeliveriesPage },
+  { hash: '#/sessions', label: 'navSessions', Page: SessionsPage },
+];
+
+function initialLanguage(): Language {
+  const stored = localStorage.getItem('console-language');
+  if (stored === 'sv' || stored === 'en') return stored;
+  return navigator.language.startsWith('sv') ? 'sv' : 'en';
+}
+
+function App() {
+  const [language, setLanguage] = useState<Language>(initialLanguage);
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [hash, setHash] = useState(location.hash);
+  const t = useMemo(() => translator(language), [language]);
+
+  useEffect(() => {
+    document.documentElement.lang = language;
+    localStorage.setItem('console-language', language);
+  }, [language]);
+
+  useEffect(() => {
+    const onHash = () => setHash(location.hash);
+    addEventListener('hashchange', onHash);
+    whenUnauthorized(() => setMe(null));
+    call<Me>('GET', '/api/v1/me').then(setMe, () => setMe(null));
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  const current = PAGES.find((page) => page.hash === hash) ?? PAGES[0];
+  useEffect(() => {
+    document.title = `${me ? t(current.label) : t('loginTitle')} · ${t('appName')}`;
+  }, [me, current, t]);
+
+  const logOut = async () => {
+    await call('POST', '/console/logout');
+    setMe(null);
+  };
+
+  return (
+    <LanguageContext.Provider value={{ language, t }}>
+      <a class="skip" href="#main">
+        {t('skipToContent')}
+      </a>
+      <header class="top">
+        <span class="brand">{t('appName')}</span>
+        {me && (
+          <nav aria-label={t('navigation')}>
+            <ul>
+              {PAGES.map((page) => (
+                <li key={page.hash}>
+                  <a href={page.hash} aria-current={page === current ? 'page' : undefined}>
+                    {t(page.label)}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        <div class="tools">
+          <label>
+            <span class="visually-hidden">{t('language')}</span>
+            <select value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
+              <option value="sv">Svenska</option>
+              <option value="en">English</option>
+            </select>
+          </label>
+          {me && (
+            <>
+              <span class="who">
+                {t('loggedInAs')} {me.user.email ?? me.user.phone} · {me.team.name}
+              </span>
+              <button type="button" onClick={logOut}>
+                {t('logOut')}
+              </button>
+            </>
+          )}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} data-page={me ? current.hash.slice(2) : me === null ? 'login' : 'loading'}>
+        {me === undefined ? (
+          <p>{t('loading')}</p>
+        ) : me === null ? (
+          <LoginPage onLoggedIn={async () => setMe(await call<Me>('GET', '/api/v1/me'))} />
+        ) : (
+          <current.Page />
+        )}
+      </main>
+    </LanguageContext.Provider>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

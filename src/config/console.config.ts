@@ -1,0 +1,14 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validateEnv } from './env.validation.js';
+
+export const consoleConfig = registerAs('console', () => {
+  const env = validateEnv();
+  return {
+    /** Login requests (code or validation) one client address may make per minute (docs/console.md). */
+    loginPerMinute: env.CONSOLE_LOGIN_PER_MINUTE,
+    /** The member token's lifetime, which the session cookie's Max-Age follows. */
+    tokenTtlMs: env.JWT_TTL,
+  };
+});
+
+export type ConsoleConfig = ConfigType<typeof consoleConfig>;

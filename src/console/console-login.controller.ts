@@ -1,0 +1,53 @@
+import { Body, Controller, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Public } from '../auth/auth.decorators.js';
+import { consoleConfig, type ConsoleConfig } from '../config/console.config.js';
+import { LoginOtpValidateDto } from '../otp/dto/login-otp-validate.dto.js';
+import { LoginOtpDto } from '../otp/dto/login-otp.dto.js';
+import { OtpService, type OtpAudience } from '../otp/otp.service.js';
+import { CONSOLE_CSRF_HEADER, clearedSessionCookie, sessionCookie } from './console-cookie.js';
+import { ConsoleLoginGuard } from './console-login.guard.js';
+
+// The console logs in members of any team; the team is the user's own (docs/console.md).
+const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console' };
+
+/**
+ * The console's own login (docs/console.md): the OTP flow of docs/otp-and-tokens.md without an API
+ * key, its token put in an HttpOnly cookie rather than in the answer.
+ */
+@ApiTags('console')
+@ApiHeader({ name: CONSOLE_CSRF_HEADER, description: 'Must be 1 (CSRF check)', required: true })
+@Public()
+@UseGuards(ConsoleLoginGuard)
+@Controller('console')
+export class ConsoleLoginController {
+  constructor(
+    private readonly otp: OtpService,
+    @Inject(consoleConfig.KEY) private readonly config: ConsoleConfig,
+  ) {}
+
+  @Post('login/code')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a login code to a team member (same answer for unknown contacts)' })
+  requestCode(@Body() body: LoginOtpDto) {
+    return this.otp.requestCode(CONSOLE_AUDIENCE, body);
+  }
+
+  @Post('login/validate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Exchange the code for the console session cookie' })
+  async validateCode(@Body() body: LoginOtpValidateDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body);
+    reply.header('set-cookie', sessionCookie(token, Math.floor(this.config.tokenTtlMs / 1000)));
+    // The token stays out of the body: no script on the page ever holds it.
+    return { userGuid, tokenExpiresAtUtc };
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Forget the console session cookie' })
+  logout(@Res({ passthrough: true }) reply: FastifyReply): void {
+    reply.header('set-cookie', clearedSessionCookie());
+  }
+}

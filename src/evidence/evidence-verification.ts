@@ -1,0 +1,23 @@
+import type { OcspStatus } from './ocsp-response-check.js';
+
+/** The service's own check of a provider's evidence, part by part (docs/evidence.md). */
+export interface EvidenceVerification {
+  status: 'verified' | 'failed';
+  signatureValid: boolean;
+  certificateTrusted: boolean;
+  ocspStatus: OcspStatus;
+  signedDataMatches: boolean;
+  /** ISO 8601. */
+  checkedAt: string;
+}
+
+export interface EvidenceToVerify {
+  /** completionData.signature: base64 of the XML signature. */
+  signature: string;
+  /** completionData.ocspResponse: base64 of the DER OCSP response. */
+  ocspResponse: string;
+  /** What the session sent to the order, base64 as sent; absent when it sent none. */
+  expected: { userVisibleData?: string; userNonVisibleData?: string };
+  /** PEM certificates the user's certificate must chain to. */
+  trustRoots: readonly string[];
+}

@@ -1,0 +1,310 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import request from 'supertest';
+import { UsersService } from '../../src/users/users.service.js';
+import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTeamWithKey } from '../support/fixtures.js';
+import { NO_IP_BLOCKING } from '../support/protection-backends.js';
+import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+// Debian's chromium package (`apt-get install -y chromium`); CHROMIUM_PATH points elsewhere.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Set to a folder (e.g. docs) to keep screenshots of each page; docs/console.md's are made this way.
+const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOT_DIR;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SESSIONS = 12;
+
+const describeInBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
+
+if (!existsSync(CHROMIUM)) {
+  describe('Team console in a browser', () => {
+    it.skip(`is skipped: no Chromium at ${CHROMIUM} (install it with "apt-get install -y chromium", or set CHROMIUM_PATH)`, () => {});
+  });
+}
+
+/** What the functions run in the page use of it (the tests compile without the DOM library). */
+interface InPage {
+  document: { cookie: string; documentElement: { scrollWidth: number }; activeElement: { textContent: string | null } | null };
+  navigator: { clipboard: { readText(): Promise<string> } };
+  axe?: { run(context: unknown, options: object): Promise<{ violations: AxeViolation[] }> };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
+
+describeInBrowser('Team console in a browser (headless Chromium)', () => {
+  let database: TestDatabase;
+  let smtp: SmtpReceiver;
+  let receiver: WebhookReceiver;
+  let testApp: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let appKey: string;
+  const cspViolations: string[] = [];
+  const email = 'ada@console.example';
+
+  const http = () => request(testApp.app.getHttpServer());
+  const main = (name: string) => page.waitForSelector(`main[data-page="${name}"]`);
+
+  const shoot = async (target: Page, name: string) => {
+    if (!SCREENSHOT_DIR) return;
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await writeFile(join(SCREENSHOT_DIR, name), await target.screenshot({ fullPage: true }));
+  };
+
+  /** axe-core in the page, as an evaluated script (the page's CSP admits no injected script tag). */
+  const expectAccessible = async (target: Page) => {
+    if (!(await target.evaluate(() => 'axe' in globalThis))) await target.evaluate(AXE_SOURCE);
+    const violations = await target.evaluate(async () => {
+      const page = globalThis as unknown as InPage;
+      const result = await page.axe!.run(page.document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    });
+    if (process.env.CONSOLE_AXE_REPORT) process.stdout.write(`axe: ${JSON.stringify(violations)}\n`);
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    smtp = await startSmtpReceiver();
+    receiver = await WebhookReceiver.start();
+    // The real clock: the dispatcher and the page run on real time.
+    testApp = await createTestApp({
+      ...database.env,
+      ...NO_IP_BLOCKING,
+      OTP_DELIVERY: 'smtp',
+      SMTP_URL: smtp.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
+    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    // localhost: a secure context for the browser, which then keeps the Secure __Host- cookie over plain http.
+    base = `http://localhost:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+    const { team, key } = await createTeamWithKey(testApp.app, { plan: 'pro' });
+    appKey = key;
+    await testApp.app.get(UsersService).create({ teamId: team.id, email });
+    for (let i = 0; i < SESSIONS; i++) {
+      await http().post('/api/v1/auth/simulator/start').set('x-api-key', appKey).send({ endUserIp: '192.0.2.10' }).expect(200);
+    }
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'sv-SE' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await testApp?.close();
+    await receiver?.close();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  it('should log in with the e-mailed code, in Swedish, holding the token where no script can read it', async () => {
+    await page.goto(`${base}/console`);
+    await main('login');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Logga in');
+    await expectAccessible(page);
+    await shoot(page, 'console-login.png');
+
+    // By keyboard alone: the skip link comes first, then the fields; Enter submits.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => (globalThis as unknown as InPage).document.activeElement?.textContent)).resolves.toBe(
+      'Hoppa till innehållet',
+    );
+    await page.getByLabel('E-post eller mobilnummer (+46…)').focus();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Kod').waitFor();
+    const mail = smtp.messages.at(-1)!;
+    expect(mail.to).toEqual([email]);
+    await page.getByLabel('Kod').focus();
+    await page.keyboard.type(/login code is (\d{6})\./.exec(mail.raw)![1]);
+    await page.keyboard.press('Enter');
+    await main('api-keys');
+
+    const [cookie] = await context.cookies(base);
+    expect(cookie).toMatchObject({ name: '__Host-eidgw-console', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+    expect(await page.evaluate(() => (globalThis as unknown as InPage).document.cookie)).toBe('');
+  });
+
+  it('should create a key and show its secret once, which then works against the API until it is revoked', async () => {
+    await page.goto(`${base}/console#/api-keys`);
+    await main('api-keys');
+    await page.getByLabel('Namn').fill('browser key');
+    await page.getByRole('button', { name: 'Skapa', exact: true }).click();
+    const secretField = page.locator('#secret-value');
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^eidk_test_[A-Za-z0-9]{32,}$/);
+    await page.getByRole('button', { name: 'Kopiera' }).click();
+    await page.getByRole('button', { name: 'Kopierad' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as InPage).navigator.clipboard.readText())).toBe(secret);
+    await expectAccessible(page);
+    await shoot(page, 'console-api-key-created.png');
+    await page.getByRole('button', { name: 'Klar' }).click();
+
+    // Once: after the dialog and on a fresh load the page holds only the prefix and last four.
+    await page.reload();
+    await main('api-keys');
+    const row = page.locator('tr', { hasText: 'browser key' });
+    await row.waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await expect(row.textContent()).resolves.toContain(secret.slice(-4));
+    await shoot(page, 'console-api-keys.png');
+
+    await http().post('/api/v1/auth/simulator/start').set('x-api-key', secret).send({ endUserIp: '192.0.2.11' }).expect(200);
+
+    await row.getByRole('button', { name: 'Återkalla browser key' }).click();
+    await row.getByRole('alertdialog').waitFor();
+    await row.getByRole('button', { name: 'Ja, återkalla' }).click();
+    await page.locator('tr', { hasText: 'browser key' }).filter({ hasText: 'Återkallad' }).waitFor();
+    const refused = await http().post('/api/v1/auth/simulator/start').set('x-api-key', secret).send({ endUserIp: '192.0.2.11' });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('invalid_api_key');
+  });
+
+  it('should add a webhook endpoint, send it a test event, and show the delivery with its attempt in the log', async () => {
+    await page.goto(`${base}/console#/webhooks`);
+    await main('webhooks');
+    await page.getByLabel('URL').fill(receiver.url());
+    await page.getByRole('button', { name: 'Skapa', exact: true }).click();
+    await expect(page.locator('#secret-value').inputValue()).resolves.toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Klar' }).click();
+    const card = page.locator('li.card', { hasText: receiver.url() });
+
+    await card.getByRole('button', { name: 'Ändra händelsetyper' }).click();
+    await card.getByLabel('auth.session.failed').uncheck();
+    await card.getByRole('button', { name: 'Spara' }).click();
+    await card.locator('dd', { hasText: /^auth\.session\.completed$/ }).waitFor();
+
+    await card.getByRole('button', { name: 'Skicka testhändelse' }).click();
+    await page.getByText('Testhändelsen är köad; se leveransloggen.').waitFor();
+    await expectAccessible(page);
+    await shoot(page, 'console-webhooks.png');
+
+    await page.goto(`${base}/console#/deliveries`);
+    await main('deliveries');
+    const delivered = page.locator('tr[data-status="delivered"]', { hasText: 'webhook.test' });
+    await delivered.waitFor({ timeout: 15_000 });
+    expect(receiver.requests).toHaveLength(1);
+    await delivered.getByRole('button', { name: '1', exact: true }).click();
+    const attempts = page.locator('table.attempts');
+    await expect(attempts.locator('tbody tr').first().textContent()).resolves.toMatch(/200.*\d+ ms/);
+    await delivered.getByRole('button', { name: 'Skicka igen' }).click();
+    await page.getByText('Skickad igen.').waitFor();
+    await expectAccessible(page);
+    await shoot(page, 'console-deliveries.png');
+    await page
+      .locator('tr[data-status="delivered"]', { hasText: 'webhook.test' })
+      .getByRole('button', { name: '2', exact: true })
+      .waitFor({ timeout: 15_000 });
+
+    // The filters are the service's: a status with no rows empties the table.
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByRole('button', { name: 'Filtrera' }).click();
+    await page.getByText('Inga leveranser matchar.').waitFor();
+  });
+
+  it('should rotate the secret of an endpoint, disable it, and delete it after a confirmation', async () => {
+    await page.goto(`${base}/console#/webhooks`);
+    await main('webhooks');
+    const card = page.locator('li.card', { hasText: receiver.url() });
+    await card.getByRole('button', { name: 'Byt hemlighet' }).click();
+    await expect(page.locator('#secret-value').inputValue()).resolves.toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Klar' }).click();
+
+    await card.getByRole('button', { name: 'Stäng av' }).click();
+    await card.locator('dd', { hasText: 'Avstängd (manual)' }).waitFor();
+    await expect(card.getByRole('button', { name: 'Skicka testhändelse' }).isDisabled()).resolves.toBe(true);
+
+    await card.getByRole('button', { name: 'Ta bort' }).click();
+    await card.getByRole('button', { name: 'Ja, ta bort' }).click();
+    await page.getByText('Inga mottagare än.').waitFor();
+  });
+
+  it('should page, sort and filter the sessions on the server, without personal data', async () => {
+    await page.goto(`${base}/console#/sessions`);
+    await main('sessions');
+    const rows = page.locator('main tbody tr');
+    await page.getByText('Rad 1–10').waitFor();
+    expect(await rows.count()).toBe(10);
+    await page.getByRole('button', { name: 'Nästa' }).click();
+    // Twelve started here, one with the key made in the browser: thirteen in all.
+    await page.getByText(`Rad 11–${SESSIONS + 1} av ${SESSIONS + 1}`).waitFor();
+    expect(await rows.count()).toBe(SESSIONS + 1 - 10);
+    await page.getByRole('button', { name: 'Föregående' }).click();
+    await page.getByText('Rad 1–10').waitFor();
+
+    await page.getByRole('button', { name: 'Skapad' }).click();
+    await page.locator('th[aria-sort="ascending"]', { hasText: 'Skapad' }).waitFor();
+    await page.getByLabel('Status').selectOption('complete');
+    await page.getByRole('button', { name: 'Filtrera' }).click();
+    await page.getByText('Inga sessioner matchar.').waitFor();
+    await page.getByLabel('Status').selectOption('pending');
+    await page.getByRole('button', { name: 'Filtrera' }).click();
+    await page.getByText('Rad 1–10').waitFor();
+    expect(await page.content()).not.toContain('192.0.2.10');
+    await expectAccessible(page);
+    await shoot(page, 'console-sessions.png');
+  });
+
+  it('should speak English and fit a phone', async () => {
+    await page.goto(`${base}/console#/api-keys`);
+    await main('api-keys');
+    await page.getByLabel('Språk').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
+
+    const phone = await context.newPage();
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${base}/console#/api-keys`);
+      await phone.waitForSelector('main[data-page="api-keys"]');
+      await phone.locator('tr', { hasText: 'browser key' }).waitFor();
+      // Nothing wider than the screen but the tables' own scrolling boxes.
+      const width = await phone.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(390);
+      await expectAccessible(phone);
+      await shoot(phone, 'console-phone.png');
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('should log out: the cookie is gone and the management API refuses the browser', async () => {
+    await page.goto(`${base}/console#/api-keys`);
+    await main('api-keys');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await main('login');
+    expect(await context.cookies(base)).toEqual([]);
+    expect(await page.evaluate(() => fetch('/api/v1/me', { headers: { 'x-eidgw-console': '1' } }).then((r) => r.status))).toBe(401);
+    expect(cspViolations).toEqual([]);
+  });
+});

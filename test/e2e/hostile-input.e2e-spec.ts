@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { PATHOLOGICAL_BODIES, PATHOLOGICAL_TEXTS } from '../fixtures/guard/pathological.js';
+
+// docs/protection.md, "Linear time": a hostile request of up to the body limit cannot stall the process,
+// so a health check sent meanwhile waits for no more than HEALTH_DEADLINE_MS of this process's work.
+const HEALTH_DEADLINE_MS = 100;
+// A handful of attackers at once, as the issue that found the stall had it.
+const CONCURRENT_ATTACKS = 4;
+
+describe('Hostile input', () => {
+  let database: TestDatabase;
+  let testApp: TestApp;
+  let http: ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    testApp = await createTestApp(database.env);
+    await testApp.app.listen(0, '127.0.0.1');
+    http = request(new URL(await testApp.app.getUrl()).origin);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await database?.drop();
+  });
+
+  const attacks: Array<() => Promise<request.Response>> = [
+    ...Object.values(PATHOLOGICAL_TEXTS).map((text) => () => http.post('/api/v1/auth/simulator/start').send({ endUserIp: '192.0.2.1', userVisibleData: text })),
+    ...Object.values(PATHOLOGICAL_BODIES).map((body) => () => http.post('/api/v1/auth/simulator/start').type('json').send(body)),
+    ...Object.values(PATHOLOGICAL_TEXTS).map((text) => () => http.get(`/api/v1/auth/${randomUUID()}/qr?format=${encodeURIComponent(text).slice(0, 4000)}`)),
+  ];
+
+  it(`should answer GET /health/live within ${HEALTH_DEADLINE_MS} ms while 64 KiB hostile requests arrive`, async () => {
+    // Once first, so that what V8 compiles on first use (the signatures' native code) is not counted.
+    for (const attack of attacks) await attack();
+    const statuses: number[] = [];
+    let next = 0;
+    const attacker = async () => {
+      while (next < attacks.length) statuses.push((await attacks[next++]()).status);
+    };
+    const attackers = Promise.all(Array.from({ length: CONCURRENT_ATTACKS }, attacker));
+    let done = false;
+    void attackers.finally(() => (done = true));
+
+    // The delay this process causes: its CPU time (server and client share it) while each health check
+    // waits. Wall time on a shared machine mostly measures the other processes; the stall this guards
+    // against was 6 s of CPU on one request.
+    const delays: number[] = [];
+    while (!done) {
+      const before = process.cpuUsage();
+      const res = await http.get('/health/live');
+      const used = process.cpuUsage(before);
+      delays.push((used.user + used.system) / 1000);
+      expect(res.status).toBe(200);
+    }
+    await attackers;
+
+    // Every hostile request got an answer: the guard's 400, or the next step (401 without a key, 413 over the limit).
+    expect(statuses).toHaveLength(attacks.length);
+    expect(statuses.filter((status) => ![400, 401, 413].includes(status))).toEqual([]);
+    expect(delays.length).toBeGreaterThan(0);
+    expect(Math.max(...delays)).toBeLessThan(HEALTH_DEADLINE_MS);
+  });
+});
