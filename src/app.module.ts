@@ -10,12 +10,9 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
 import { bankIdConfig } from './config/bankid.config.js';
-<<<<<<< HEAD
-import { frejaConfig } from './config/freja.config.js';
-=======
 import { consoleConfig } from './config/console.config.js';
->>>>>>> main
 import { databaseConfig } from './config/database.config.js';
+import { frejaConfig } from './config/freja.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';
 import { protectionConfig } from './config/protection.config.js';
@@ -45,11 +42,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
-<<<<<<< HEAD
-      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, frejaConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig],
-=======
-      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig, consoleConfig],
->>>>>>> main
+      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, frejaConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig, consoleConfig],
     }),
     ScheduleModule.forRoot(),
     LoggingModule,
