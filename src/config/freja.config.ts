@@ -1,10 +1,11 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
-import type { BankIdEnvironmentConfig } from './bankid.config.js';
+import type { MutualTlsCredentials } from '../eid-providers/bankid/bankid-tls.js';
 import { validateEnv, type Env } from './env.validation.js';
 
 /** One Freja environment: the RP credentials (BankID's rules for key material) and the result signing certificates. */
-export interface FrejaEnvironmentConfig extends BankIdEnvironmentConfig {
+export interface FrejaEnvironmentConfig extends MutualTlsCredentials {
+  url: string;
   /** Path of a PEM file with Freja's result signing certificates. */
   jwsCerts: string;
   jwsCertsVariable: string;
@@ -12,7 +13,7 @@ export interface FrejaEnvironmentConfig extends BankIdEnvironmentConfig {
 
 type Prefix = 'FREJA' | 'FREJA_TEST';
 
-function credentials(env: Env, prefix: Prefix, caPrefix: Prefix): Omit<BankIdEnvironmentConfig, 'url'> | null {
+function credentials(env: Env, prefix: Prefix, caPrefix: Prefix): MutualTlsCredentials | null {
   if (!env[`${prefix}_PFX`] && !env[`${prefix}_CERT`]) return null;
   return {
     source: { pfx: `${prefix}_PFX`, passphrase: `${prefix}_PASSPHRASE`, cert: `${prefix}_CERT`, key: `${prefix}_KEY`, ca: `${caPrefix}_CA` },
