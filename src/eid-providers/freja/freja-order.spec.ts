@@ -101,7 +101,7 @@ describe(completedResult.name, () => {
 
   it('should keep the user’s signature of a sign result', () => {
     const result = completedResult({ signRef: 'r', status: 'APPROVED', requestedAttributes: attributes, signatureData: { userSignature: 'sig' } }, 'jws');
-    expect(result.completion?.evidence).toEqual({ details: 'jws', signature: 'sig' });
+    expect(result.completion?.evidence).toEqual({ details: 'jws', userSignature: 'sig' });
   });
 
   it('should fail without a personal number rather than give a partial user', () => {

@@ -112,7 +112,7 @@ export function completedResult(payload: DetailsPayload, details: string): Colle
   const evidence = {
     details,
     ...(payload.requestedAttributes?.registrationLevel ? { registrationLevel: payload.requestedAttributes.registrationLevel } : {}),
-    ...(payload.signatureData?.userSignature ? { signature: payload.signatureData.userSignature } : {}),
+    ...(payload.signatureData?.userSignature ? { userSignature: payload.signatureData.userSignature } : {}),
   };
   return {
     status: 'complete',

@@ -76,7 +76,7 @@ describe(FrejaProvider.name, () => {
     await freja.approve(reference(order.orderRef));
     expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toMatchObject({
       status: 'complete',
-      completion: { evidence: { signature: expect.any(String) } },
+      completion: { evidence: { userSignature: expect.any(String) } },
     });
   });
 
