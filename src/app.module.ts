@@ -38,7 +38,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 @Module({
   imports: [
-    // The environment is read and validated inside each namespace factory, at module compile time.
+    // The environment is validated once (validatedEnv()), at module compile time; each namespace reads its part.
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,

@@ -17,7 +17,7 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIM
     requestTimeout: env.REQUEST_TIMEOUT,
     keepAliveTimeout: env.REQUEST_TIMEOUT,
     http: { requestTimeout: env.REQUEST_TIMEOUT, connectionsCheckingInterval: 1000 },
-    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (SPEC 5).
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (docs/protection.md).
     trustProxy: env.TRUST_PROXY.length > 0 ? env.TRUST_PROXY : false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,

@@ -6,10 +6,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { configureApp, createFastifyAdapter } from './app.setup.js';
 import { runClusterPrimary } from './cluster.js';
-import { ConfigValidationError, validateEnv } from './config/env.validation.js';
+import { ConfigValidationError, validatedEnv } from './config/env.validation.js';
 
 async function bootstrap(): Promise<void> {
-  const env = validateEnv();
+  const env = validatedEnv();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(env), { bufferLogs: true });
   await configureApp(app);
   await app.listen({ port: env.PORT, host: '0.0.0.0' });
@@ -18,7 +18,7 @@ async function bootstrap(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { WEB_CONCURRENCY } = validateEnv();
+  const { WEB_CONCURRENCY } = validatedEnv();
   if (WEB_CONCURRENCY > 1 && cluster.isPrimary) runClusterPrimary(WEB_CONCURRENCY);
   else await bootstrap();
 }

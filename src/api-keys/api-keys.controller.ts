@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Optional, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
+import { ManagementEndpoint } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { QuotaStore } from '../protection/rate-limits/quota.store.js';
 import { apiKeyView } from './api-key-view.js';

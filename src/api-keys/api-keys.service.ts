@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
-import type { Repository } from 'typeorm';
+import { IsNull, type Repository } from 'typeorm';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
@@ -68,11 +68,8 @@ export class ApiKeysService {
     const bounded = withinPlan(input, plan);
     return this.apiKeys.manager.transaction(async (manager) => {
       // The team row's lock orders concurrent creations of one team, so two cannot both take the last place.
-      await manager.query(`SELECT 1 FROM teams WHERE id = $1 FOR UPDATE`, [input.teamId]);
-      const [{ active }]: { active: number }[] = await manager.query(
-        `SELECT count(*)::int AS active FROM api_keys WHERE team_id = $1 AND revoked_at IS NULL`,
-        [input.teamId],
-      );
+      await this.teams.lockForUpdate(input.teamId, manager);
+      const active = await manager.countBy(ApiKey, { teamId: input.teamId, revokedAt: IsNull() });
       if (plan.maxActiveKeys !== null && active >= plan.maxActiveKeys) {
         throw new ValidationProblemException([{ pointer: '', detail: `the team has ${active} active API keys, the most its plan allows; revoke one first` }]);
       }
@@ -126,7 +123,7 @@ export class ApiKeysService {
   }
 
   /**
-   * Resolves a presented key to its record and team, or throws the code SPEC 6 gives for the first
+   * Resolves a presented key to its record and team, or throws the code docs/api.md gives for the first
    * check that fails: unknown/revoked → blocked → expired → subscription.
    */
   async authenticate(presented: string): Promise<AuthenticatedApiKey> {

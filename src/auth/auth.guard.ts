@@ -6,14 +6,14 @@ import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { noteFailedAttempt } from '../protection/ip-blocks/failed-attempt.js';
 import { featuresOf } from '../teams/plans.js';
-import { IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from './auth.decorators.js';
+import { IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from '../common/access/access.decorators.js';
 import { BearerAuthenticator } from './bearer-authenticator.js';
 import { consoleSessionToken } from '../console/console-cookie.js';
 import { readCredential } from './credentials.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../common/access/principal.js';
 
 /**
- * Authentication and authorisation for every route, in the order SPEC 8a pins:
+ * Authentication and authorisation for every route, in the order docs/api.md pins:
  * credential → key state and subscription → scope, feature, endpoint kind.
  */
 @Injectable()

@@ -4,7 +4,7 @@ import { DomainException } from '../common/problem-details/domain.exception.js';
 import { assertActiveSubscription } from '../teams/subscription.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { UsersService } from '../users/users.service.js';
-import type { UserPrincipal } from './principal.js';
+import type { UserPrincipal } from '../common/access/principal.js';
 
 /** A team member's bearer token → the user and team, checked as the API key path checks a key. */
 @Injectable()

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 export type PresentedCredential = { kind: 'apiKey'; value: string } | { kind: 'bearer'; value: string };
 
-/** The credential of a request: `x-api-key`, then `?key=` (SPEC 5: experiments only), then a bearer token. */
+/** The credential of a request: `x-api-key`, then `?key=` (docs/api.md: experiments only), then a bearer token. */
 export function readCredential(request: FastifyRequest): PresentedCredential | null {
   const header = request.headers['x-api-key'];
   if (typeof header === 'string' && header.length > 0) return { kind: 'apiKey', value: header };

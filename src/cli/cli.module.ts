@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKey } from '../api-keys/api-key.entity.js';
 import { apiKeyChangesProvider } from '../api-keys/api-key-changes.provider.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { CommonModule } from '../common/common.module.js';
@@ -9,22 +11,47 @@ import { securityConfig } from '../config/security.config.js';
 import { tokensConfig } from '../config/tokens.config.js';
 import { webhooksConfig } from '../config/webhooks.config.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { Team } from '../teams/team.entity.js';
+import { TeamStore } from '../teams/team.store.js';
 import { TeamsService } from '../teams/teams.service.js';
+import { SigningKey } from '../tokens/signing-key.entity.js';
+import { SigningKeyStore } from '../tokens/signing-key.store.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
+import { User } from '../users/user.entity.js';
+import { UserStore } from '../users/user.store.js';
 import { UsersService } from '../users/users.service.js';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { WebhookEndpointStore } from '../webhooks/webhook-endpoint.store.js';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.js';
 
 /**
  * The services the command line drives, without HTTP or background jobs. They are listed here rather
  * than through their feature modules because those also declare controllers, whose OpenAPI decorators
- * (@nestjs/swagger) would cost every call about half a second of loading (docs/operations.md).
+ * (@nestjs/swagger) would cost every call about half a second of loading (docs/operations.md). With the
+ * services come the stores they use and the repositories of those stores' entities.
  */
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [databaseConfig, protectionConfig, securityConfig, tokensConfig, webhooksConfig] }),
+    ConfigModule.forRoot({
+      isGlobal: true,
+      ignoreEnvFile: true,
+      load: [databaseConfig, protectionConfig, securityConfig, tokensConfig, webhooksConfig],
+    }),
     CommonModule,
     DatabaseModule.forRoot({ joinRunningEmbedded: true, poolSize: 2 }),
+    TypeOrmModule.forFeature([Team, User, ApiKey, SigningKey, WebhookEndpoint]),
   ],
-  providers: [TeamsService, UsersService, ApiKeysService, apiKeyChangesProvider, SigningKeysService, WebhookEndpointsService],
+  providers: [
+    TeamStore,
+    TeamsService,
+    UserStore,
+    UsersService,
+    ApiKeysService,
+    apiKeyChangesProvider,
+    SigningKeyStore,
+    SigningKeysService,
+    WebhookEndpointStore,
+    WebhookEndpointsService,
+  ],
 })
 export class CliModule {}

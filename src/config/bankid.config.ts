@@ -1,6 +1,6 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
-import { validateEnv, type Env } from './env.validation.js';
+import { validatedEnv, type Env } from './env.validation.js';
 
 /** Where one BankID environment is and the RP credentials for it. Key material: a file path or inline (see docs/bankid.md). */
 export interface BankIdEnvironmentConfig {
@@ -37,7 +37,7 @@ function environment(env: Env, prefix: 'BANKID' | 'BANKID_TEST', url: string, ca
 }
 
 export const bankIdConfig = registerAs('bankid', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   const environments: Partial<Record<ApiKeyEnvironment, BankIdEnvironmentConfig>> = {};
   if (env.PROVIDERS.includes('bankid')) {
     const testCa: Ca = env.BANKID_TEST_CA ? { value: env.BANKID_TEST_CA, variable: 'BANKID_TEST_CA' } : { value: env.BANKID_CA, variable: 'BANKID_CA' };

@@ -1,4 +1,4 @@
-import { ConfigValidationError, validateEnv } from './env.validation.js';
+import { ConfigValidationError, validatedEnv, validateEnv } from './env.validation.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 // What production refuses (docs/security.md), each on top of an otherwise complete production configuration.
@@ -163,5 +163,19 @@ describe(validateEnv.name, () => {
   it.each(PRODUCTION_REFUSALS)('should refuse production with %j, naming %s', (change, variable) => {
     const problems = problemsOf({ ...PRODUCTION, ...change });
     expect(problems.filter((p) => p.startsWith(`${variable} `))).toHaveLength(1);
+  });
+});
+
+describe(validatedEnv.name, () => {
+  it('should validate the environment once for every namespace, and again when it changes', () => {
+    const first = validatedEnv();
+    expect(validatedEnv()).toBe(first);
+    process.env.SESSION_TTL = '4m';
+    try {
+      expect(validatedEnv()).not.toBe(first);
+      expect(validatedEnv().SESSION_TTL).toBe(240_000);
+    } finally {
+      delete process.env.SESSION_TTL;
+    }
   });
 });

@@ -65,7 +65,7 @@ const kioskTokenSecret = base64Key;
 // SMTP_URL carries TLS when it is smtps: or asks nodemailer for STARTTLS (`?requireTLS=true`).
 const smtpWithTls = (url: string): boolean => url.startsWith('smtps:') || new URL(url).searchParams.get('requireTLS') === 'true';
 
-// CSP frame-ancestors sources: 'none', 'self' or origins such as https://rp.example (SPEC 3.2 kiosks).
+// CSP frame-ancestors sources: 'none', 'self' or origins such as https://rp.example (docs/kiosk.md).
 const frameAncestor = (entry: string): boolean =>
   entry === "'none'" || entry === "'self'" || /^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(entry);
 
@@ -254,4 +254,16 @@ export function validateEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...unset,
     ...(result.success ? [] : result.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')} ${issue.message}`)),
   ]);
+}
+
+let validated: { source: string; env: Env } | undefined;
+
+/**
+ * The process environment, validated once for all the configuration namespaces that read it. Kept
+ * until the environment changes (tests start apps with different variables in one process).
+ */
+export function validatedEnv(): Env {
+  const source = JSON.stringify(process.env);
+  if (validated?.source !== source) validated = { source, env: validateEnv(process.env) };
+  return validated.env;
 }

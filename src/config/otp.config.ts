@@ -1,15 +1,15 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const otpConfig = registerAs('otp', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     delivery: env.OTP_DELIVERY,
     httpUrl: env.OTP_HTTP_URL,
     smtpUrl: env.SMTP_URL,
     smtpFrom: env.SMTP_FROM ?? `eid-gateway <no-reply@${new URL(env.PUBLIC_BASE_URL ?? 'http://localhost').hostname}>`,
     production: env.NODE_ENV === 'production',
-    /** A code is valid this long (SPEC 3.5: 5 minutes). */
+    /** A code is valid this long (docs/otp-and-tokens.md: 5 minutes). */
     ttlMs: env.OTP_TTL,
     /** Tries per code; the last wrong one voids it. */
     maxAttempts: env.OTP_MAX_ATTEMPTS,

@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const protectionConfig = registerAs('protection', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     /** Counters and blocks live in Redis when set, else in PostgreSQL. */
     redisUrl: env.REDIS_URL,

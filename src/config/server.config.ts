@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const serverConfig = registerAs('server', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     nodeEnv: env.NODE_ENV,
     production: env.NODE_ENV === 'production',

@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const sessionsConfig = registerAs('sessions', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     providers: env.PROVIDERS,
     /** A pending session fails with expiredTransaction after this (BankID: about 3 minutes). */

@@ -1,9 +1,9 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 import { serverConfig } from './server.config.js';
 
 export const tokensConfig = registerAs('tokens', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
     issuer: env.JWT_ISSUER ?? serverConfig().publicBaseUrl,
     audience: env.JWT_AUDIENCE,

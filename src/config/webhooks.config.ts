@@ -1,10 +1,10 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedEnv } from './env.validation.js';
 
 export const webhooksConfig = registerAs('webhooks', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   return {
-    /** Dev and tests only: lets endpoints point at loopback and private networks (SPEC 4). */
+    /** Dev and tests only: lets endpoints point at loopback and private networks (docs/webhooks.md). */
     allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     /** Personal data never crosses the internet in clear text: production endpoints must be https. */
     requireHttps: env.NODE_ENV === 'production',
@@ -14,7 +14,7 @@ export const webhooksConfig = registerAs('webhooks', () => {
     timeoutMs: env.WEBHOOK_TIMEOUT,
     /** Attempts in flight to one endpoint from one replica (docs/webhooks.md, fairness). */
     endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
-    /** Payloads carry personal data: erased this long after the delivery ends, like sessions' (SPEC 7). */
+    /** Payloads carry personal data: erased this long after the delivery ends, like sessions' (docs/webhooks.md). */
     payloadRetentionMs: env.SESSION_PII_RETENTION,
   };
 });

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../auth/auth.decorators.js';
+import { Public } from '../common/access/access.decorators.js';
 import { consoleConfig, type ConsoleConfig } from '../config/console.config.js';
 import { LoginOtpValidateDto } from '../otp/dto/login-otp-validate.dto.js';
 import { LoginOtpDto } from '../otp/dto/login-otp.dto.js';

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { OtpModule } from '../otp/otp.module.js';
 import { ConsoleLoginLimit } from './console-login-limit.service.js';
+import { ConsoleLoginWindowStore } from './console-login-window.store.js';
 import { ConsoleLoginPurgeJob } from './console-login-purge.job.js';
 import { ConsoleLoginController } from './console-login.controller.js';
 import { ConsoleLoginGuard } from './console-login.guard.js';
@@ -12,7 +13,7 @@ import { ConsolePageController } from './console-page.controller.js';
 @Module({
   imports: [OtpModule],
   controllers: [ConsolePageController, ConsoleLoginController],
-  providers: [ConsoleLoginLimit, ConsoleLoginGuard, ConsoleLoginPurgeJob],
+  providers: [ConsoleLoginWindowStore, ConsoleLoginLimit, ConsoleLoginGuard, ConsoleLoginPurgeJob],
 })
 export class ConsoleModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

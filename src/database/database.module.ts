@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfig, type DatabaseConfig } from '../config/database.config.js';
 import { createDataSource, dataSourceOptions } from './data-source.js';
-import { ENTITIES } from './entities.js';
+import { DatabaseHealth } from './database-health.js';
 import { prepareSchema } from './migrate.js';
 
 export interface DatabaseModuleOptions {
@@ -35,9 +35,10 @@ export class DatabaseModule {
             return dataSource;
           },
         }),
-        TypeOrmModule.forFeature(ENTITIES),
       ],
-      exports: [TypeOrmModule],
+      // Each feature module registers the repositories of its own entities (TypeOrmModule.forFeature).
+      providers: [DatabaseHealth],
+      exports: [DatabaseHealth],
     };
   }
 }

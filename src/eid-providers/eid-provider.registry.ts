@@ -11,7 +11,7 @@ export const EID_PROVIDERS = Symbol('EID_PROVIDERS');
 export class EidProviderRegistry {
   private readonly byName: Map<string, EidProvider>;
 
-  constructor(@Inject(EID_PROVIDERS) providers: EidProvider[], @Inject(sessionsConfig.KEY) config: SessionsConfig) {
+  constructor(@Inject(EID_PROVIDERS) private readonly providers: EidProvider[], @Inject(sessionsConfig.KEY) config: SessionsConfig) {
     const enabled = new Set<string>(config.providers);
     this.byName = new Map(providers.filter((p) => enabled.has(p.name)).map((p) => [p.name, p]));
   }
@@ -32,5 +32,10 @@ export class EidProviderRegistry {
 
   isEnabled(name: string): boolean {
     return this.byName.has(name);
+  }
+
+  /** Every provider's own orders created before the time, enabled or not: nothing collects them any more. */
+  async purgeOrdersCreatedBefore(createdBefore: Date): Promise<void> {
+    for (const provider of this.providers) await provider.purgeOrdersCreatedBefore?.(createdBefore);
   }
 }

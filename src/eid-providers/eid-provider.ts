@@ -17,6 +17,8 @@ export interface EidProvider {
    */
   collectMany?(orders: OrderReference[]): Promise<Map<string, CollectResult>>;
   cancel(order: OrderReference): Promise<void>;
+  /** For providers that keep orders of their own: drops those no session can collect any more. */
+  purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
 }
 
 export interface StartOrderRequest {

@@ -1,11 +1,9 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { Public } from '../auth/auth.decorators.js';
+import { Public } from '../common/access/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
-import { migrationsUpToDate } from '../database/migrate.js';
+import { DatabaseHealth } from '../database/database-health.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
 import { FrejaCertificateCheck } from '../eid-providers/freja/freja-certificate.check.js';
 import { certificateReadiness } from './certificate-readiness.js';
@@ -19,7 +17,7 @@ export class HealthController {
   private readonly databaseChecks: RecentValue<{ database: string; migrations: string }>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseHealth,
     private readonly bankIdCertificates: BankIdCertificateCheck,
     private readonly frejaCertificates: FrejaCertificateCheck,
     @Inject(serverConfig.KEY) server: ServerConfig,
@@ -59,9 +57,9 @@ export class HealthController {
   private async checkDatabase(): Promise<{ database: string; migrations: string }> {
     const checks = { database: 'down', migrations: 'unknown' };
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
       checks.database = 'up';
-      checks.migrations = (await migrationsUpToDate(this.dataSource)) ? 'applied' : 'pending';
+      checks.migrations = (await this.database.migrationsApplied()) ? 'applied' : 'pending';
     } catch {
       // Reported through the checks below; the cause is in the database's own log.
     }

@@ -55,7 +55,7 @@ export function kioskPage(language: KioskLanguage, assets: Map<string, KioskAsse
 }
 
 /**
- * Headers of the page (SPEC 3.2): no script but our own files, nothing cached, no Referer, and
+ * Headers of the page (docs/kiosk.md): no script but our own files, nothing cached, no Referer, and
  * framing only by the origins in KIOSK_FRAME_ANCESTORS.
  */
 export function kioskPageHeaders(frameAncestors: string[]): Record<string, string> {

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { qrData, qrTimeAt } from '../qr/qr-frame.js';
-import { SessionsService, type KioskSessionState } from '../sessions/sessions.service.js';
+import { KioskSessionReader, type KioskSessionState } from './kiosk-session-reader.js';
 
 /** One open event stream: the HTTP response, seen as something to write events to. */
 export interface KioskViewer {
@@ -41,7 +41,7 @@ export class KioskStreamsService implements OnModuleDestroy {
   private refreshing = false;
 
   constructor(
-    private readonly sessions: SessionsService,
+    private readonly sessions: KioskSessionReader,
     private readonly clock: Clock,
   ) {}
 
@@ -103,7 +103,7 @@ export class KioskStreamsService implements OnModuleDestroy {
     this.refreshing = true;
     try {
       const known = [...this.watches.values()].map(({ state }) => ({ id: state.id, hintCode: state.hintCode }));
-      for (const change of await this.sessions.kioskChanges(known)) {
+      for (const change of await this.sessions.changes(known)) {
         const watch = this.watches.get(change.id);
         if (!watch) continue;
         Object.assign(watch.state, { status: change.status, hintCode: change.hintCode });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
@@ -22,14 +22,20 @@ export const kioskTokenSignerProvider: Provider = {
     if (existing) return new KioskTokenSigner(Buffer.from(existing, 'base64'));
     await mkdir(config.dataDir, { recursive: true });
     const secret = randomBytes(32);
+    // Written whole under a private name, then linked into place: link never overwrites a secret another
+    // process put there meanwhile (WEB_CONCURRENCY workers start together), and no process can read a
+    // half-written file, as it could between the create and the write of an exclusive open.
+    const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+    await writeFile(draft, `${secret.toString('base64')}\n`, { mode: 0o600 });
     try {
-      // 'wx': never overwrite a secret another process wrote meanwhile (WEB_CONCURRENCY workers start together).
-      await writeFile(file, `${secret.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      await link(draft, file);
       return new KioskTokenSigner(secret);
     } catch (error) {
       const written = (error as NodeJS.ErrnoException).code === 'EEXIST' ? await read() : undefined;
       if (!written) throw error;
       return new KioskTokenSigner(Buffer.from(written, 'base64'));
+    } finally {
+      await rm(draft, { force: true });
     }
   },
 };

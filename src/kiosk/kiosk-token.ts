@@ -9,7 +9,7 @@ const PURPOSE = 'eid-gateway kiosk read v1';
 export type KioskTokenCheck = 'valid' | 'invalid' | 'expired';
 
 /**
- * The kiosk capability (SPEC 3.2): version (1 byte) | expiry in Unix seconds (4) | the first 16 bytes
+ * The kiosk capability (docs/kiosk.md): version (1 byte) | expiry in Unix seconds (4) | the first 16 bytes
  * of HMAC-SHA256(secret, purpose | session id | expiry), base64url: 28 characters. It names no
  * session (the URL does) and grants one thing, reading that session's QR and status, so it needs no
  * claims; a JWT would add a header, an algorithm choice and twice the length for nothing.

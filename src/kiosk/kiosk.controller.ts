@@ -1,16 +1,16 @@
 import { Controller, Get, Headers, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../auth/auth.decorators.js';
+import { Public } from '../common/access/access.decorators.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { loadKioskAssets } from './kiosk-assets.js';
-import { KioskLinks } from './kiosk-links.service.js';
+import { KioskLinks } from './kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 
-/** The kiosk page (SPEC 3.2): no API key; the page's token in the URL fragment is the only credential. */
+/** The kiosk page (docs/kiosk.md): no API key; the page's token in the URL fragment is the only credential. */
 @ApiTags('kiosk')
 @Public()
 @Controller('kiosk')

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { KioskTokenModule } from './kiosk-token.module.js';
+import { KioskSessionReader } from './kiosk-session-reader.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 import { KioskController } from './kiosk.controller.js';
 
 @Module({
   imports: [SessionsModule, KioskTokenModule],
   controllers: [KioskController],
-  providers: [KioskStreamsService],
+  providers: [KioskSessionReader, KioskStreamsService],
 })
 export class KioskModule {}

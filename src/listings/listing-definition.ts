@@ -13,7 +13,7 @@ export interface SortItem {
 }
 
 /**
- * One tabular listing (SPEC 3.7): the whitelist of columns a request may name, with their SQL.
+ * One tabular listing (docs/listings.md): the whitelist of columns a request may name, with their SQL.
  * Requests choose among these; they never contribute SQL text.
  */
 export interface ListingDefinition {

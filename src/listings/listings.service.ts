@@ -14,7 +14,7 @@ export interface ListingPage {
   lastrow: number;
 }
 
-/** Runs a tabular listing (SPEC 3.7) for any definition: one query per page, a count only past the end. */
+/** Runs a tabular listing (docs/listings.md) for any definition: one query per page, a count only past the end. */
 @Injectable()
 export class ListingsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -2,11 +2,11 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
-import { Public } from '../auth/auth.decorators.js';
+import { Public } from '../common/access/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 
-/** Prometheus scrape endpoint (SPEC 3.8); no credential, like the health probes. */
+/** Prometheus scrape endpoint (docs/operations.md); no credential, like the health probes. */
 @ApiExcludeController()
 @Public()
 @Controller('metrics')

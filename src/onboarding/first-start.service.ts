@@ -10,7 +10,7 @@ export const DEV_KEY_FILE = 'dev-api-key';
 
 /**
  * On the first start of an empty embedded database, create a `dev` team and a test key so that a
- * newcomer can call the API at once (SPEC 9). Never on a real database: production teams are made
+ * newcomer can call the API at once (docs/operations.md). Never on a real database: production teams are made
  * deliberately, with the CLI.
  */
 @Injectable()

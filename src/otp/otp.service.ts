@@ -1,7 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { constantTimeEqual } from '../common/crypto/constant-time.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
@@ -14,6 +12,7 @@ import { OtpDelivery, OtpDeliveryError, type OtpChannel } from './delivery/otp-d
 import type { LoginOtpValidateDto } from './dto/login-otp-validate.dto.js';
 import type { LoginOtpDto } from './dto/login-otp.dto.js';
 import { codeHmac, derivedUserGuid, generateCode, unmatchableHmac, zonelessUtc } from './otp-code.js';
+import { OtpChallengeStore, type NewChallenge } from './otp-challenge.store.js';
 import { OtpSecret } from './otp-secret.js';
 
 export interface CodeIssued {
@@ -44,7 +43,7 @@ interface Contact {
 }
 
 /**
- * The OTP login of SPEC 3.5. Every userGuid, a real user's or one derived for an unknown phone or
+ * The OTP login (docs/otp-and-tokens.md). Every userGuid, a real user's or one derived for an unknown phone or
  * e-mail, goes through the same rows and statements, so throttling, tries and lockout cannot tell
  * them apart; only a real user is sent a code, and only a code sent can match.
  */
@@ -54,7 +53,7 @@ export class OtpService {
   private readonly timing = new DeliveryTiming();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly challenges: OtpChallengeStore,
     private readonly users: UsersService,
     private readonly tokens: TokensService,
     private readonly delivery: OtpDelivery,
@@ -87,41 +86,31 @@ export class OtpService {
   async validateCode(audience: OtpAudience, request: LoginOtpValidateDto): Promise<CodeValidated> {
     const { userGuid } = request;
     const now = this.clock.now();
-    // The try is counted in its own statement before the comparison (Kratos' order), so parallel
-    // guesses cannot exceed the allowance under any isolation level.
-    const [tried] = await this.updateReturning<{ code_hmac: Buffer; attempts: number }>(
-      `UPDATE otp_challenges SET attempts = attempts + 1
-        WHERE user_guid = $1 AND ($2::uuid IS NULL OR team_id = $2) AND code_hmac IS NOT NULL AND used_at IS NULL
-          AND expires_at > $3 AND attempts < $4 AND (locked_until IS NULL OR locked_until <= $3)
-        RETURNING code_hmac, attempts`,
-      [userGuid, audience.teamId, now, this.config.maxAttempts],
-    );
+    // The try is counted before the comparison, so parallel guesses cannot exceed the allowance.
+    const tried = await this.challenges.countTry(userGuid, audience.teamId, now, this.config.maxAttempts);
     if (!tried) throw new DomainException('validation_code_expired', 'No valid code for this userGuid: it expired, was used, or ran out of tries. Request a new one.');
 
-    if (!constantTimeEqual(codeHmac(this.secret.key, userGuid, request.validationCode), tried.code_hmac)) {
+    if (!constantTimeEqual(codeHmac(this.secret.key, userGuid, request.validationCode), tried.codeHmac)) {
       throw await this.wrongCode(userGuid, tried.attempts, now);
     }
     // Of two correct validations racing, only the one that flips used_at gets a token.
-    const [consumed] = await this.updateReturning<{ user_id: string | null; team_id: string | null }>(
-      `UPDATE otp_challenges SET used_at = $2, failures = 0 WHERE user_guid = $1 AND used_at IS NULL AND code_hmac = $3 RETURNING user_id, team_id`,
-      [userGuid, now, tried.code_hmac],
-    );
-    if (!consumed?.user_id || !consumed.team_id)
+    const consumed = await this.challenges.consume(userGuid, now, tried.codeHmac);
+    if (!consumed?.userId || !consumed.teamId)
       throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
 
-    const issued = await this.tokens.issue({ userId: consumed.user_id, teamId: consumed.team_id, clientId: audience.clientId });
+    const issued = await this.tokens.issue({ userId: consumed.userId, teamId: consumed.teamId, clientId: audience.clientId });
     return { userGuid, token: issued.token, tokenExpiresAtUtc: zonelessUtc(issued.expiresAt) };
   }
 
   /** Removes challenges long expired; a user's failure count is forgotten with them, a lockout after 24 h. */
   async purgeExpired(): Promise<number> {
     const now = this.clock.nowMs();
-    const [, deleted]: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM otp_challenges WHERE expires_at < $1 AND issued_at < $2 AND (locked_until IS NULL OR locked_until < $3)
-          AND (last_locked_at IS NULL OR last_locked_at < $4)`,
-      [new Date(now - this.config.lockoutMs), new Date(now - this.config.resendIntervalMs), new Date(now), new Date(now - this.config.lockoutMemoryMs)],
+    return this.challenges.deleteExpired(
+      new Date(now - this.config.lockoutMs),
+      new Date(now - this.config.resendIntervalMs),
+      new Date(now),
+      new Date(now - this.config.lockoutMemoryMs),
     );
-    return deleted;
   }
 
   /** SMS when a phone was given and the delivery can send one, else e-mail. */
@@ -133,33 +122,13 @@ export class OtpService {
   }
 
   /** Writes a new code over the old one, unless one was issued within the resend interval or the user is locked out. */
-  private async storeCode(row: {
-    userGuid: string;
-    userId: string | null;
-    teamId: string | null;
-    hmac: Buffer;
-    now: Date;
-    expiresAt: Date;
-  }): Promise<void> {
-    const stored: unknown[] = await this.dataSource.query(
-      `INSERT INTO otp_challenges AS c (user_guid, user_id, team_id, code_hmac, issued_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (user_guid) DO UPDATE
-         SET code_hmac = EXCLUDED.code_hmac, issued_at = EXCLUDED.issued_at, expires_at = EXCLUDED.expires_at,
-             attempts = 0, used_at = NULL
-         WHERE c.issued_at <= $7 AND (c.locked_until IS NULL OR c.locked_until <= $5)
-       RETURNING user_guid`,
-      [row.userGuid, row.userId, row.teamId, row.hmac, row.now, row.expiresAt, new Date(row.now.getTime() - this.config.resendIntervalMs)],
-    );
-    if (stored.length > 0) return;
+  private async storeCode(row: NewChallenge): Promise<void> {
+    if (await this.challenges.replaceCode(row, new Date(row.now.getTime() - this.config.resendIntervalMs))) return;
 
-    const [current]: { issued_at: Date; locked_until: Date | null }[] = await this.dataSource.query(
-      `SELECT issued_at, locked_until FROM otp_challenges WHERE user_guid = $1`,
-      [row.userGuid],
-    );
+    const current = await this.challenges.throttleOf(row.userGuid);
     const now = row.now.getTime();
-    const lockedForMs = current?.locked_until ? current.locked_until.getTime() - now : 0;
-    const resendInMs = current ? current.issued_at.getTime() + this.config.resendIntervalMs - now : 0;
+    const lockedForMs = current?.lockedUntil ? current.lockedUntil.getTime() - now : 0;
+    const resendInMs = current ? current.issuedAt.getTime() + this.config.resendIntervalMs - now : 0;
     const retryAfter = Math.max(1, Math.ceil(Math.max(lockedForMs, resendInMs) / 1000));
     throw new DomainException(
       'rate_limit_exceeded',
@@ -180,10 +149,7 @@ export class OtpService {
       if (!(error instanceof OtpDeliveryError)) throw error;
       // A code nobody received must not stay valid, nor hold back the retry.
       const now = this.clock.nowMs();
-      await this.dataSource.query(
-        `UPDATE otp_challenges SET code_hmac = NULL, expires_at = $3, issued_at = $4 WHERE user_guid = $1 AND code_hmac = $2`,
-        [userGuid, hmac, new Date(now), new Date(now - this.config.resendIntervalMs)],
-      );
+      await this.challenges.voidCode(userGuid, hmac, new Date(now), new Date(now - this.config.resendIntervalMs));
       this.logger.error({ userGuid, channel: message.channel, err: error.message }, 'OTP delivery failed');
       throw new DomainException('otp_delivery_failed', 'The code could not be sent; try again shortly.');
     }
@@ -195,35 +161,20 @@ export class OtpService {
    * member's login shrink each day instead of resetting every quarter hour.
    */
   private async wrongCode(userGuid: string, attempts: number, now: Date): Promise<DomainException> {
-    const [state] = await this.updateReturning<{ locked_until: Date | null }>(
-      `WITH next AS (
-         SELECT user_guid, failures + 1 >= $2::int AS locks,
-                CASE WHEN last_locked_at > $5::timestamptz THEN lockouts + 1 ELSE 1 END AS lockouts
-           FROM otp_challenges WHERE user_guid = $1 FOR UPDATE)
-       UPDATE otp_challenges c
-          SET failures = CASE WHEN next.locks THEN 0 ELSE c.failures + 1 END,
-              lockouts = CASE WHEN next.locks THEN next.lockouts ELSE c.lockouts END,
-              last_locked_at = CASE WHEN next.locks THEN $3::timestamptz ELSE c.last_locked_at END,
-              locked_until = CASE WHEN next.locks THEN $3::timestamptz + $4::float8 * power(2, LEAST(next.lockouts - 1, 16)) * interval '1 millisecond' ELSE c.locked_until END,
-              code_hmac = CASE WHEN next.locks THEN NULL ELSE c.code_hmac END
-         FROM next
-        WHERE c.user_guid = next.user_guid
-        RETURNING c.locked_until`,
-      [userGuid, this.config.lockoutThreshold, now, this.config.lockoutMs, new Date(now.getTime() - this.config.lockoutMemoryMs)],
+    const state = await this.challenges.recordFailure(
+      userGuid,
+      this.config.lockoutThreshold,
+      now,
+      this.config.lockoutMs,
+      new Date(now.getTime() - this.config.lockoutMemoryMs),
     );
     const triesLeft = this.config.maxAttempts - attempts;
     const detail =
-      state?.locked_until && state.locked_until > now
-        ? `The code is wrong. After too many wrong codes, new codes can be requested in ${Math.ceil((state.locked_until.getTime() - now.getTime()) / 60_000)} minutes.`
+      state?.lockedUntil && state.lockedUntil > now
+        ? `The code is wrong. After too many wrong codes, new codes can be requested in ${Math.ceil((state.lockedUntil.getTime() - now.getTime()) / 60_000)} minutes.`
         : triesLeft > 0
           ? `The code is wrong; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`
           : 'The code is wrong and has no tries left. Request a new one.';
     return new DomainException('invalid_validation_code', detail);
-  }
-
-  /** TypeORM answers an UPDATE … RETURNING with [rows, affected]. */
-  private async updateReturning<T>(sql: string, parameters: unknown[]): Promise<T[]> {
-    const [rows]: [T[], number] = await this.dataSource.query(sql, parameters);
-    return rows;
   }
 }

@@ -13,7 +13,7 @@ const CATEGORY_TEXT: Record<Finding['category'], string> = {
 };
 
 /**
- * The checks that come before authentication (SPEC 8a), as Fastify hooks so that they run before
+ * The checks that come before authentication (docs/protection.md), as Fastify hooks so that they run before
  * any Nest guard, pipe or handler: the IP block on arrival (before the body is even read), then the
  * input guard once the JSON body is parsed. Their errors reach the ProblemDetailsFilter through
  * Nest's Fastify error handler, like every other error.

@@ -1,4 +1,5 @@
-import type { QrFormat } from '../sessions/dto/qr-query.dto.js';
+export const QR_FORMATS = ['json', 'png', 'svg'] as const;
+export type QrFormat = (typeof QR_FORMATS)[number];
 
 /** `?format=` wins; else the first image type the Accept header names; else JSON. */
 export function negotiateQrFormat(format: QrFormat | undefined, accept: string | undefined): QrFormat {

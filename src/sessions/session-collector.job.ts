@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { COLLECT_INTERVAL_MS, SessionsService } from './sessions.service.js';
+import { COLLECT_INTERVAL_MS, SessionSettlement } from './session-settlement.js';
 
 const BATCH_SIZE = 200;
 
@@ -10,7 +10,7 @@ export class SessionCollectorJob {
   private readonly logger = new Logger(SessionCollectorJob.name);
   private running = false;
 
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(private readonly settlement: SessionSettlement) {}
 
   @Interval(COLLECT_INTERVAL_MS)
   async collectDueSessions(): Promise<void> {
@@ -22,7 +22,7 @@ export class SessionCollectorJob {
       const deadline = Date.now() + COLLECT_INTERVAL_MS;
       let claimed: number;
       do {
-        claimed = (await this.sessions.collectDue(BATCH_SIZE)).length;
+        claimed = (await this.settlement.collectDue(BATCH_SIZE)).length;
       } while (claimed === BATCH_SIZE && Date.now() < deadline);
     } catch (error) {
       this.logger.error({ err: error }, 'Background collect failed');

@@ -1,7 +1,7 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import type { Session } from './session.entity.js';
 
-/** The poll body (SPEC 3.1): status and hint, and the identity once complete (until purged). */
+/** The poll body (docs/api.md): status and hint, and the identity once complete (until purged). */
 export function sessionView(session: Session, completion: CompletedIdentity | null) {
   return {
     sessionId: session.id,

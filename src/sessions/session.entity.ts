@@ -35,7 +35,7 @@ export class Session {
   @Column('bytea', { name: 'qr_start_secret_enc', nullable: true })
   qrStartSecretEnc: Buffer | null;
 
-  /** The QR clock starts here (SPEC 3.1). */
+  /** The QR clock starts here (docs/api.md). */
   @Column('timestamptz', { name: 'order_time' })
   orderTime: Date;
 

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
+import { ManagementEndpoint } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { ListingsService } from '../listings/listings.service.js';
 import { SESSION_LISTING } from './session-listing.js';
@@ -15,7 +15,7 @@ export class SessionsListingController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: "The team's sessions, tabular (SPEC 3.7), without personal data" })
+  @ApiOperation({ summary: "The team's sessions, tabular (docs/listings.md), without personal data" })
   list(@CurrentPrincipal() principal: UserPrincipal, @Body() body: ListingRequestDto) {
     return this.listings.page(SESSION_LISTING, body, (p) => `s.team_id = ${p.add(principal.team.id)}`);
   }

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Scopes } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
+import { Scopes } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { qrData, qrTimeAt } from '../qr/qr-frame.js';
 import { negotiateQrFormat } from '../qr/qr-format.js';

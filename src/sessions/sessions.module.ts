@@ -1,19 +1,23 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
 import { KioskTokenModule } from '../kiosk/kiosk-token.module.js';
 import { ListingsModule } from '../listings/listings.module.js';
-import { QrRendererService } from '../qr/qr-renderer.service.js';
+import { QrModule } from '../qr/qr.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
+import { SessionSettlement } from './session-settlement.js';
+import { Session } from './session.entity.js';
+import { SessionStore } from './session.store.js';
 import { SessionsService } from './sessions.service.js';
 
 @Module({
-  imports: [EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule],
+  imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule],
   controllers: [SessionsController, SessionsListingController],
-  providers: [SessionsService, QrRendererService, SessionCollectorJob, SessionPiiPurgeJob],
-  exports: [SessionsService],
+  providers: [SessionStore, SessionsService, SessionSettlement, SessionCollectorJob, SessionPiiPurgeJob],
+  exports: [SessionStore],
 })
 export class SessionsModule {}

@@ -1,7 +1,7 @@
 export const PLANS = ['free', 'pro', 'max', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** SPEC 8: each plan includes the features of the plans below it. */
+/** docs/api.md: each plan includes the features of the plans below it. */
 export const PLAN_FEATURES: Record<Plan, readonly string[]> = {
   free: [],
   pro: ['pro'],

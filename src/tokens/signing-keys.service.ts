@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createLocalJWKSet, errors, importJWK, type CryptoKey, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
-import { IsNull, MoreThan, type Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { tokensConfig, type TokensConfig } from '../config/tokens.config.js';
 import { generateSigningKey, type SigningKeyMaterial } from './signing-key-material.js';
-import { SigningKey, type SigningAlgorithm } from './signing-key.entity.js';
+import type { SigningKey, SigningAlgorithm } from './signing-key.entity.js';
+import { SigningKeyStore } from './signing-key.store.js';
 
 // ES256: the widest verifier support among the algorithms OWASP recommends (EdDSA is still missing
 // from some JWT libraries); the table allows EdDSA for a later rotation.
@@ -41,7 +40,7 @@ export class SigningKeysService {
   private verification: { keys: ReturnType<typeof createLocalJWKSet>; loadedAt: number } | null = null;
 
   constructor(
-    @InjectRepository(SigningKey) private readonly signingKeys: Repository<SigningKey>,
+    private readonly signingKeys: SigningKeyStore,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     @Inject(tokensConfig.KEY) private readonly config: TokensConfig,
@@ -49,7 +48,7 @@ export class SigningKeysService {
 
   /** The key that signs now; the first call on an empty database creates it. */
   async activeKey(): Promise<ActiveSigningKey> {
-    const row = (await this.signingKeys.findOneBy({ retiredAt: IsNull() })) ?? (await this.createFirstKey());
+    const row = (await this.signingKeys.findActive()) ?? (await this.createFirstKey());
     let privateKey = this.privateKeys.get(row.kid);
     if (!privateKey) {
       privateKey = this.loadPrivateKey(row.kid, row.alg);
@@ -67,12 +66,8 @@ export class SigningKeysService {
     const material = await generateSigningKey(SIGNING_ALGORITHM);
     const now = this.clock.now();
     const verifyUntil = new Date(now.getTime() + this.config.ttlMs + this.config.clockSkewMs);
-    return this.signingKeys.manager.transaction(async (manager) => {
-      const current = await manager.findOne(SigningKey, { where: { retiredAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
-      if (current) await manager.update(SigningKey, { kid: current.kid }, { retiredAt: now, verifyUntil });
-      await manager.insert(SigningKey, this.toRow(material, now));
-      return { kid: material.kid, alg: material.alg, retired: current ? { kid: current.kid, verifyUntil } : null };
-    });
+    const current = await this.signingKeys.replaceActive(this.toRow(material, now), now, verifyUntil);
+    return { kid: material.kid, alg: material.alg, retired: current ? { kid: current.kid, verifyUntil } : null };
   }
 
   /** The JWKS document: the signing key and every retired key whose tokens may still be alive. */
@@ -94,7 +89,7 @@ export class SigningKeysService {
       return await this.verification!.keys(header, token);
     } catch (error) {
       // A made-up kid costs one primary-key lookup, no reload.
-      if (!(error instanceof errors.JWKSNoMatchingKey) || !(await this.signingKeys.existsBy({ kid: header.kid }))) throw error;
+      if (!(error instanceof errors.JWKSNoMatchingKey) || !(await this.signingKeys.exists(header.kid))) throw error;
       await this.reloadVerificationKeys();
       return this.verification!.keys(header, token);
     }
@@ -106,24 +101,20 @@ export class SigningKeysService {
   }
 
   private verifiableKeys(): Promise<SigningKey[]> {
-    return this.signingKeys.find({
-      where: [{ retiredAt: IsNull() }, { verifyUntil: MoreThan(this.clock.now()) }],
-      // The signing key first, then retired keys, the most recently retired first.
-      order: { verifyUntil: { direction: 'DESC', nulls: 'FIRST' } },
-    });
+    return this.signingKeys.findVerifiable(this.clock.now());
   }
 
   /** Replicas starting together may race here; the unique index of the active key lets exactly one win. */
   private async createFirstKey(): Promise<SigningKey> {
     const material = await generateSigningKey(SIGNING_ALGORITHM);
-    await this.signingKeys.createQueryBuilder().insert().values(this.toRow(material, this.clock.now())).orIgnore().execute();
-    const active = await this.signingKeys.findOneBy({ retiredAt: IsNull() });
+    await this.signingKeys.insertUnlessActive(this.toRow(material, this.clock.now()));
+    const active = await this.signingKeys.findActive();
     if (!active) throw new Error('No active signing key after creating one');
     return active;
   }
 
   private toRow(material: SigningKeyMaterial, createdAt: Date): SigningKey {
-    return this.signingKeys.create({
+    return {
       kid: material.kid,
       alg: material.alg,
       publicJwk: material.publicJwk,
@@ -131,11 +122,11 @@ export class SigningKeysService {
       createdAt,
       retiredAt: null,
       verifyUntil: null,
-    });
+    };
   }
 
   private async loadPrivateKey(kid: string, alg: SigningAlgorithm): Promise<CryptoKey> {
-    const { privateJwkEnc } = await this.signingKeys.findOneOrFail({ where: { kid }, select: { kid: true, privateJwkEnc: true } });
+    const privateJwkEnc = await this.signingKeys.privateJwkEnc(kid);
     return (await importJWK(this.cipher.decryptJson<JWK>(privateJwkEnc, privateKeyAad(kid)), alg)) as CryptoKey;
   }
 }

@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { serverConfig } from '../config/server.config.js';
 import { JwksController } from './jwks.controller.js';
+import { SigningKey } from './signing-key.entity.js';
+import { SigningKeyStore } from './signing-key.store.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import { TokensService } from './tokens.service.js';
 
 @Module({
   // The JWKS cache's interval (ANONYMOUS_CACHE_TTL), also where the command line builds this module.
-  imports: [ConfigModule.forFeature(serverConfig)],
+  imports: [ConfigModule.forFeature(serverConfig), TypeOrmModule.forFeature([SigningKey])],
   controllers: [JwksController],
-  providers: [SigningKeysService, TokensService],
+  providers: [SigningKeyStore, SigningKeysService, TokensService],
   exports: [SigningKeysService, TokensService],
 })
 export class TokensModule {}

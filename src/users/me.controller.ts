@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
+import { ManagementEndpoint } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { teamView } from '../teams/team-view.js';
 
 @ApiTags('management')

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { TeamsModule } from '../teams/teams.module.js';
 import { MeController } from './me.controller.js';
+import { User } from './user.entity.js';
+import { UserStore } from './user.store.js';
 import { UsersService } from './users.service.js';
 
-@Module({ imports: [TeamsModule], controllers: [MeController], providers: [UsersService], exports: [UsersService] })
+@Module({ imports: [TypeOrmModule.forFeature([User]), TeamsModule], controllers: [MeController], providers: [UserStore, UsersService], exports: [UsersService] })
 export class UsersModule {}

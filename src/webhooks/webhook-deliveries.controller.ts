@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint, RequireFeatures } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type Principal } from '../auth/principal.js';
+import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
@@ -9,7 +7,8 @@ import { ListingsService, type ListingRow } from '../listings/listings.service.j
 import type { AttemptTrigger } from './webhook-attempt.entity.js';
 import type { DeliveryStatus } from './webhook-delivery.entity.js';
 import { WEBHOOK_DELIVERY_LISTING } from './webhook-delivery-listing.js';
-import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { WebhookDeliveryStore } from './webhook-delivery.store.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookMessageType } from './webhook-event-types.js';
 import type { AttemptOutcome } from './webhook-sender.js';
 
@@ -51,13 +50,13 @@ export interface AttemptView {
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: WebhookDeliveryStore,
     private readonly listings: ListingsService,
     private readonly dispatcher: WebhookDispatcher,
     private readonly clock: Clock,
   ) {}
 
-  /** A page of the log (SPEC 3.7), each row with its attempts. */
+  /** A page of the log (docs/listings.md), each row with its attempts. */
   async list(teamId: string, request: ListingRequestDto): Promise<{ success: true; rows: DeliveryView[]; lastrow: number }> {
     const page = await this.listings.page(WEBHOOK_DELIVERY_LISTING, request, (p) => `d.team_id = ${p.add(teamId)}`);
     return { ...page, rows: await this.withAttempts(page.rows) };
@@ -68,44 +67,34 @@ export class WebhookDeliveriesService {
    * gets one attempt and no retries; a pending one is brought forward to now.
    */
   async redeliver(teamId: string, id: string): Promise<DeliveryView> {
-    await this.dataSource.transaction(async (manager) => {
-      const [delivery]: { has_payload: boolean; disabled_at: Date | null }[] = isUuid(id)
-        ? await manager.query(
-            `SELECT d.payload_enc IS NOT NULL AS has_payload, e.disabled_at
-               FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-              WHERE d.id = $1 AND d.team_id = $2
-              FOR UPDATE OF d`,
-            [id, teamId],
-          )
-        : [];
+    await this.store.transaction(async (manager) => {
+      const delivery = isUuid(id) ? await this.store.lockForRedelivery(manager, id, teamId) : null;
       if (!delivery) throw new DomainException('not_found', `No webhook delivery ${id}.`);
-      if (!delivery.has_payload) {
-        throw new DomainException('delivery_not_redeliverable', 'The payload was erased after the retention period (it held personal data).');
+      if (!delivery.hasPayload) {
+        throw new DomainException(
+          'delivery_not_redeliverable',
+          'The payload was erased after the retention period (it held personal data).',
+        );
       }
-      if (delivery.disabled_at) throw new DomainException('delivery_not_redeliverable', 'The endpoint is disabled; enable it first.');
-      await manager.query(
-        `UPDATE webhook_deliveries
-            SET status = 'pending', next_attempt_at = $2, finished_at = NULL,
-                manual_attempt = (status <> 'pending')
-          WHERE id = $1`,
-        [id, this.clock.now()],
-      );
+      if (delivery.endpointDisabledAt)
+        throw new DomainException('delivery_not_redeliverable', 'The endpoint is disabled; enable it first.');
+      await this.store.scheduleRedelivery(manager, id, this.clock.now());
     });
     this.dispatcher.wake();
-    const { rows } = await this.list(teamId, { startRow: 0, endRow: 1, filterModel: { id: { filterType: 'text', type: 'equals', filter: id } } });
+    const { rows } = await this.list(teamId, {
+      startRow: 0,
+      endRow: 1,
+      filterModel: { id: { filterType: 'text', type: 'equals', filter: id } },
+    });
     return rows[0];
   }
 
   private async withAttempts(rows: ListingRow[]): Promise<DeliveryView[]> {
     if (rows.length === 0) return [];
-    const attempts: ({ deliveryId: string } & Record<string, unknown>)[] = await this.dataSource.query(
-      `SELECT delivery_id AS "deliveryId", attempt_number AS "number", attempted_at AS "attemptedAt", trigger, outcome,
-              status_code AS "statusCode", latency_ms AS "latencyMs", error, response_excerpt AS "responseExcerpt"
-         FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt_number`,
-      [rows.map((row) => row.id)],
-    );
+    const attempts = await this.store.attemptsOf(rows.map((row) => String(row.id)));
     const byDelivery = new Map<string, AttemptView[]>();
-    for (const { deliveryId, ...attempt } of attempts) byDelivery.set(deliveryId, [...(byDelivery.get(deliveryId) ?? []), withoutNulls(attempt) as unknown as AttemptView]);
+    for (const { deliveryId, ...attempt } of attempts)
+      byDelivery.set(deliveryId, [...(byDelivery.get(deliveryId) ?? []), withoutNulls(attempt) as unknown as AttemptView]);
     // The row's members are the listing definition's columns: DeliveryView spells them out.
     return rows.map((row) => ({ ...(row as unknown as Omit<DeliveryView, 'attempts'>), attempts: byDelivery.get(String(row.id)) ?? [] }));
   }

@@ -1,6 +1,6 @@
 import { defineListing } from '../listings/listing-definition.js';
 
-/** The delivery log (SPEC 3.7): every column can be filtered and sorted; payloads and secrets are not columns. */
+/** The delivery log (docs/listings.md): every column can be filtered and sorted; payloads and secrets are not columns. */
 export const WEBHOOK_DELIVERY_LISTING = defineListing({
   from: 'webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id',
   columns: {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** New messages wake the dispatcher at once; this poll finds retries that fell due and work other replicas left. */
 export const DISPATCH_POLL_INTERVAL_MS = 1_000;

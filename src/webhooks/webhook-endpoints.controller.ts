@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint, RequireFeatures } from '../auth/auth.decorators.js';
-import { CurrentPrincipal, type Principal } from '../auth/principal.js';
+import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto.js';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import { WebhookOutbox } from './webhook-outbox.service.js';
+import { WebhookOutbox } from './webhook-outbox.js';
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')

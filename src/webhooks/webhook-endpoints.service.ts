@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
@@ -12,7 +10,8 @@ import { featuresOf } from '../teams/plans.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-types.js';
 import { previousSecretAad, secretAad } from './webhook-encryption.js';
-import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import type { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookEndpointStore } from './webhook-endpoint.store.js';
 import { generateWebhookSecret } from './webhook-signer.js';
 import { assertPublicTarget, ForbiddenTargetError } from './webhook-target-policy.js';
 
@@ -37,7 +36,7 @@ export interface UpdateEndpointInput {
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
-    @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
+    private readonly endpoints: WebhookEndpointStore,
     private readonly teams: TeamsService,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
@@ -47,7 +46,7 @@ export class WebhookEndpointsService {
   /** Creates an endpoint; the returned secret is the only time it leaves the service. */
   async create(teamId: string, input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
     const team = await this.teams.get(teamId);
-    // The CLI comes here without the guard, so the plan rule is the service's (SPEC 5).
+    // The CLI comes here without the guard, so the plan rule is the service's (docs/webhooks.md).
     if (!featuresOf(team).has('pro')) {
       throw new DomainException('feature_required', "The team's plan lacks pro.", { extensions: { features: ['pro'] } });
     }
@@ -55,7 +54,7 @@ export class WebhookEndpointsService {
     const id = randomUUID();
     const secret = generateWebhookSecret();
     const now = this.clock.now();
-    const endpoint = this.endpoints.create({
+    const endpoint: WebhookEndpoint = {
       id,
       teamId,
       environment: input.environment ?? 'test',
@@ -70,13 +69,13 @@ export class WebhookEndpointsService {
       failingSince: null,
       createdAt: now,
       updatedAt: now,
-    });
+    };
     await this.endpoints.insert(endpoint);
     return { endpoint: endpointView(endpoint), secret };
   }
 
   async list(teamId: string): Promise<WebhookEndpointView[]> {
-    const rows = await this.endpoints.find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.endpoints.listForTeam(teamId);
     return rows.map(endpointView);
   }
 
@@ -86,9 +85,9 @@ export class WebhookEndpointsService {
 
   /** The team of an endpoint, for the operator's command line, which names endpoints by id alone. */
   async teamOf(id: string): Promise<string> {
-    const endpoint = isUuid(id) ? await this.endpoints.findOne({ where: { id }, select: { id: true, teamId: true } }) : null;
-    if (!endpoint) throw new DomainException('not_found', `No webhook endpoint ${id}.`);
-    return endpoint.teamId;
+    const teamId = isUuid(id) ? await this.endpoints.teamOf(id) : null;
+    if (!teamId) throw new DomainException('not_found', `No webhook endpoint ${id}.`);
+    return teamId;
   }
 
   async update(teamId: string, id: string, input: UpdateEndpointInput): Promise<WebhookEndpointView> {
@@ -102,41 +101,35 @@ export class WebhookEndpointsService {
       Object.assign(changes, { disabledAt: null, disabledReason: null, failingSince: null });
     }
     if (input.enabled === false && !endpoint.disabledAt) Object.assign(changes, { disabledAt: this.clock.now(), disabledReason: 'manual' });
-    await this.endpoints.update({ id, teamId }, changes);
+    await this.endpoints.update(id, teamId, changes);
     return endpointView(Object.assign(endpoint, changes));
   }
 
   async remove(teamId: string, id: string): Promise<void> {
     await this.find(teamId, id);
     // Its deliveries and their attempts go with it (foreign keys cascade): nothing is sent to it any more.
-    await this.endpoints.delete({ id, teamId });
+    await this.endpoints.delete(id, teamId);
   }
 
   /** A new secret; the previous one keeps signing for ROTATION_OVERLAP_MS so receivers can switch. */
   async rotateSecret(teamId: string, id: string): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
     await this.find(teamId, id);
     const secret = generateWebhookSecret();
-    // Locked, so two rotations at once chain (A's secret becomes B's previous) instead of losing one.
-    await this.endpoints.manager.transaction(async (manager) => {
-      const { secretEnc } = await manager.findOneOrFail(WebhookEndpoint, {
-        where: { id, teamId },
-        select: { id: true, secretEnc: true },
-        lock: { mode: 'pessimistic_write' },
-      });
+    await this.endpoints.rotateSecret(id, teamId, (secretEnc) => {
       const now = this.clock.now();
-      await manager.update(WebhookEndpoint, { id, teamId }, {
+      return {
         secretEnc: this.cipher.encrypt(secret, secretAad(id)),
         previousSecretEnc: this.cipher.encrypt(this.cipher.decrypt(secretEnc, secretAad(id)), previousSecretAad(id)),
         previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
         updatedAt: now,
-      });
+      };
     });
     return { endpoint: await this.get(teamId, id), secret };
   }
 
   private async find(teamId: string, id: string): Promise<WebhookEndpoint> {
     // Another team's endpoint answers like a missing one.
-    const endpoint = isUuid(id) ? await this.endpoints.findOneBy({ id, teamId }) : null;
+    const endpoint = isUuid(id) ? await this.endpoints.findForTeam(id, teamId) : null;
     if (!endpoint) throw new DomainException('not_found', `No webhook endpoint ${id}.`);
     return endpoint;
   }
@@ -152,7 +145,8 @@ export class WebhookEndpointsService {
     const allowed = this.config.requireHttps ? ['https:'] : ['http:', 'https:'];
     if (!allowed.includes(url.protocol)) throw new DomainException('invalid_webhook_url', `url must use ${allowed.join(' or ')}.`);
     if (url.username || url.password) throw new DomainException('invalid_webhook_url', 'url must not carry a user name or password.');
-    if (url.href.length > WEBHOOK_URL_MAX_LENGTH) throw new DomainException('invalid_webhook_url', `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.`);
+    if (url.href.length > WEBHOOK_URL_MAX_LENGTH)
+      throw new DomainException('invalid_webhook_url', `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.`);
     if (!this.config.allowPrivateTargets) {
       try {
         await assertPublicTarget(url);

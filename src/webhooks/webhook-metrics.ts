@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
+import { WebhookDeliveryStore } from './webhook-delivery.store.js';
 import type { EndpointDisabledReason } from './webhook-endpoint.entity.js';
 import type { AttemptOutcome } from './webhook-sender.js';
 
@@ -15,7 +14,7 @@ export class WebhookMetrics {
   private readonly deliveryLatency: Histogram;
   private readonly disabled: Counter<'reason'>;
 
-  constructor(registry: Registry, @InjectDataSource() dataSource: DataSource, clock: Clock) {
+  constructor(registry: Registry, deliveries: WebhookDeliveryStore, clock: Clock) {
     this.attempts = new Counter({
       name: 'webhook_attempts_total',
       help: 'Webhook HTTP attempts by outcome (success, http_error, timeout, network_error, refused).',
@@ -45,7 +44,7 @@ export class WebhookMetrics {
     // Read from the database at scrape time: the queue is shared by every replica.
     let queue: Promise<{ due: number; scheduled: number; oldestDueAgeSeconds: number }> | null = null;
     const readQueue = () =>
-      (queue ??= readQueueState(dataSource, clock.now())
+      (queue ??= readQueueState(deliveries, clock.now())
         .catch((error: unknown) => {
           logger.warn({ err: error }, 'Could not read the webhook queue for metrics');
           return { due: Number.NaN, scheduled: Number.NaN, oldestDueAgeSeconds: Number.NaN };
@@ -87,18 +86,7 @@ export class WebhookMetrics {
   }
 }
 
-async function readQueueState(dataSource: DataSource, now: Date) {
-  const [row]: { due: number; scheduled: number; oldest_due: Date | null }[] = await dataSource.query(
-    `SELECT count(*) FILTER (WHERE d.next_attempt_at <= $1)::int AS due,
-            count(*) FILTER (WHERE d.next_attempt_at > $1)::int AS scheduled,
-            min(d.next_attempt_at) FILTER (WHERE d.next_attempt_at <= $1) AS oldest_due
-       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.status = 'pending' AND e.disabled_at IS NULL`,
-    [now],
-  );
-  return {
-    due: row.due,
-    scheduled: row.scheduled,
-    oldestDueAgeSeconds: row.oldest_due ? Math.max(0, now.getTime() - new Date(row.oldest_due).getTime()) / 1000 : 0,
-  };
+async function readQueueState(deliveries: WebhookDeliveryStore, now: Date) {
+  const { due, scheduled, oldestDue } = await deliveries.queueState(now);
+  return { due, scheduled, oldestDueAgeSeconds: oldestDue ? Math.max(0, now.getTime() - oldestDue.getTime()) / 1000 : 0 };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-/** Standard Webhooks symmetric secret: `whsec_` + base64 of 32 random bytes (SPEC 4). */
+/** Standard Webhooks symmetric secret: `whsec_` + base64 of 32 random bytes (docs/webhooks.md). */
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }

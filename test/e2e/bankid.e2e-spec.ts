@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { FAKE_USER, FakeAppRefusal, FakeBankIdServer } from '../fakes/bankid-rp-fake.js';
 import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../support/create-test-app.js';
@@ -290,7 +290,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const { sessionId, orderRef } = await startPickedUp();
     fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
-    expect(await e2e.app.get(SessionsService).collectDue()).toContain(sessionId);
+    expect(await e2e.app.get(SessionSettlement).collectDue()).toContain(sessionId);
     const [row] = await e2e.app.get(DataSource).query('SELECT status FROM sessions WHERE id = $1', [sessionId]);
     expect(row.status).toBe('complete');
   });

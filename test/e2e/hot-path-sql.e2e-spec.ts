@@ -40,7 +40,7 @@ describe('Hot-path SQL on the sessions table', () => {
     expect(await reader.one([pending.sessionId, randomUUID()])).toBeNull();
   });
 
-  /** A session row as SessionsService writes it, of the given team. */
+  /** A session row as SessionStore writes it, of the given team. */
   const sessionOf = (teamId: string, overrides: Partial<Session> = {}): Session =>
     Object.assign(new Session(), {
       id: randomUUID(),

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { KioskStreamsService, MAX_VIEWERS_PER_SESSION } from '../../src/kiosk/kiosk-streams.service.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
 
 interface KioskEvent {
@@ -161,7 +161,7 @@ describe('Kiosk page and event stream', () => {
     e2e.clock.advance(1_000);
     await e2e.http.post('/api/v1/simulator/scan').send({ qrData: expected }).expect(200);
     e2e.clock.advance(1_500);
-    await e2e.app.get(SessionsService).collectDue();
+    await e2e.app.get(SessionSettlement).collectDue();
     await e2e.app.get(KioskStreamsService).refreshStatuses();
     // Frames keep coming while the session is pending (the page hides them once the app has it).
     let next = await stream.next();
@@ -169,7 +169,7 @@ describe('Kiosk page and event stream', () => {
     expect(next).toEqual({ event: 'status', data: { status: 'pending', hintCode: 'userSign' } });
 
     e2e.clock.advance(2_000);
-    await e2e.app.get(SessionsService).collectDue();
+    await e2e.app.get(SessionSettlement).collectDue();
     await e2e.app.get(KioskStreamsService).refreshStatuses();
     // Whatever frames were in flight, the stream ends with the outcome, and no identity reaches the screen.
     let last: KioskEvent | null = null;

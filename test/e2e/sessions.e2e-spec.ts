@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { DataSource } from 'typeorm';
 import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { createTestApp, createTestDatabase } from '../support/create-test-app.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';
@@ -161,7 +161,7 @@ describe('Identity sessions (simulator)', () => {
     await scan({ autoStartToken: approved.autoStartToken }).expect(200);
     await scan({ autoStartToken: cancelled.autoStartToken, action: 'cancel' }).expect(200);
     e2e.clock.advance(2_500);
-    const collected = await e2e.app.get(SessionsService).collectDue();
+    const collected = await e2e.app.get(SessionSettlement).collectDue();
     expect(collected).toEqual(expect.arrayContaining([approved.sessionId, cancelled.sessionId, waiting.sessionId]));
     // Just collected: these polls answer from the stored state the collector wrote.
     expect((await poll(approved.sessionId).expect(200)).body).toMatchObject({
@@ -231,7 +231,7 @@ describe('Identity sessions (simulator)', () => {
       second.clock.freeze(e2e.clock.nowMs());
       e2e.clock.advance(2_000);
       second.clock.advance(2_000);
-      const [a, b] = await Promise.all([e2e.app.get(SessionsService).collectDue(), second.app.get(SessionsService).collectDue()]);
+      const [a, b] = await Promise.all([e2e.app.get(SessionSettlement).collectDue(), second.app.get(SessionSettlement).collectDue()]);
       const mine = [...a, ...b].filter((id) => ids.includes(id));
       expect(new Set(mine).size).toBe(mine.length);
       expect(new Set(mine)).toEqual(new Set(ids));

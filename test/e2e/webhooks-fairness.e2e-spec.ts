@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
-import { MAX_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { MAX_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -31,7 +31,7 @@ describe('Webhook fairness between endpoints', () => {
   };
   const collect = async () => {
     testApp.clock.advance(2_500);
-    await testApp.app.get(SessionsService).collectDue(500);
+    await testApp.app.get(SessionSettlement).collectDue(500);
   };
 
   beforeAll(async () => {

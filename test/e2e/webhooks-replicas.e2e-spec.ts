@@ -1,10 +1,10 @@
 import { Counter, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../../src/config/webhooks.config.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
-import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery-store.js';
-import { LEASE_MARGIN_MS, MAX_IN_FLIGHT, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
-import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery.store.js';
+import { LEASE_MARGIN_MS, MAX_IN_FLIGHT, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
+import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.js';
 import type { TestApp } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { usingRealPostgres } from '../support/test-postgres.js';
@@ -58,7 +58,7 @@ describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database',
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
-    await a.app.get(SessionsService).collectDue();
+    await a.app.get(SessionSettlement).collectDue();
     const dataSource = a.app.get(DataSource);
     await waitUntil(
       async () =>

@@ -1,5 +1,5 @@
 import { runCli } from '../../src/cli/run-cli.js';
-import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';

@@ -6,14 +6,14 @@ import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { DomainException } from '../../src/common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../src/common/problem-details/validation-problem.exception.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { WebhookDeliveriesService } from '../../src/webhooks/webhook-deliveries.service.js';
-import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery-store.js';
-import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service.js';
+import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery.store.js';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
-import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.service.js';
+import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.js';
 import { WebhookPayloadPurgeJob } from '../../src/webhooks/webhook-payload-purge.job.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
@@ -181,7 +181,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     ]);
 
     e2e.clock.advance(2_000);
-    await app().get(SessionsService).collectDue();
+    await app().get(SessionSettlement).collectDue();
     const received = await receiver.waitForRequests(3);
     await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more comes
     expect(receiver.requests).toHaveLength(3);

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { WebhookDeliveriesService, type DeliveryView } from '../../src/webhooks/webhook-deliveries.service.js';
 import { WebhookEndpointsService, type CreateEndpointInput } from '../../src/webhooks/webhook-endpoints.service.js';
 import type { TestClock } from './test-clock.js';
@@ -46,7 +46,7 @@ export async function completeSimulatorSession(
     })
     .expect(200);
   clock.advance(2_500);
-  await app.get(SessionsService).collectDue();
+  await app.get(SessionSettlement).collectDue();
   return started.body.sessionId as string;
 }
 

@@ -5,7 +5,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * AES-256-GCM for data at rest (SPEC 7). The associated data binds a ciphertext to its row and
+ * AES-256-GCM for data at rest (docs/security.md). The associated data binds a ciphertext to its row and
  * purpose, so a value copied into another row or column fails to decrypt instead of being misread.
  * Layout: version (1) | iv (12) | tag (16) | ciphertext.
  */

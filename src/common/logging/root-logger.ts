@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 
 /**
- * The process's one pino logger: JSON lines on stdout. Credentials never reach a line (SPEC 3.8):
+ * The process's one pino logger: JSON lines on stdout. Credentials never reach a line (docs/operations.md):
  * request lines carry no headers, URLs are redacted (redactUrl), and these paths are censored
  * wherever a service logs an object holding them.
  */

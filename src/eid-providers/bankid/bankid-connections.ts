@@ -28,7 +28,7 @@ export class BankIdConnections implements OnModuleDestroy {
       const settings = config.environments[environment];
       if (!settings) continue;
       const tls = loadBankIdTls(settings);
-      // undici rather than node:https: keep-alive pooling and per-request abort signals, as SPEC 2 suggests.
+      // undici rather than node:https: keep-alive pooling and per-request abort signals.
       const agent = new Agent({ connect: { ...tls.options, timeout: config.timeoutMs }, keepAliveTimeout: 30_000 });
       this.agents.push(agent);
       this.connections.set(environment, {

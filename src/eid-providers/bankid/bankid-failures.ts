@@ -17,7 +17,7 @@ const unavailable = (headers?: Record<string, string>) =>
 
 /**
  * What the RP sees when a BankID call fails, once retries are spent (docs/bankid.md has the table).
- * An outage is 502 provider_unavailable (SPEC 6); a refusal caused by the order itself is not.
+ * An outage is 502 provider_unavailable (docs/api.md); a refusal caused by the order itself is not.
  */
 export function decideFailure(operation: BankIdOperation, error: unknown): FailureDecision {
   if (!(error instanceof BankIdError)) return { exception: unavailable(), level: 'error' };

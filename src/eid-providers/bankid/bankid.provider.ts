@@ -9,7 +9,7 @@ import { authRequestBody, collectResult, FAILED_HINT_CODES, PENDING_HINT_CODES }
 
 const KNOWN_HINT_CODES = new Set<string>([...PENDING_HINT_CODES, ...FAILED_HINT_CODES]);
 
-/** Swedish BankID through the RP API v6.0 over mutual TLS (SPEC 3.4). */
+/** Swedish BankID through the RP API v6.0 over mutual TLS (docs/bankid.md). */
 @Injectable()
 export class BankIdProvider implements EidProvider {
   readonly name = 'bankid';
@@ -33,7 +33,7 @@ export class BankIdProvider implements EidProvider {
     const order = await connection.client.auth(body).catch((error: unknown) => this.fail(connection, 'auth', error));
     return {
       orderRef: order.orderRef,
-      // SPEC 3.1: the QR clock starts when BankID's answer to auth arrives.
+      // docs/bankid.md: the QR clock starts when BankID's answer to auth arrives.
       orderTime: this.clock.now(),
       qr: { startToken: order.qrStartToken, startSecret: order.qrStartSecret },
       autoStartToken: order.autoStartToken,

@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SimulatorOrder } from './simulator-order.entity.js';
+import { SimulatorOrderStore } from './simulator-order.store.js';
 import { SimulatorProvider } from './simulator.provider.js';
 
-@Module({ providers: [SimulatorProvider], exports: [SimulatorProvider] })
+@Module({
+  imports: [TypeOrmModule.forFeature([SimulatorOrder])],
+  providers: [SimulatorOrderStore, SimulatorProvider], exports: [SimulatorProvider] })
 export class SimulatorModule {}

@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type Repository } from 'typeorm';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
-import { InsertBatcher } from '../../database/insert-batcher.js';
-import { PreparedSelect } from '../../database/prepared-select.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
 import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
-import { SimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
+import type { SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
+import { SimulatorOrderStore } from './simulator-order.store.js';
 
-// SPEC 3.3: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
+// docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
 const QR_FRESHNESS_SECONDS = 3;
 
 export interface ScanInput {
@@ -33,18 +30,14 @@ const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
 export class SimulatorProvider implements EidProvider {
   readonly name = 'simulator';
   private readonly timings: SimulatorTimings;
-  private readonly newOrders: InsertBatcher<SimulatorOrder>;
-  private readonly ordersByRef: PreparedSelect<SimulatorOrder>;
 
   constructor(
-    @InjectRepository(SimulatorOrder) private readonly orders: Repository<SimulatorOrder>,
+    private readonly orders: SimulatorOrderStore,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
-    this.newOrders = new InsertBatcher(orders.manager.connection, SimulatorOrder);
-    this.ordersByRef = new PreparedSelect(orders.manager.connection, SimulatorOrder, 'order_ref = ANY ($1::uuid[])');
   }
 
   supports(environment: ApiKeyEnvironment): boolean {
@@ -56,7 +49,7 @@ export class SimulatorProvider implements EidProvider {
     const orderRef = randomUUID();
     const qrStartSecret = randomUUID();
     const autoStartToken = randomUUID();
-    const order = this.orders.create({
+    const order: SimulatorOrder = {
       orderRef,
       endUserIp: request.endUserIp,
       qrStartToken: randomUUID(),
@@ -67,8 +60,8 @@ export class SimulatorProvider implements EidProvider {
       action: null,
       userEnc: null,
       cancelledAt: null,
-    });
-    await this.newOrders.insert(order);
+    };
+    await this.orders.insert(order);
     return {
       orderRef,
       orderTime: order.createdAt,
@@ -78,17 +71,21 @@ export class SimulatorProvider implements EidProvider {
   }
 
   async collect({ orderRef }: OrderReference): Promise<CollectResult> {
-    return this.resultOf(await this.orders.findOneByOrFail({ orderRef }), this.clock.now());
+    return this.resultOf(await this.orders.getByRef(orderRef), this.clock.now());
   }
 
   async collectMany(references: OrderReference[]): Promise<Map<string, CollectResult>> {
     const now = this.clock.now();
-    const found = await this.ordersByRef.many([references.map((r) => r.orderRef)]);
+    const found = await this.orders.findByRefs(references.map((r) => r.orderRef));
     return new Map(found.map((order) => [order.orderRef, this.resultOf(order, now)]));
   }
 
   async cancel({ orderRef }: OrderReference): Promise<void> {
-    await this.orders.update({ orderRef, cancelledAt: IsNull() }, { cancelledAt: this.clock.now() });
+    await this.orders.cancel(orderRef, this.clock.now());
+  }
+
+  async purgeOrdersCreatedBefore(createdBefore: Date): Promise<void> {
+    await this.orders.deleteCreatedBefore(createdBefore);
   }
 
   /** Plays the end user's app: checks the frame (or autostart token) as BankID's app would, then picks the order up. */
@@ -98,12 +95,13 @@ export class SimulatorProvider implements EidProvider {
     if (simulatorOrderStatus(order, now, this.timings).status !== 'pending' || order.scannedAt) {
       throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
     }
-    const claimed = await this.orders.update(
-      { orderRef: order.orderRef, scannedAt: IsNull(), cancelledAt: IsNull() },
-      { scannedAt: now, action: input.action, userEnc: this.cipher.encryptJson(input.user, userAad(order.orderRef)) },
-    );
+    const claimed = await this.orders.claimScan(order.orderRef, {
+      scannedAt: now,
+      action: input.action,
+      userEnc: this.cipher.encryptJson(input.user, userAad(order.orderRef)),
+    });
     // Two apps scanning the same frame at once: the first wins, as with BankID.
-    if (!claimed.affected) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
+    if (!claimed) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
   }
 
   private resultOf(order: SimulatorOrder, now: Date): CollectResult {
@@ -120,7 +118,7 @@ export class SimulatorProvider implements EidProvider {
 
   private async orderForFrame(text: string, now: Date): Promise<SimulatorOrder> {
     const frame = parseQrData(text);
-    const order = frame && (await this.orders.findOneBy({ qrStartToken: frame.qrStartToken }));
+    const order = frame && (await this.orders.findByQrStartToken(frame.qrStartToken));
     if (!frame || !order) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
     const secret = this.cipher.decrypt(order.qrStartSecretEnc, secretAad(order.orderRef));
     if (!constantTimeEqual(qrAuthCode(secret, frame.qrTime), frame.qrAuthCode)) {
@@ -134,7 +132,7 @@ export class SimulatorProvider implements EidProvider {
 
   private async orderForAutoStart(token: string): Promise<SimulatorOrder> {
     // Looked up by hash: the token is a bearer capability, so it is not stored in the clear.
-    const order = await this.orders.findOneBy({ autoStartTokenHash: sha256(token) });
+    const order = await this.orders.findByAutoStartTokenHash(sha256(token));
     if (!order) throw new DomainException('qr_invalid', 'The autostart token does not belong to any order.');
     return order;
   }

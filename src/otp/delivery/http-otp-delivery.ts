@@ -1,6 +1,6 @@
 import { OtpDelivery, OtpDeliveryError, type OtpMessage } from './otp-delivery.js';
 
-/** SPEC 3.5: POST `{channel, to, code, message}` to OTP_HTTP_URL, an SMS (or e-mail) gateway. */
+/** docs/otp-and-tokens.md: POST `{channel, to, code, message}` to OTP_HTTP_URL, an SMS (or e-mail) gateway. */
 export class HttpOtpDelivery extends OtpDelivery {
   readonly channels = ['sms', 'email'] as const;
 

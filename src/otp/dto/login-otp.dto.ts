@@ -3,7 +3,7 @@ import { IsEmail, IsOptional, IsString, MaxLength, registerDecorator, type Valid
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
-/** E.164 when given; required when there is no e-mail (SPEC 3.5: at least one of the two). One message either way. */
+/** E.164 when given; required when there is no e-mail (docs/otp-and-tokens.md: at least one of the two). One message either way. */
 function IsE164UnlessEmail() {
   return (target: object, propertyName: string) =>
     registerDecorator({

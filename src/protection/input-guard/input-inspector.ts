@@ -48,7 +48,7 @@ function* stringsOf(value: unknown, depth = 0): Generator<string> {
 }
 
 /**
- * Inspects what the SPEC's input guard covers: the raw path and its segments, every raw query name and value, and
+ * Inspects what the input guard covers (docs/protection.md): the raw path and its segments, every raw query name and value, and
  * every string (keys too) of a parsed body. Raw, so that double encoding is seen as sent.
  */
 export function inspectRequest(parts: { url: string; body?: unknown }): Finding | null {

@@ -11,7 +11,7 @@ import { IpBlockStore, type BlockPolicy } from './ip-block.store.js';
 const SYNC_STALE_AFTER_MS = 3_000;
 
 /**
- * Failed-attempt IP blocks (SPEC 5): fail2ban's rule with maxretry 10, findtime and bantime 15 min.
+ * Failed-attempt IP blocks (docs/protection.md): fail2ban's rule with maxretry 10, findtime and bantime 15 min.
  *
  * The check runs before every request, so it reads a per-process copy of the blocks in force
  * instead of the store: the copy gets this process's blocks at once and everyone else's at the next

@@ -1,4 +1,4 @@
-/** A key's limits; null is unlimited (SPEC 5). */
+/** A key's limits; null is unlimited (docs/protection.md). */
 export interface KeyLimits {
   perMinute: number | null;
   monthly: number | null;

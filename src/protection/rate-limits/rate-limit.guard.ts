@@ -11,7 +11,7 @@ const LIMIT_TEXT: Record<LimitName, string> = {
 };
 
 /**
- * Applies the key's limits to API-key requests, where SPEC 8a puts them: after authentication and
+ * Applies the key's limits to API-key requests, where docs/protection.md puts them: after authentication and
  * the key's scope, feature and endpoint checks (AuthGuard, the global guard registered before this
  * one), before body validation (pipes run after every guard). A guard rather than an interceptor:
  * Nest's interceptor chain (rxjs) cost 60 µs of CPU per request (docs/benchmarks.md).

@@ -5,7 +5,7 @@ import { clientAddressOf } from '../client-address.js';
 import { QuotaStore, type KeyLimits } from './quota.store.js';
 import { decideRateLimit, type RateLimitDecision } from './rate-limit-decision.js';
 
-/** Per-key limits (SPEC 5): per minute over a sliding 60 s window, per calendar month, distinct client IPs per month. */
+/** Per-key limits (docs/protection.md): per minute over a sliding 60 s window, per calendar month, distinct client IPs per month. */
 @Injectable()
 export class RateLimitsService {
   private readonly logger = new Logger(RateLimitsService.name);

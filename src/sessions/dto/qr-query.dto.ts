@@ -1,10 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { QR_FORMATS, type QrFormat } from '../../qr/qr-format.js';
 import { MAX_IMAGE_PX, MIN_IMAGE_PX } from '../../qr/qr-image.js';
-
-export const QR_FORMATS = ['json', 'png', 'svg'] as const;
-export type QrFormat = (typeof QR_FORMATS)[number];
 
 export class QrQueryDto {
   @ApiPropertyOptional({ enum: QR_FORMATS, description: 'Overrides the Accept header.' })
@@ -24,7 +22,7 @@ export class QrQueryDto {
   @Max(MAX_IMAGE_PX)
   size?: number;
 
-  /** The API key may come in the query (SPEC 5); accepted here so validation does not refuse it. */
+  /** The API key may come in the query (docs/api.md); accepted here so validation does not refuse it. */
   @IsOptional()
   @IsString()
   key?: string;

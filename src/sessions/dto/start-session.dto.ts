@@ -3,7 +3,7 @@ import { IsIn, IsIP, IsObject, IsOptional, IsString, Matches, MaxLength, MinLeng
 
 const METADATA_MAX_BYTES = 1024;
 
-/** A flat object of strings, numbers, booleans or nulls, at most 1 KiB as JSON (SPEC 3.1). */
+/** A flat object of strings, numbers, booleans or nulls, at most 1 KiB as JSON (docs/api.md). */
 function IsFlatMetadata(options?: ValidationOptions) {
   return (target: object, propertyName: string) =>
     registerDecorator({

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { randomBase62 } from '../common/crypto/random-token.js';
-import { EntityInsert } from '../database/entity-insert.js';
-import { featuresOf, type Plan } from '../teams/plans.js';
-import { WebhookDelivery } from './webhook-delivery.entity.js';
-import { WebhookDispatcher } from './webhook-dispatcher.service.js';
+import { TeamsService } from '../teams/teams.service.js';
+import type { WebhookDelivery } from './webhook-delivery.entity.js';
+import { WebhookDeliveryStore } from './webhook-delivery.store.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { payloadAad } from './webhook-encryption.js';
+import { WebhookEndpointStore } from './webhook-endpoint.store.js';
 import { WEBHOOK_TEST_EVENT, type WebhookEventType, type WebhookMessageType } from './webhook-event-types.js';
 
 export interface SessionEndedEvent {
@@ -18,17 +18,8 @@ export interface SessionEndedEvent {
   sessionId: string;
   type: WebhookEventType;
   occurredAt: Date;
-  /** The `data` member of the body (SPEC 4). */
+  /** The `data` member of the body (docs/webhooks.md). */
   data: Record<string, unknown>;
-}
-
-interface EndpointRow {
-  id: string;
-  team_id: string;
-  environment: ApiKeyEnvironment;
-  event_types: string[];
-  plan: Plan;
-  extra_features: string[];
 }
 
 /** Standard Webhooks ids: opaque, and never containing the `.` that separates the signed parts. */
@@ -40,15 +31,13 @@ const newMessageId = () => `msg_${randomBase62(27)}`;
  */
 @Injectable()
 export class WebhookOutbox {
-  private readonly messages: EntityInsert<WebhookDelivery>;
-
   constructor(
     private readonly cipher: DataCipher,
     private readonly dispatcher: WebhookDispatcher,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {
-    this.messages = new EntityInsert(dataSource, WebhookDelivery);
-  }
+    private readonly endpoints: WebhookEndpointStore,
+    private readonly deliveries: WebhookDeliveryStore,
+    private readonly teams: TeamsService,
+  ) {}
 
   /**
    * Inside the caller's transaction: one message per enabled endpoint that wants each event, written
@@ -56,22 +45,21 @@ export class WebhookOutbox {
    */
   async enqueue(manager: EntityManager, events: SessionEndedEvent[], now: Date): Promise<number> {
     if (events.length === 0) return 0;
-    const endpoints: EndpointRow[] = await manager.query(
-      `SELECT e.id, e.team_id, e.environment, e.event_types, t.plan, t.extra_features
-         FROM webhook_endpoints e JOIN teams t ON t.id = e.team_id
-        WHERE e.team_id = ANY ($1::uuid[]) AND e.disabled_at IS NULL`,
-      [[...new Set(events.map((event) => event.teamId))]],
-    );
-    // A team that left the pro plan keeps its endpoints but gets no webhooks (SPEC 5).
-    const eligible = endpoints.filter((e) => featuresOf({ plan: e.plan, extraFeatures: e.extra_features }).has('pro'));
+    const endpoints = await this.endpoints.enabledOfTeams(manager, [...new Set(events.map((event) => event.teamId))]);
+    if (endpoints.length === 0) return 0;
+    // A team that left the pro plan keeps its endpoints but gets no webhooks (docs/webhooks.md).
+    const proTeams = await this.teams.withFeature([...new Set(endpoints.map((e) => e.teamId))], 'pro', manager);
+    const eligible = endpoints.filter((e) => proTeams.has(e.teamId));
     const rows = events.flatMap((event) => {
-      const targets = eligible.filter((e) => e.team_id === event.teamId && e.environment === event.environment && e.event_types.includes(event.type));
+      const targets = eligible.filter(
+        (e) => e.teamId === event.teamId && e.environment === event.environment && e.eventTypes.includes(event.type),
+      );
       if (targets.length === 0) return [];
       // Serialised once: these bytes are stored, signed and sent as they are.
       const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
       return targets.map((endpoint) => this.message(event, endpoint.id, body, now));
     });
-    await this.messages.insert(manager, rows);
+    await this.deliveries.insertMessages(manager, rows);
     return rows.length;
   }
 
@@ -94,7 +82,7 @@ export class WebhookOutbox {
       body,
       now,
     );
-    await this.messages.insert(this.dataSource.manager, [message]);
+    await this.deliveries.insertMessage(message);
     return { id: message.id, messageId: message.messageId };
   }
 

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { CoalescingWriter } from '../database/coalescing-writer.js';
+import { EntityInsert } from '../database/entity-insert.js';
 import type { AttemptTrigger } from './webhook-attempt.entity.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
 import type { EndpointDisabledReason } from './webhook-endpoint.entity.js';
 import type { AttemptResult } from './webhook-sender.js';
 
-/** SPEC 4: an endpoint that has failed every attempt for this long is disabled. */
+/** docs/webhooks.md: an endpoint that has failed every attempt for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
 // Attempts recorded by one statement at most (16 parameters each, as arrays).
 const MAX_RECORDS_PER_STATEMENT = 200;
@@ -44,13 +46,119 @@ export interface RecordedAttempt {
   endpointDisabled: EndpointDisabledReason | null;
 }
 
-/** The queue in SQL: claiming due messages under a lease, and recording what each attempt did. */
+/** A delivery's row for the redelivery checks, locked by the caller's transaction. */
+export interface RedeliveryCandidate {
+  hasPayload: boolean;
+  endpointDisabledAt: Date | null;
+}
+
+/** The queue metrics read: pending messages of enabled endpoints. */
+export interface QueueState {
+  due: number;
+  scheduled: number;
+  oldestDue: Date | null;
+}
+
+/**
+ * The queue in SQL (webhook_deliveries and their webhook_attempts): writing messages, claiming due
+ * ones under a lease, recording what each attempt did, redelivery, the payload purge and the metrics.
+ */
 @Injectable()
 export class WebhookDeliveryStore {
   // Attempts that finish together are recorded by one statement (CoalescingWriter).
   private readonly records = new CoalescingWriter((batch: PendingRecord[]) => this.recordBatch(batch), MAX_RECORDS_PER_STATEMENT);
+  private readonly messages: EntityInsert<WebhookDelivery>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.messages = new EntityInsert(dataSource, WebhookDelivery);
+  }
+
+  /** Inside the caller's transaction (the outbox): as few statements as the parameter limit allows. */
+  insertMessages(manager: EntityManager, messages: WebhookDelivery[]): Promise<void> {
+    return this.messages.insert(manager, messages);
+  }
+
+  /** One message on its own (a test event): no transaction of the caller's to join. */
+  insertMessage(message: WebhookDelivery): Promise<void> {
+    return this.messages.insert(this.dataSource.manager, [message]);
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** A delivery of the team, locked until the transaction ends; null when there is none. */
+  async lockForRedelivery(manager: EntityManager, id: string, teamId: string): Promise<RedeliveryCandidate | null> {
+    const [delivery]: { has_payload: boolean; disabled_at: Date | null }[] = await manager.query(
+      `SELECT d.payload_enc IS NOT NULL AS has_payload, e.disabled_at
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id = $1 AND d.team_id = $2
+        FOR UPDATE OF d`,
+      [id, teamId],
+    );
+    return delivery ? { hasPayload: delivery.has_payload, endpointDisabledAt: delivery.disabled_at } : null;
+  }
+
+  /** Due now again; a finished message gets one manual attempt and no retries. */
+  async scheduleRedelivery(manager: EntityManager, id: string, now: Date): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_deliveries
+          SET status = 'pending', next_attempt_at = $2, finished_at = NULL,
+              manual_attempt = (status <> 'pending')
+        WHERE id = $1`,
+      [id, now],
+    );
+  }
+
+  /** The attempts of these deliveries, oldest first, with their columns named as the log shows them. */
+  attemptsOf(deliveryIds: string[]): Promise<({ deliveryId: string } & Record<string, unknown>)[]> {
+    return this.dataSource.query(
+      `SELECT delivery_id AS "deliveryId", attempt_number AS "number", attempted_at AS "attemptedAt", trigger, outcome,
+              status_code AS "statusCode", latency_ms AS "latencyMs", error, response_excerpt AS "responseExcerpt"
+         FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt_number`,
+      [deliveryIds],
+    );
+  }
+
+  /**
+   * Erases the payloads, and the receivers' answers, of messages that finished at or before `cutoff`;
+   * pending messages of endpoints disabled at or before `cutoff` end as failed and are erased too
+   * (docs/webhooks.md, retention). The log rows stay.
+   */
+  async purgePayloads(now: Date, cutoff: Date): Promise<number> {
+    const [{ purged }]: { purged: number }[] = await this.dataSource.query(
+      `WITH stranded AS (
+         UPDATE webhook_deliveries d
+            SET status = 'failed', next_attempt_at = NULL, finished_at = $1, payload_enc = NULL, payload_purged_at = $1,
+                lease_token = NULL, lease_expires_at = NULL, last_error = 'Endpoint disabled'
+           FROM webhook_endpoints e
+          WHERE e.id = d.endpoint_id AND d.status = 'pending' AND e.disabled_at <= $2
+            AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+         RETURNING d.id),
+       ended AS (
+         UPDATE webhook_deliveries SET payload_enc = NULL, payload_purged_at = $1
+          WHERE payload_enc IS NOT NULL AND status <> 'pending' AND finished_at <= $2
+         RETURNING id),
+       answers AS (
+         UPDATE webhook_attempts SET response_excerpt = NULL
+          WHERE response_excerpt IS NOT NULL AND delivery_id IN (SELECT id FROM stranded UNION ALL SELECT id FROM ended))
+       SELECT (SELECT count(*) FROM stranded)::int + (SELECT count(*) FROM ended)::int AS purged`,
+      [now, cutoff],
+    );
+    return purged;
+  }
+
+  async queueState(now: Date): Promise<QueueState> {
+    const [row]: { due: number; scheduled: number; oldest_due: Date | null }[] = await this.dataSource.query(
+      `SELECT count(*) FILTER (WHERE d.next_attempt_at <= $1)::int AS due,
+              count(*) FILTER (WHERE d.next_attempt_at > $1)::int AS scheduled,
+              min(d.next_attempt_at) FILTER (WHERE d.next_attempt_at <= $1) AS oldest_due
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.status = 'pending' AND e.disabled_at IS NULL`,
+      [now],
+    );
+    return { due: row.due, scheduled: row.scheduled, oldestDue: row.oldest_due ? new Date(row.oldest_due) : null };
+  }
 
   /**
    * Takes up to `limit` due messages of enabled endpoints. SKIP LOCKED hands each row to one
@@ -61,7 +169,12 @@ export class WebhookDeliveryStore {
    * the claim goes round the endpoints with due messages (every endpoint's oldest first, then every
    * endpoint's second…), so one endpoint's backlog never fills the replica's slots.
    */
-  async claimDue(limit: number, now: Date, leaseMs: number, share: EndpointShare = { cap: limit, inFlight: new Map() }): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    limit: number,
+    now: Date,
+    leaseMs: number,
+    share: EndpointShare = { cap: limit, inFlight: new Map() },
+  ): Promise<ClaimedDelivery[]> {
     const leaseToken = randomUUID();
     const [rows]: [ClaimRow[]] = await this.dataSource.query(
       `WITH busy AS (
@@ -125,8 +238,9 @@ export class WebhookDeliveryStore {
 
   private async recordBatch(batch: PendingRecord[]): Promise<RecordedAttempt[]> {
     const column = <T>(pick: (attempt: PendingRecord) => T) => batch.map(pick);
-    const [row]: { moved: string[] | null; disabled: { id: string; reason: EndpointDisabledReason }[] | null }[] = await this.dataSource.query(
-      `WITH input AS (
+    const [row]: { moved: string[] | null; disabled: { id: string; reason: EndpointDisabledReason }[] | null }[] =
+      await this.dataSource.query(
+        `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::text[], $6::text[], $7::int[], $8::int[],
                               $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::uuid[], $14::boolean[], $15::boolean[], $16::uuid[])
            AS i (attempt_id, delivery_id, attempt_number, attempted_at, trigger, outcome, status_code, latency_ms,
@@ -159,26 +273,26 @@ export class WebhookDeliveryStore {
          RETURNING e.id, CASE WHEN NOT o.any_success AND e.disabled_at IS NOT NULL THEN e.disabled_reason END AS disabled_reason)
        SELECT (SELECT array_agg(id) FROM moved) AS moved,
               (SELECT json_agg(json_build_object('id', id, 'reason', disabled_reason)) FROM health WHERE disabled_reason IS NOT NULL) AS disabled`,
-      [
-        column(() => randomUUID()),
-        column((a) => a.claim.id),
-        column((a) => a.claim.attemptCount),
-        column((a) => a.now),
-        column((a) => a.claim.trigger),
-        column((a) => a.result.outcome),
-        column((a) => a.result.statusCode),
-        column((a) => a.result.latencyMs),
-        column((a) => a.result.error),
-        column((a) => a.result.responseExcerpt),
-        column((a) => a.status),
-        column((a) => a.nextAttemptAt),
-        column((a) => a.claim.leaseToken),
-        column((a) => a.success),
-        column((a) => a.result.statusCode === 410),
-        column((a) => a.claim.endpointId),
-        `${DISABLE_AFTER_FAILING_MS} milliseconds`,
-      ],
-    );
+        [
+          column(() => randomUUID()),
+          column((a) => a.claim.id),
+          column((a) => a.claim.attemptCount),
+          column((a) => a.now),
+          column((a) => a.claim.trigger),
+          column((a) => a.result.outcome),
+          column((a) => a.result.statusCode),
+          column((a) => a.result.latencyMs),
+          column((a) => a.result.error),
+          column((a) => a.result.responseExcerpt),
+          column((a) => a.status),
+          column((a) => a.nextAttemptAt),
+          column((a) => a.claim.leaseToken),
+          column((a) => a.success),
+          column((a) => a.result.statusCode === 410),
+          column((a) => a.claim.endpointId),
+          `${DISABLE_AFTER_FAILING_MS} milliseconds`,
+        ],
+      );
     const moved = new Set(row.moved ?? []);
     // A disable is reported once, with the first attempt of that endpoint in the batch.
     const disabled = new Map((row.disabled ?? []).map((d) => [d.id, d.reason]));

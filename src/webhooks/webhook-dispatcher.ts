@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
-import { WebhookDeliveryStore, type ClaimedDelivery } from './webhook-delivery-store.js';
+import { WebhookDeliveryStore, type ClaimedDelivery } from './webhook-delivery.store.js';
 import { payloadAad, previousSecretAad, secretAad } from './webhook-encryption.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { nextRetryDelayMs } from './webhook-retry-policy.js';
@@ -67,7 +67,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     while (this.pumping || this.inFlight.size > 0) await Promise.all([this.pumping, ...this.inFlight]);
   }
 
-  /** SPEC 3.8: a graceful shutdown lets attempts in flight finish and be recorded (each is bounded by the timeout). */
+  /** docs/operations.md: a graceful shutdown lets attempts in flight finish and be recorded (each is bounded by the timeout). */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await this.idle();

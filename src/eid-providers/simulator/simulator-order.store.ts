@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, LessThanOrEqual, type Repository } from 'typeorm';
+import { InsertBatcher } from '../../database/insert-batcher.js';
+import { PreparedSelect } from '../../database/prepared-select.js';
+import { SimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
+
+/** Every statement on the simulator's order book. */
+@Injectable()
+export class SimulatorOrderStore {
+  private readonly newOrders: InsertBatcher<SimulatorOrder>;
+  private readonly ordersByRef: PreparedSelect<SimulatorOrder>;
+
+  constructor(@InjectRepository(SimulatorOrder) private readonly orders: Repository<SimulatorOrder>) {
+    this.newOrders = new InsertBatcher(orders.manager.connection, SimulatorOrder);
+    this.ordersByRef = new PreparedSelect(orders.manager.connection, SimulatorOrder, 'order_ref = ANY ($1::uuid[])');
+  }
+
+  insert(order: SimulatorOrder): Promise<void> {
+    return this.newOrders.insert(this.orders.create(order));
+  }
+
+  getByRef(orderRef: string): Promise<SimulatorOrder> {
+    return this.orders.findOneByOrFail({ orderRef });
+  }
+
+  findByRefs(orderRefs: string[]): Promise<SimulatorOrder[]> {
+    return this.ordersByRef.many([orderRefs]);
+  }
+
+  findByQrStartToken(qrStartToken: string): Promise<SimulatorOrder | null> {
+    return this.orders.findOneBy({ qrStartToken });
+  }
+
+  findByAutoStartTokenHash(autoStartTokenHash: Buffer): Promise<SimulatorOrder | null> {
+    return this.orders.findOneBy({ autoStartTokenHash });
+  }
+
+  async cancel(orderRef: string, now: Date): Promise<void> {
+    await this.orders.update({ orderRef, cancelledAt: IsNull() }, { cancelledAt: now });
+  }
+
+  /** Records the app's scan unless another scan or a cancel came first; false then. */
+  async claimScan(orderRef: string, scan: { scannedAt: Date; action: SimulatorAction; userEnc: Buffer }): Promise<boolean> {
+    const claimed = await this.orders.update({ orderRef, scannedAt: IsNull(), cancelledAt: IsNull() }, scan);
+    return Boolean(claimed.affected);
+  }
+
+  async deleteCreatedBefore(createdBefore: Date): Promise<void> {
+    await this.orders.delete({ createdAt: LessThanOrEqual(createdBefore) });
+  }
+}

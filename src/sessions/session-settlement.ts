@@ -1,0 +1,159 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock/clock.js';
+import { DataCipher } from '../common/crypto/data-cipher.js';
+import type { CollectResult, CompletedIdentity } from '../eid-providers/eid-provider.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.js';
+import { describeProviderError } from './provider-error.js';
+import { completionAad } from './session-encryption.js';
+import { transitionAfterCollect, type SessionTransition } from './session-state.js';
+import { SessionStore, type SessionTransitionRow } from './session.store.js';
+import { sessionView } from './session-view.js';
+import type { Session } from './session.entity.js';
+
+/** BankID: collect every two seconds, no more often. */
+export const COLLECT_INTERVAL_MS = 2_000;
+
+/**
+ * How sessions end: collects from the provider, the transitions they cause, and the webhook messages
+ * of ended sessions, written in one transaction. Every way a session changes state passes through here.
+ */
+@Injectable()
+export class SessionSettlement {
+  private readonly logger = new Logger(SessionSettlement.name);
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly providers: EidProviderRegistry,
+    private readonly cipher: DataCipher,
+    private readonly clock: Clock,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  /** The session refreshed from its provider when its last collect is due; as it was otherwise. */
+  async collectIfDue(session: Session): Promise<Session> {
+    // The row says whether a collect is due; only then try to claim it (most polls need no write).
+    const now = this.clock.now();
+    const dueBefore = new Date(now.getTime() - COLLECT_INTERVAL_MS);
+    if (session.status !== 'pending' || session.lastCollectedAt > dueBefore) return session;
+    if (!(await this.store.claimForCollect(session.id, now, dueBefore))) return session;
+    const [settled] = await this.settle([{ session, collected: await this.collectOne(session) }]);
+    return settled;
+  }
+
+  /**
+   * One tick of the background collector: claims up to `limit` pending sessions whose collect is due
+   * and collects them, one call per provider that answers for many orders at once.
+   */
+  async collectDue(limit = 200): Promise<string[]> {
+    const now = this.clock.now();
+    const sessions = await this.store.claimDue(now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit);
+    const byProvider = new Map<string, Session[]>();
+    for (const session of sessions) {
+      const group = byProvider.get(session.provider);
+      if (group) group.push(session);
+      else byProvider.set(session.provider, [session]);
+    }
+    await Promise.all([...byProvider].map(([name, group]) => this.collectGroup(name, group)));
+    return sessions.map((session) => session.id);
+  }
+
+  /** Applies one transition (a cancel); null when something else ended the session first. */
+  async apply(session: Session, transition: SessionTransition): Promise<Session | null> {
+    const [updated] = await this.applyTransitions([{ session, transition }]);
+    return updated;
+  }
+
+  private async collectOne(session: Session): Promise<CollectResult | null> {
+    const provider = this.providers.find(session.provider);
+    try {
+      return provider ? await provider.collect(session) : null;
+    } catch (error) {
+      // Retried at the next interval; the session fails by itself at expiry if the provider stays away.
+      this.logger.warn({ sessionId: session.id, provider: session.provider, err: describeProviderError(error) }, 'Collect failed');
+      return null;
+    }
+  }
+
+  /** A claimed batch of one provider's sessions: one call where the provider answers for many orders. */
+  private async collectGroup(providerName: string, group: Session[]): Promise<void> {
+    const provider = this.providers.find(providerName);
+    if (!provider?.collectMany) {
+      const collected = await Promise.all(group.map((session) => this.collectOne(session)));
+      await this.settle(group.map((session, i) => ({ session, collected: collected[i] })));
+      return;
+    }
+    let results: Map<string, CollectResult> | null = null;
+    try {
+      results = await provider.collectMany(group);
+    } catch (error) {
+      this.logger.warn({ provider: providerName, sessions: group.length, err: describeProviderError(error) }, 'Collect failed');
+    }
+    await this.settle(group.map((session) => ({ session, collected: results?.get(session.orderRef) ?? null })));
+  }
+
+  /** Writes what collects found, all in one transaction; answers each session as it now stands. */
+  private async settle(collects: { session: Session; collected: CollectResult | null }[]): Promise<Session[]> {
+    const now = this.clock.now();
+    const applied = await this.applyTransitions(collects.map(({ session, collected }) => ({ session, transition: transitionAfterCollect(session, collected, now) })));
+    // A session that something else ended meanwhile (a cancel, another replica) is read again.
+    return Promise.all(applied.map((session, i) => session ?? this.store.getById(collects[i].session.id)));
+  }
+
+  /**
+   * Writes transitions of sessions that are still pending, in one transaction of a few statements
+   * however many there are; null for a session that something else ended first. The end of a
+   * session and its webhook messages are one transaction (the outbox): a crash between the two
+   * cannot lose a webhook, nor send one for a change that was rolled back.
+   */
+  private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
+    const now = this.clock.now();
+    const changed = items.flatMap(({ session, transition }) => (transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }]));
+    if (changed.length === 0) return items.map(({ session }) => session);
+    const outcome = await this.store.transaction(async (manager) => {
+      const updated = await this.store.writeTransitions(manager, changed.map(({ session, changes }) => rowOf(session, changes)));
+      const events = changed
+        .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
+        .map(({ session, transition, changes }) => endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null));
+      return { updated, messages: await this.outbox.enqueue(manager, events, now) };
+    });
+    if (outcome.messages > 0) this.outbox.dispatchSoon();
+    const changesById = new Map(changed.map(({ session, changes }) => [session.id, changes]));
+    return items.map(({ session }) => {
+      const changes = changesById.get(session.id);
+      if (!changes) return session;
+      return outcome.updated.has(session.id) ? Object.assign(session, changes) : null;
+    });
+  }
+
+  private changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Partial<Session> {
+    if (transition.kind === 'progress') return { hintCode: transition.hintCode };
+    if (transition.kind === 'complete') {
+      return { status: 'complete', hintCode: null, completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)), completedAt: now };
+    }
+    return { status: 'failed', hintCode: transition.hintCode, completedAt: now };
+  }
+}
+
+/** Every column a transition may touch: a progress keeps the pending values. */
+function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRow {
+  return {
+    id: session.id,
+    status: changes.status ?? session.status,
+    hintCode: changes.hintCode === undefined ? session.hintCode : changes.hintCode,
+    completionEnc: changes.completionEnc ?? null,
+    completedAt: changes.completedAt ?? null,
+  };
+}
+
+/** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */
+function endedEvent(session: Session, completion: CompletedIdentity | null): SessionEndedEvent {
+  return {
+    teamId: session.teamId,
+    environment: session.environment,
+    sessionId: session.id,
+    type: session.status === 'complete' ? 'auth.session.completed' : 'auth.session.failed',
+    occurredAt: session.completedAt!,
+    data: { ...sessionView(session, completion), ...(session.metadata ? { metadata: session.metadata } : {}) },
+  };
+}

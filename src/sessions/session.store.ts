@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { InsertBatcher } from '../database/insert-batcher.js';
+import { PreparedSelect } from '../database/prepared-select.js';
+import { Session } from './session.entity.js';
+
+/** The columns a transition writes, for one session (a progress keeps the pending values). */
+export interface SessionTransitionRow {
+  id: string;
+  status: Session['status'];
+  hintCode: string | null;
+  completionEnc: Buffer | null;
+  completedAt: Date | null;
+}
+
+/** A watched session's status and hint as a kiosk last saw or now sees them. */
+export interface SessionProgress {
+  id: string;
+  status: Session['status'];
+  hintCode: string | null;
+}
+
+/** Every statement on the sessions table. */
+@Injectable()
+export class SessionStore {
+  /** A session of a team and environment by id; its column list and hydration also serve the collector's claims. */
+  private readonly sessionRows: PreparedSelect<Session>;
+  private readonly newSessions: InsertBatcher<Session>;
+
+  constructor(
+    @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2 AND environment = $3');
+    this.newSessions = new InsertBatcher(dataSource, Session);
+  }
+
+  /** Resolves once the row is committed (concurrent starts share one INSERT). */
+  insert(session: Session): Promise<void> {
+    return this.newSessions.insert(this.sessions.create(session));
+  }
+
+  findForKey(id: string, teamId: string, environment: Session['environment']): Promise<Session | null> {
+    return this.sessionRows.one([id, teamId, environment]);
+  }
+
+  findById(id: string): Promise<Session | null> {
+    return this.sessions.findOneBy({ id });
+  }
+
+  getById(id: string): Promise<Session> {
+    return this.sessions.findOneByOrFail({ id });
+  }
+
+  /** Takes the right to collect this session now; false when another poll or replica did since `dueBefore`. */
+  async claimForCollect(id: string, now: Date, dueBefore: Date): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE sessions SET last_collected_at = $2 WHERE id = $1 AND status = 'pending' AND last_collected_at <= $3`,
+      [id, now, dueBefore],
+    );
+    return affected > 0;
+  }
+
+  /**
+   * Claims up to `limit` pending sessions last collected before `dueBefore`. Replicas run this at
+   * once safely: SKIP LOCKED hands each due session to one claimer, and moving last_collected_at makes
+   * it not due again for an interval.
+   */
+  async claimDue(now: Date, dueBefore: Date, limit: number): Promise<Session[]> {
+    const [rows]: [Record<string, unknown>[]] = await this.dataSource.query(
+      `UPDATE sessions SET last_collected_at = $1
+        WHERE id IN (SELECT id FROM sessions
+                      WHERE status = 'pending' AND last_collected_at <= $2
+                      ORDER BY last_collected_at LIMIT $3
+                      FOR UPDATE SKIP LOCKED)
+        RETURNING ${this.sessionRows.columnList}`,
+      [now, dueBefore, limit],
+    );
+    return rows.map((row) => this.sessionRows.hydrate(row));
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /**
+   * Inside the caller's transaction: writes the transitions of sessions that are still pending, in one
+   * statement however many there are; answers the ids it wrote (the others ended meanwhile).
+   */
+  async writeTransitions(manager: EntityManager, changed: SessionTransitionRow[]): Promise<Set<string>> {
+    const [rows]: [{ id: string }[]] = await manager.query(
+      `UPDATE sessions s SET status = v.status, hint_code = v.hint_code, completion_enc = v.completion_enc, completed_at = v.completed_at
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bytea[], $5::timestamptz[]) AS v (id, status, hint_code, completion_enc, completed_at)
+        WHERE s.id = v.id AND s.status = 'pending'
+       RETURNING s.id`,
+      [
+        changed.map((row) => row.id),
+        changed.map((row) => row.status),
+        changed.map((row) => row.hintCode),
+        changed.map((row) => row.completionEnc),
+        changed.map((row) => row.completedAt),
+      ],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * Of the given sessions, those whose status or hint is no longer what the caller last saw: one
+   * query for all of them, however many, and the database does the comparing.
+   */
+  async changedSince(known: { id: string; hintCode: string | null }[]): Promise<SessionProgress[]> {
+    if (known.length === 0) return [];
+    const rows: { id: string; status: Session['status']; hint_code: string | null }[] = await this.dataSource.query(
+      `SELECT s.id, s.status, s.hint_code
+         FROM sessions s
+         JOIN unnest($1::uuid[], $2::text[]) AS known(id, hint_code) ON known.id = s.id
+        WHERE s.status <> 'pending' OR s.hint_code IS DISTINCT FROM known.hint_code`,
+      [known.map((k) => k.id), known.map((k) => k.hintCode)],
+    );
+    return rows.map((row) => ({ id: row.id, status: row.status, hintCode: row.hint_code }));
+  }
+
+  /** Erases the personal data of sessions that ended at or before `endedBefore`; keeps status and times. */
+  async purgePersonalData(now: Date, endedBefore: Date): Promise<number> {
+    const [, purged]: [unknown, number] = await this.dataSource.query(
+      `UPDATE sessions
+          SET completion_enc = NULL, qr_start_secret_enc = NULL, end_user_ip = NULL, metadata = NULL, pii_purged_at = $1
+        WHERE pii_purged_at IS NULL AND status <> 'pending' AND completed_at <= $2`,
+      [now, endedBefore],
+    );
+    return purged;
+  }
+}

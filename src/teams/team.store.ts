@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type EntityManager, type Repository } from 'typeorm';
+import { Team } from './team.entity.js';
+
+/** Every statement on teams. */
+@Injectable()
+export class TeamStore {
+  constructor(@InjectRepository(Team) private readonly teams: Repository<Team>) {}
+
+  insert(team: Omit<Team, 'createdAt'>): Promise<Team> {
+    return this.teams.save(this.teams.create(team));
+  }
+
+  findById(id: string): Promise<Team | null> {
+    return this.teams.findOneBy({ id });
+  }
+
+  async lockForUpdate(id: string, manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT 1 FROM teams WHERE id = $1 FOR UPDATE`, [id]);
+  }
+
+  list(): Promise<Team[]> {
+    return this.teams.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return !(await this.teams.exists());
+  }
+
+  /** The plan and extra features of these teams; read in the caller's transaction when given. */
+  plansOf(teamIds: string[], manager: EntityManager = this.teams.manager): Promise<Pick<Team, 'id' | 'plan' | 'extraFeatures'>[]> {
+    return manager.find(Team, { where: { id: In(teamIds) }, select: { id: true, plan: true, extraFeatures: true } });
+  }
+}
