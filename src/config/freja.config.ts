@@ -1,7 +1,7 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import type { MutualTlsCredentials } from '../eid-providers/bankid/bankid-tls.js';
-import { validateEnv, type Env } from './env.validation.js';
+import { validatedEnv, type Env } from './env.validation.js';
 
 /** One Freja environment: the RP credentials (BankID's rules for key material) and the result signing certificates. */
 export interface FrejaEnvironmentConfig extends MutualTlsCredentials {
@@ -26,7 +26,7 @@ function credentials(env: Env, prefix: Prefix, caPrefix: Prefix): MutualTlsCrede
 }
 
 export const frejaConfig = registerAs('freja', () => {
-  const env = validateEnv();
+  const env = validatedEnv();
   const environments: Partial<Record<ApiKeyEnvironment, FrejaEnvironmentConfig>> = {};
   if (env.PROVIDERS.includes('freja')) {
     const live = credentials(env, 'FREJA', 'FREJA');
