@@ -19,6 +19,11 @@ export interface EidProvider {
   cancel(order: OrderReference): Promise<void>;
   /** For providers that keep orders of their own: drops those no session can collect any more. */
   purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
+  /**
+   * For a provider whose QR code never changes (an app link holding the order's reference): its
+   * content. Without it, a QR is the animated one made from the order's `qr` secret.
+   */
+  staticQrData?(orderRef: string): string;
 }
 
 export interface StartOrderRequest {

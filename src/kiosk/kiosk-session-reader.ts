@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
-import { qrSecretAad } from '../sessions/session-encryption.js';
+import type { QrSource } from '../qr/qr-frame.js';
+import { SessionQrSources } from '../sessions/session-qr-sources.js';
 import type { Session } from '../sessions/session.entity.js';
 import { SessionStore, type SessionProgress } from '../sessions/session.store.js';
 
@@ -12,8 +12,8 @@ export interface KioskSessionState {
   status: Session['status'];
   hintCode: string | null;
   orderTime: Date;
-  /** Present while the session is pending and has an animated QR. */
-  qr?: { startToken: string; startSecret: string };
+  /** Present while the session is pending and has a QR. */
+  qr?: QrSource;
 }
 
 /** The kiosk's read model of sessions: by id alone, since the kiosk's token already names the session. */
@@ -21,21 +21,15 @@ export interface KioskSessionState {
 export class KioskSessionReader {
   constructor(
     private readonly sessions: SessionStore,
-    private readonly cipher: DataCipher,
+    private readonly qrSources: SessionQrSources,
   ) {}
 
   async forKiosk(sessionId: string): Promise<KioskSessionState> {
     const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
-    const { id, status, hintCode, orderTime, qrStartToken, qrStartSecretEnc } = session;
-    const showsQr = status === 'pending' && qrStartToken && qrStartSecretEnc;
-    return {
-      id,
-      status,
-      hintCode,
-      orderTime,
-      ...(showsQr ? { qr: { startToken: qrStartToken, startSecret: this.cipher.decrypt(qrStartSecretEnc, qrSecretAad(id)) } } : {}),
-    };
+    const { id, status, hintCode, orderTime } = session;
+    const qr = status === 'pending' ? this.qrSources.of(session) : null;
+    return { id, status, hintCode, orderTime, ...(qr ? { qr } : {}) };
   }
 
   /**

@@ -11,7 +11,9 @@ import type { CompletedIdentity, EidProvider } from '../eid-providers/eid-provid
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { KioskLinks } from '../kiosk/kiosk-links.js';
 import type { StartSessionDto } from './dto/start-session.dto.js';
+import type { QrSource } from '../qr/qr-frame.js';
 import { describeProviderError } from './provider-error.js';
+import { SessionQrSources } from './session-qr-sources.js';
 import { completionAad, qrSecretAad } from './session-encryption.js';
 import { SessionSettlement } from './session-settlement.js';
 import { sessionView, type SessionView } from './session-view.js';
@@ -30,6 +32,7 @@ export class SessionsService {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly kioskLinks: KioskLinks,
+    private readonly qrSources: SessionQrSources,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
   ) {}
 
@@ -79,8 +82,8 @@ export class SessionsService {
       autoStartToken: order.autoStartToken,
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
-      // A kiosk can only show an animated QR: providers without one get no link.
-      kioskUrl: order.qr ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
+      // A kiosk shows a QR: providers without one get no link.
+      kioskUrl: order.qr || provider.staticQrData ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
     };
   }
 
@@ -100,13 +103,12 @@ export class SessionsService {
     return this.view(updated);
   }
 
-  /** A pending session of the caller's team and environment, with its decrypted QR secret. */
-  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
+  /** A pending session of the caller's team and environment, with what its QR is made from. */
+  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qr: QrSource }> {
     const session = await this.findForKey(principal, sessionId);
-    if (session.status !== 'pending' || this.clock.now() >= session.expiresAt || !session.qrStartSecretEnc || !session.qrStartToken) {
-      throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
-    }
-    return { session, qrStartSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)) };
+    const qr = session.status === 'pending' && this.clock.now() < session.expiresAt ? this.qrSources.of(session) : null;
+    if (!qr) throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
+    return { session, qr };
   }
 
   private async findForKey(principal: ApiKeyPrincipal, sessionId: string): Promise<Session> {

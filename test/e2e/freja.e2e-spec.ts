@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { createFrejaSigner, type FrejaSigner } from '../fakes/freja-signing-certificates.js';
 import { FAKE_FREJA_USER, FakeFrejaServer } from '../fakes/freja-rp-fake.js';
 import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
+import { decodeQrPng } from '../support/decode-qr.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectProblem } from '../support/problem.js';
 import { createEndpoint, deliveriesOf } from '../support/webhooks.js';
@@ -56,6 +57,7 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     }),
     // Collects happen on polls while the clock is moved by hand, not on wall-time ticks.
     stopBackgroundJobs: true,
+    listen: true,
     withKey: true,
     freezeClock: true,
   });
@@ -95,6 +97,26 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     });
     const [delivery] = await deliveriesOf(e2e.app, e2e.team.id, sessionId);
     expect(delivery).toMatchObject({ eventType: 'auth.session.completed' });
+  });
+
+  it('should serve Freja’s static app link through the same QR routes and the kiosk stream', async () => {
+    const started = (await start().expect(200)).body;
+    const link = `frejaeid://bindUserToTransaction?transactionReference=${encodeURIComponent(await referenceOf(started.sessionId))}`;
+    const qr = (format: string) => e2e.http.get(`/api/v1/auth/${started.sessionId}/qr?format=${format}`).set('x-api-key', e2e.key).expect(200);
+    expect((await qr('json')).body).toEqual({ sessionId: started.sessionId, qrData: link, status: 'pending' });
+    e2e.clock.advance(5_000);
+    expect((await qr('json')).body.qrData).toBe(link);
+    expect(decodeQrPng((await qr('png').buffer(true)).body as Buffer)).toBe(link);
+
+    const [, token] = /#t=(.+)$/.exec(started.kioskUrl)!;
+    const abort = new AbortController();
+    const events = await fetch(`${e2e.baseUrl}/kiosk/${started.sessionId}/events`, { headers: { authorization: `Kiosk ${token}` }, signal: abort.signal });
+    const reader = events.body!.getReader();
+    let text = '';
+    const frame = /event: frame\ndata: (.*)\n/;
+    while (!frame.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    expect(JSON.parse(frame.exec(text)![1])).toMatchObject({ qrData: link });
   });
 
   it.each([

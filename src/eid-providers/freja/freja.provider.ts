@@ -8,7 +8,7 @@ import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
 import { FrejaJwsRejected } from './freja-jws.js';
 import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING, type FrejaStartOptions } from './freja-order.js';
 import { FREJA_ERROR_CODES, type FrejaOperation } from './freja-rp-api.js';
-import { frejaOrderRef, parseFrejaOrderRef } from './freja-qr.js';
+import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
 type FrejaStartRequest = StartOrderRequest & FrejaStartOptions & { operation?: FrejaOperation };
 
@@ -72,6 +72,11 @@ export class FrejaProvider implements EidProvider {
       if (error instanceof FrejaError && error.code === FREJA_ERROR_CODES.invalidReference) return;
       this.fail(connection, 'cancel', error);
     }
+  }
+
+  /** Freja's QR code is static: the app link for the transaction (docs/freja.md). */
+  staticQrData(orderRef: string): string {
+    return frejaQrData(parseFrejaOrderRef(orderRef).reference);
   }
 
   /** A result whose signature does not hold is not the user's: the session fails (docs/freja.md). */
