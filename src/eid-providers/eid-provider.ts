@@ -32,6 +32,10 @@ export interface StartOrderRequest {
   userVisibleData?: string;
   userVisibleDataFormat?: 'plaintext' | 'simpleMarkdownV1';
   requirement?: Record<string, unknown>;
+  /** For providers that can address a known user (Freja eID); others leave them unread. */
+  userInfoType?: string;
+  userInfo?: string;
+  minRegistrationLevel?: string;
   /** Where the e-ID app sends the user back after an autostart (same-device) order. */
   returnUrl?: string;
 }

@@ -46,6 +46,9 @@ export class SessionsService {
         userVisibleDataFormat: request.userVisibleDataFormat,
         requirement: request.requirement,
         returnUrl: request.returnUrl,
+        userInfoType: request.userInfoType,
+        userInfo: request.userInfo,
+        minRegistrationLevel: request.minRegistrationLevel,
       }),
     );
     const now = this.clock.now();

@@ -153,6 +153,23 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     freja.forgeSignaturesWith(signer);
   });
 
+  it('should address a known user: userInfoType SSN goes as base64 of {country, ssn}, with the level asked for', async () => {
+    await start({ endUserIp: '192.0.2.10', userInfoType: 'SSN', userInfo: '199001012393', minRegistrationLevel: 'PLUS' }).expect(200);
+    const { request } = freja.received.at(-1)!;
+    expect(request).toMatchObject({ userInfoType: 'SSN', minRegistrationLevel: 'PLUS' });
+    expect(JSON.parse(Buffer.from(request.userInfo as string, 'base64').toString('utf8'))).toEqual({ country: 'SE', ssn: '199001012393' });
+  });
+
+  it('should refuse a userInfo that does not fit its type with 400 naming the field, and pass Freja’s refusal of BASIC on as 400', async () => {
+    const calls = freja.received.length;
+    const bad = await start({ endUserIp: '192.0.2.10', userInfoType: 'EMAIL', userInfo: 'not-an-address' }).expect(400);
+    expect(bad.body.errors).toEqual([{ pointer: '/userInfo', detail: expect.any(String) }]);
+    expect(freja.received).toHaveLength(calls);
+    const basic = await start({ endUserIp: '192.0.2.10', minRegistrationLevel: 'BASIC' });
+    expectProblem(basic, 400, 'provider_rejected_request');
+    expect(basic.body.providerErrorCode).toBe(2002);
+  });
+
   it('should answer 400 to start fields Freja does not offer, before any call to Freja', async () => {
     const calls = freja.received.length;
     const res = await start({ endUserIp: '192.0.2.10', userVisibleData: '*Hej*', userVisibleDataFormat: 'simpleMarkdownV1' }).expect(400);

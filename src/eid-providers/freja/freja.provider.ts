@@ -10,7 +10,7 @@ import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPI
 import { FREJA_ERROR_CODES, type FrejaOperation } from './freja-rp-api.js';
 import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
-type FrejaStartRequest = StartOrderRequest & FrejaStartOptions & { operation?: FrejaOperation };
+type FrejaStartRequest = StartOrderRequest & Pick<FrejaStartOptions, 'userNonVisibleData'> & { operation?: FrejaOperation };
 
 /** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */
 @Injectable()
