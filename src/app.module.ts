@@ -12,7 +12,6 @@ import { ValidationProblemException } from './common/problem-details/validation-
 import { bankIdConfig } from './config/bankid.config.js';
 import { consoleConfig } from './config/console.config.js';
 import { databaseConfig } from './config/database.config.js';
-import { frejaConfig } from './config/freja.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';
 import { protectionConfig } from './config/protection.config.js';
@@ -42,7 +41,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
-      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, frejaConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig, consoleConfig],
+      load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig, consoleConfig],
     }),
     ScheduleModule.forRoot(),
     LoggingModule,
