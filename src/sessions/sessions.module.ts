@@ -6,6 +6,7 @@ import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
+import { SessionMetrics } from './session-metrics.js';
 import { SessionQrSources } from './session-qr-sources.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
@@ -18,7 +19,7 @@ import { SessionsService } from './sessions.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule],
   controllers: [SessionsController, SessionsListingController],
-  providers: [SessionStore, SessionsService, SessionSettlement, SessionQrSources, SessionCollectorJob, SessionPiiPurgeJob],
+  providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionQrSources, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionStore, SessionQrSources],
 })
 export class SessionsModule {}

@@ -8,17 +8,35 @@ import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { itOnPostgres } from '../support/test-postgres.js';
 import { httpOf, useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 
 describe('Identity sessions (simulator)', () => {
   const e2e = useE2eApp({ stopBackgroundJobs: true, withKey: true, freezeClock: true });
 
+  // Every answer of these helpers is checked against the OpenAPI document too (test/support/openapi.ts).
   const start = (body: object = { endUserIp: '192.0.2.10' }, apiKey = e2e.key) =>
-    e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', apiKey).send(body);
-  const poll = (id: string, apiKey = e2e.key) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', apiKey);
-  const qr = (id: string, format = '') => e2e.http.get(`/api/v1/auth/${id}/qr${format}`).set('x-api-key', e2e.key);
-  const scan = (body: object) => e2e.http.post('/api/v1/simulator/scan').send(body);
+    e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', apiKey)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/auth/{provider}/start'));
+  const poll = (id: string, apiKey = e2e.key) =>
+    e2e.http
+      .post(`/api/v1/auth/${id}/poll`)
+      .set('x-api-key', apiKey)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/auth/{sessionId}/poll'));
+  const qr = (id: string, format = '') =>
+    e2e.http
+      .get(`/api/v1/auth/${id}/qr${format}`)
+      .set('x-api-key', e2e.key)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/auth/{sessionId}/qr'));
+  const scan = (body: object) =>
+    e2e.http
+      .post('/api/v1/simulator/scan')
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/simulator/scan'));
 
   it('should run the whole flow: start, poll pending, QR as JSON/PNG/SVG, scan the frame, poll complete', async () => {
     const started = await start({ endUserIp: '192.0.2.10', metadata: { orderId: 'A-1' } }).expect(200);
@@ -143,8 +161,19 @@ describe('Identity sessions (simulator)', () => {
 
   it('should cancel a pending session', async () => {
     const { sessionId } = (await start().expect(200)).body;
-    const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
-    expect(res.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'failed', hintCode: 'cancelled', completedAt: expect.any(String) });
+    const res = await e2e.http
+      .post(`/api/v1/auth/${sessionId}/cancel`)
+      .set('x-api-key', e2e.key)
+      .expect(200)
+      .expect((answer) => expectMatchesSchema(answer, 'POST /api/v1/auth/{sessionId}/cancel'));
+    expect(res.body).toEqual({
+      sessionId,
+      provider: 'simulator',
+      environment: 'test',
+      status: 'failed',
+      hintCode: 'cancelled',
+      completedAt: expect.any(String),
+    });
     await poll(sessionId).expect(200, res.body);
   });
 
