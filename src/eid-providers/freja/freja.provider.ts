@@ -28,6 +28,11 @@ export class FrejaProvider implements EidProvider {
     return this.connections.get(environment) !== undefined;
   }
 
+  /** Authentication and signature through the app (a QR code or the app link); Freja has no phone channel. */
+  offers(operation: string, channel: string): boolean {
+    return (operation === 'auth' || operation === 'sign') && channel === 'app';
+  }
+
   async start(request: FrejaStartRequest): Promise<StartedOrder> {
     const operation = request.operation ?? 'auth';
     const connection = this.connection(request.environment);
