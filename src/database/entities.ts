@@ -20,7 +20,18 @@ import { IndexDueDeliveriesByEndpoint1795301400001 } from '../../migrations/1795
 import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
-export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const ENTITIES = [
+  Team,
+  User,
+  ApiKey,
+  Session,
+  SimulatorOrder,
+  OtpChallenge,
+  SigningKey,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
+];
 export const MIGRATIONS = [
   CreateTeamsUsersApiKeys1795300000000,
   CreateSessionsAndSimulatorOrders1795300100000,

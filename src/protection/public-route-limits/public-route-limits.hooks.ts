@@ -30,7 +30,9 @@ export class PublicRouteLimitsHooks implements OnModuleInit {
       if (!LIMITED.test(request.url)) return;
       const retryAfter = this.window.take(clientAddressOf(request.ip), this.clock.nowMs());
       if (retryAfter !== null) {
-        throw new DomainException('rate_limit_exceeded', 'Too many requests from this address to this route.', { headers: { 'retry-after': String(retryAfter) } });
+        throw new DomainException('rate_limit_exceeded', 'Too many requests from this address to this route.', {
+          headers: { 'retry-after': String(retryAfter) },
+        });
       }
     });
   }
