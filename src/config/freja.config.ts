@@ -16,7 +16,13 @@ type Prefix = 'FREJA' | 'FREJA_TEST';
 function credentials(env: Env, prefix: Prefix, caPrefix: Prefix): MutualTlsCredentials | null {
   if (!env[`${prefix}_PFX`] && !env[`${prefix}_CERT`]) return null;
   return {
-    source: { pfx: `${prefix}_PFX`, passphrase: `${prefix}_PASSPHRASE`, cert: `${prefix}_CERT`, key: `${prefix}_KEY`, ca: `${caPrefix}_CA` },
+    source: {
+      pfx: `${prefix}_PFX`,
+      passphrase: `${prefix}_PASSPHRASE`,
+      cert: `${prefix}_CERT`,
+      key: `${prefix}_KEY`,
+      ca: `${caPrefix}_CA`,
+    },
     pfx: env[`${prefix}_PFX`],
     passphrase: env[`${prefix}_PASSPHRASE`],
     cert: env[`${prefix}_CERT`],
@@ -30,12 +36,18 @@ export const frejaConfig = registerAs('freja', () => {
   const environments: Partial<Record<ApiKeyEnvironment, FrejaEnvironmentConfig>> = {};
   if (env.PROVIDERS.includes('freja')) {
     const live = credentials(env, 'FREJA', 'FREJA');
-    if (live && env.FREJA_JWS_CERTS) environments.live = { ...live, url: env.FREJA_URL, jwsCerts: env.FREJA_JWS_CERTS, jwsCertsVariable: 'FREJA_JWS_CERTS' };
+    if (live && env.FREJA_JWS_CERTS)
+      environments.live = { ...live, url: env.FREJA_URL, jwsCerts: env.FREJA_JWS_CERTS, jwsCertsVariable: 'FREJA_JWS_CERTS' };
     // Test keys use the test environment's own certificate when given, else the one RP certificate.
     const testCa: Prefix = env.FREJA_TEST_CA ? 'FREJA_TEST' : 'FREJA';
     const test = credentials(env, 'FREJA_TEST', testCa) ?? credentials(env, 'FREJA', testCa);
     if (test && env.FREJA_TEST_JWS_CERTS)
-      environments.test = { ...test, url: env.FREJA_TEST_URL, jwsCerts: env.FREJA_TEST_JWS_CERTS, jwsCertsVariable: 'FREJA_TEST_JWS_CERTS' };
+      environments.test = {
+        ...test,
+        url: env.FREJA_TEST_URL,
+        jwsCerts: env.FREJA_TEST_JWS_CERTS,
+        jwsCertsVariable: 'FREJA_TEST_JWS_CERTS',
+      };
   }
   return {
     environments,

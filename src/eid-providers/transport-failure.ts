@@ -8,7 +8,9 @@ const CERTIFICATE_CODES = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO_SELF_
 /** Classifies an undici failure by the codes along its cause chain; `cause` is a code, never a message. */
 export function transportFailure(error: unknown): { kind: TransportFailureKind; cause: string } {
   // Node errors carry a string code; the DOMException of an aborted signal a name (and a numeric code).
-  const codes = causes(error).flatMap((e) => [(e as NodeJS.ErrnoException).code, (e as Error).name].filter((c): c is string => typeof c === 'string'));
+  const codes = causes(error).flatMap((e) =>
+    [(e as NodeJS.ErrnoException).code, (e as Error).name].filter((c): c is string => typeof c === 'string'),
+  );
   const kind: TransportFailureKind = codes.some((c) => c === 'TimeoutError' || TIMEOUT_CODES.has(c))
     ? 'timeout'
     : codes.some((c) => CERTIFICATE_CODES.test(c))

@@ -10,7 +10,11 @@ export interface ProviderCertificates {
 }
 
 /** Expired certificates (a certain outage), warnings (within 30 days), and the checks to report. */
-export function certificateReadiness(providers: ProviderCertificates[]): { expired: string[]; warnings: string[]; checks: Record<string, unknown> } {
+export function certificateReadiness(providers: ProviderCertificates[]): {
+  expired: string[];
+  warnings: string[];
+  checks: Record<string, unknown>;
+} {
   const expired: string[] = [];
   const warnings: string[] = [];
   const checks: Record<string, unknown> = {};

@@ -18,7 +18,11 @@ export class SessionQrSources {
 
   of(session: Pick<Session, 'id' | 'provider' | 'orderRef' | 'qrStartToken' | 'qrStartSecretEnc'>): QrSource | null {
     if (session.qrStartToken && session.qrStartSecretEnc) {
-      return { kind: 'animated', startToken: session.qrStartToken, startSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)) };
+      return {
+        kind: 'animated',
+        startToken: session.qrStartToken,
+        startSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)),
+      };
     }
     const staticQrData = this.providers.find(session.provider)?.staticQrData?.(session.orderRef);
     return staticQrData ? { kind: 'static', qrData: staticQrData } : null;

@@ -17,7 +17,8 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   let freja: FakeFrejaServer;
   let frejaUrl: string;
 
-  const start = (body: object = { endUserIp: '192.0.2.10' }) => e2e.http.post('/api/v1/auth/freja/start').set('x-api-key', e2e.key).send(body);
+  const start = (body: object = { endUserIp: '192.0.2.10' }) =>
+    e2e.http.post('/api/v1/auth/freja/start').set('x-api-key', e2e.key).send(body);
   const poll = (id: string) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key);
   /** The reference of the transaction the last start made at Freja: what the user's app reads from the QR code. */
   const referenceOf = async (sessionId: string): Promise<string> => {
@@ -68,7 +69,11 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
 
   it('should authenticate end to end: init over mTLS, the app opens the transaction, collect until the verified user', async () => {
     // The dispatcher is stopped: the outbox row the session's end writes is what is checked.
-    await createEndpoint(e2e.app, e2e.team.id, { url: 'http://127.0.0.1:9/hooks', eventTypes: ['auth.session.completed'], environment: 'test' });
+    await createEndpoint(e2e.app, e2e.team.id, {
+      url: 'http://127.0.0.1:9/hooks',
+      eventTypes: ['auth.session.completed'],
+      environment: 'test',
+    });
     const started = await start().expect(200);
     expect(started.body).toMatchObject({ provider: 'freja', status: 'pending' });
     const { sessionId } = started.body;
@@ -76,10 +81,21 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
       path: '/authentication/1.0/initAuthentication',
       parameter: 'initAuthRequest',
       clientCn: 'Fake RP',
-      request: { userInfoType: 'INFERRED', userInfo: 'N/A', minRegistrationLevel: 'EXTENDED', attributesToReturn: [{ attribute: 'BASIC_USER_INFO' }, { attribute: 'SSN' }] },
+      request: {
+        userInfoType: 'INFERRED',
+        userInfo: 'N/A',
+        minRegistrationLevel: 'EXTENDED',
+        attributesToReturn: [{ attribute: 'BASIC_USER_INFO' }, { attribute: 'SSN' }],
+      },
     });
     const reference = await referenceOf(sessionId);
-    await poll(sessionId).expect(200, { sessionId, provider: 'freja', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, {
+      sessionId,
+      provider: 'freja',
+      environment: 'test',
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+    });
 
     freja.deliver(reference);
     expect(await collect(sessionId)).toMatchObject({ status: 'pending', hintCode: 'started' });
@@ -102,7 +118,8 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   it('should serve Freja’s static app link through the same QR routes and the kiosk stream', async () => {
     const started = (await start().expect(200)).body;
     const link = `frejaeid://bindUserToTransaction?transactionReference=${encodeURIComponent(await referenceOf(started.sessionId))}`;
-    const qr = (format: string) => e2e.http.get(`/api/v1/auth/${started.sessionId}/qr?format=${format}`).set('x-api-key', e2e.key).expect(200);
+    const qr = (format: string) =>
+      e2e.http.get(`/api/v1/auth/${started.sessionId}/qr?format=${format}`).set('x-api-key', e2e.key).expect(200);
     expect((await qr('json')).body).toEqual({ sessionId: started.sessionId, qrData: link, status: 'pending' });
     e2e.clock.advance(5_000);
     expect((await qr('json')).body.qrData).toBe(link);
@@ -110,7 +127,10 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
 
     const [, token] = /#t=(.+)$/.exec(started.kioskUrl)!;
     const abort = new AbortController();
-    const events = await fetch(`${e2e.baseUrl}/kiosk/${started.sessionId}/events`, { headers: { authorization: `Kiosk ${token}` }, signal: abort.signal });
+    const events = await fetch(`${e2e.baseUrl}/kiosk/${started.sessionId}/events`, {
+      headers: { authorization: `Kiosk ${token}` },
+      signal: abort.signal,
+    });
     const reader = events.body!.getReader();
     let text = '';
     const frame = /event: frame\ndata: (.*)\n/;
@@ -139,7 +159,11 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     const reference = await referenceOf(sessionId);
     const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
     expect(res.body).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
-    expect(freja.received.at(-1)).toMatchObject({ path: '/authentication/1.0/cancel', parameter: 'cancelAuthRequest', request: { authRef: reference } });
+    expect(freja.received.at(-1)).toMatchObject({
+      path: '/authentication/1.0/cancel',
+      parameter: 'cancelAuthRequest',
+      request: { authRef: reference },
+    });
     expect(freja.transaction(reference)?.status).toBe('RP_CANCELED');
   });
 
@@ -188,6 +212,8 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
 
   it('should report the Freja RP certificate in readiness', async () => {
     const ready = await e2e.http.get('/health/ready').expect(200);
-    expect(ready.body.checks.frejaCertificates).toEqual({ test: { state: 'valid', expiresAt: expect.any(String), daysLeft: expect.any(Number) } });
+    expect(ready.body.checks.frejaCertificates).toEqual({
+      test: { state: 'valid', expiresAt: expect.any(String), daysLeft: expect.any(Number) },
+    });
   });
 });

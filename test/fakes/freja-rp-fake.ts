@@ -190,7 +190,10 @@ export class FakeFrejaServer {
       timestamp: this.now(),
       requestedAttributes: { basicUserInfo: { name: user.name, surname: user.surname }, ssn: { ssn: user.ssn, country: 'SE' } },
       ...(tx.operation === 'sign'
-        ? { signatureType: request.signatureType, signatureData: { userSignature: `fake.${randomBytes(16).toString('base64url')}.sig`, certificateStatus: 'GOOD' } }
+        ? {
+            signatureType: request.signatureType,
+            signatureData: { userSignature: `fake.${randomBytes(16).toString('base64url')}.sig`, certificateStatus: 'GOOD' },
+          }
         : {}),
     };
     return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
@@ -238,7 +241,8 @@ export class FakeFrejaServer {
 
   private init(operation: Operation, request: Record<string, unknown>): Record<string, string> {
     const { userInfoType, userInfo, minRegistrationLevel, attributesToReturn } = request;
-    if (typeof userInfoType !== 'string' || !USER_INFO_TYPES.includes(userInfoType)) throw new FrejaApiError(1001, 'Invalid or missing userInfoType.');
+    if (typeof userInfoType !== 'string' || !USER_INFO_TYPES.includes(userInfoType))
+      throw new FrejaApiError(1001, 'Invalid or missing userInfoType.');
     if (!validUserInfo(userInfoType, userInfo)) throw new FrejaApiError(1002, 'Invalid or missing userInfo.');
     if (minRegistrationLevel !== undefined && !LEVELS.includes(minRegistrationLevel as string))
       throw new FrejaApiError(1007, 'Invalid minimum registration level.');
@@ -250,10 +254,16 @@ export class FakeFrejaServer {
     if (operation === 'sign') {
       const { dataToSignType, signatureType, expiry } = request;
       const dataToSign = request.dataToSign as { text?: unknown; binaryData?: unknown } | undefined;
-      if (dataToSignType !== 'SIMPLE_UTF8_TEXT' && dataToSignType !== 'EXTENDED_UTF8_TEXT') throw new FrejaApiError(3000, 'Invalid or missing dataToSignType.');
-      if (typeof dataToSign?.text !== 'string' || !isBase64(dataToSign.text) || (dataToSignType === 'EXTENDED_UTF8_TEXT' && !isBase64(dataToSign.binaryData)))
+      if (dataToSignType !== 'SIMPLE_UTF8_TEXT' && dataToSignType !== 'EXTENDED_UTF8_TEXT')
+        throw new FrejaApiError(3000, 'Invalid or missing dataToSignType.');
+      if (
+        typeof dataToSign?.text !== 'string' ||
+        !isBase64(dataToSign.text) ||
+        (dataToSignType === 'EXTENDED_UTF8_TEXT' && !isBase64(dataToSign.binaryData))
+      )
         throw new FrejaApiError(3001, 'Invalid or missing dataToSign.');
-      if (signatureType !== (dataToSignType === 'SIMPLE_UTF8_TEXT' ? 'SIMPLE' : 'EXTENDED')) throw new FrejaApiError(3002, 'Invalid or missing signatureType.');
+      if (signatureType !== (dataToSignType === 'SIMPLE_UTF8_TEXT' ? 'SIMPLE' : 'EXTENDED'))
+        throw new FrejaApiError(3002, 'Invalid or missing signatureType.');
       if (expiry !== undefined) {
         if (typeof expiry !== 'number' || expiry <= this.now()) throw new FrejaApiError(3003, 'Invalid expiry.');
         lifetime = expiry - this.now();
@@ -294,7 +304,8 @@ export class FakeFrejaServer {
 /** `NAME=<base64 JSON>` with Freja's parameter name; anything else is a request Freja cannot read. */
 function decodeForm(body: string, parameter: string): Record<string, unknown> {
   const prefix = `${parameter}=`;
-  if (!body.startsWith(prefix) || !isBase64(body.slice(prefix.length))) throw new FrejaApiError(1010, 'JSON request cannot be parsed.', 400);
+  if (!body.startsWith(prefix) || !isBase64(body.slice(prefix.length)))
+    throw new FrejaApiError(1010, 'JSON request cannot be parsed.', 400);
   try {
     const json: unknown = JSON.parse(Buffer.from(body.slice(prefix.length), 'base64').toString('utf8'));
     if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('not an object');

@@ -15,7 +15,28 @@ export interface FrejaSigner {
 
 /** An RSA signing certificate like Freja's result signer (RS256), made with the openssl binary in `dir`. */
 export async function createFrejaSigner(dir: string, name: string): Promise<FrejaSigner> {
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2',
-    '-subj', `/O=Fake Freja eID/CN=${name}`], { cwd: dir });
-  return { certPath: join(dir, `${name}.pem`), cert: await readFile(join(dir, `${name}.pem`), 'utf8'), key: await readFile(join(dir, `${name}.key`), 'utf8') };
+  await run(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-subj',
+      `/O=Fake Freja eID/CN=${name}`,
+    ],
+    { cwd: dir },
+  );
+  return {
+    certPath: join(dir, `${name}.pem`),
+    cert: await readFile(join(dir, `${name}.pem`), 'utf8'),
+    key: await readFile(join(dir, `${name}.key`), 'utf8'),
+  };
 }

@@ -47,7 +47,13 @@ describe(FrejaClient.name, () => {
     const authRef = await client.initAuthentication(INFERRED);
     expect(freja.transaction(authRef)?.status).toBe('STARTED');
     expect(freja.received).toEqual([
-      { path: '/authentication/1.0/initAuthentication', contentType: 'application/json', parameter: 'initAuthRequest', request: INFERRED, clientCn: 'Fake RP' },
+      {
+        path: '/authentication/1.0/initAuthentication',
+        contentType: 'application/json',
+        parameter: 'initAuthRequest',
+        request: INFERRED,
+        clientCn: 'Fake RP',
+      },
     ]);
   });
 
@@ -59,7 +65,11 @@ describe(FrejaClient.name, () => {
     await freja.approve(authRef);
     const approved = await client.getOneResult('auth', authRef);
     expect(approved).toMatchObject({ reference: authRef, status: 'APPROVED', details: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
-    expect(freja.received.at(-1)).toMatchObject({ path: '/authentication/1.0/getOneResult', parameter: 'getOneAuthResultRequest', request: { authRef } });
+    expect(freja.received.at(-1)).toMatchObject({
+      path: '/authentication/1.0/getOneResult',
+      parameter: 'getOneAuthResultRequest',
+      request: { authRef },
+    });
   });
 
   it('should start, read and cancel a signature under signRef', async () => {
@@ -119,7 +129,11 @@ describe(FrejaClient.name, () => {
     async (raw) => {
       const server = createServer((_req, res) => res.end(raw));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const plain = new FrejaClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, dispatcher: new Agent(), timeoutMs: 2000 });
+      const plain = new FrejaClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        dispatcher: new Agent(),
+        timeoutMs: 2000,
+      });
       await expect(plain.getOneResult('auth', 'r')).rejects.toMatchObject({ kind: 'protocol' });
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -4,10 +4,13 @@ import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
 const api = (code: number | undefined, httpStatus = 422) => new FrejaError('api', 'x', { code, httpStatus });
 
 describe(decideFrejaFailure.name, () => {
-  it.each([1000, 1001, 1002, 1007, 1012, 2002, 3000, 3001, 3002, 3003, 3005, 3007])('should answer 400 provider_rejected_request to code %i', (code) => {
-    const { exception } = decideFrejaFailure(api(code));
-    expect(exception).toMatchObject({ code: 'provider_rejected_request', options: { extensions: { providerErrorCode: code } } });
-  });
+  it.each([1000, 1001, 1002, 1007, 1012, 2002, 3000, 3001, 3002, 3003, 3005, 3007])(
+    'should answer 400 provider_rejected_request to code %i',
+    (code) => {
+      const { exception } = decideFrejaFailure(api(code));
+      expect(exception).toMatchObject({ code: 'provider_rejected_request', options: { extensions: { providerErrorCode: code } } });
+    },
+  );
 
   it('should answer order_in_progress when Freja refuses a new transaction for the user (2000)', () => {
     expect(decideFrejaFailure(api(2000)).exception).toMatchObject({ code: 'order_in_progress' });

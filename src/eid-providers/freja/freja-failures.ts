@@ -37,15 +37,23 @@ export function decideFrejaFailure(error: unknown): FrejaFailureDecision {
   if (error.code === C.authInitFailed) {
     // Freja refused to start because the user's previous transaction was refused for security reasons.
     return {
-      exception: new DomainException('order_in_progress', 'Freja eID refused a new transaction for this user for now; ask the user to try again later.', { extensions }),
+      exception: new DomainException(
+        'order_in_progress',
+        'Freja eID refused a new transaction for this user for now; ask the user to try again later.',
+        { extensions },
+      ),
       level: 'warn',
     };
   }
   if (CALLER_CODES.has(error.code)) {
     return {
-      exception: new DomainException('provider_rejected_request', 'Freja eID refused the parameters of this request; check userInfoType, userInfo and minRegistrationLevel.', {
-        extensions,
-      }),
+      exception: new DomainException(
+        'provider_rejected_request',
+        'Freja eID refused the parameters of this request; check userInfoType, userInfo and minRegistrationLevel.',
+        {
+          extensions,
+        },
+      ),
       level: 'warn',
     };
   }

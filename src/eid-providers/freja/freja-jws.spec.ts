@@ -7,7 +7,12 @@ import { createFrejaSigner, type FrejaSigner } from '../../../test/fakes/freja-s
 import { FrejaJwsCertificatesError, FrejaJwsRejected, FrejaJwsVerifier, x5tOf } from './freja-jws.js';
 
 const AUTH_REF = 'a1b2c3';
-const payload = { authRef: AUTH_REF, status: 'APPROVED', userInfoType: 'INFERRED', requestedAttributes: { basicUserInfo: { name: 'A', surname: 'B' } } };
+const payload = {
+  authRef: AUTH_REF,
+  status: 'APPROVED',
+  userInfoType: 'INFERRED',
+  requestedAttributes: { basicUserInfo: { name: 'A', surname: 'B' } },
+};
 
 describe(FrejaJwsVerifier.name, () => {
   let dir: string;
@@ -15,8 +20,14 @@ describe(FrejaJwsVerifier.name, () => {
   let other: FrejaSigner;
   let verifier: FrejaJwsVerifier;
 
-  const sign = (body: object, key: FrejaSigner = signer, header: Record<string, unknown> = { alg: 'RS256', x5t: x5tOf(new X509Certificate(signer.cert)) }) =>
-    new CompactSign(new TextEncoder().encode(JSON.stringify(body))).setProtectedHeader(header as { alg: string }).sign(createPrivateKey(key.key));
+  const sign = (
+    body: object,
+    key: FrejaSigner = signer,
+    header: Record<string, unknown> = { alg: 'RS256', x5t: x5tOf(new X509Certificate(signer.cert)) },
+  ) =>
+    new CompactSign(new TextEncoder().encode(JSON.stringify(body)))
+      .setProtectedHeader(header as { alg: string })
+      .sign(createPrivateKey(key.key));
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'freja-jws-'));
@@ -55,7 +66,11 @@ describe(FrejaJwsVerifier.name, () => {
   });
 
   it('should name the variable, never the content, when the certificates cannot be read', () => {
-    expect(() => new FrejaJwsVerifier('no pem here', 'FREJA_JWS_CERTS')).toThrow(new FrejaJwsCertificatesError('FREJA_JWS_CERTS: no PEM certificate in the file'));
-    expect(() => FrejaJwsVerifier.fromFile(join(dir, 'missing.pem'), 'FREJA_JWS_CERTS')).toThrow(/FREJA_JWS_CERTS: cannot read the file \(ENOENT\)/);
+    expect(() => new FrejaJwsVerifier('no pem here', 'FREJA_JWS_CERTS')).toThrow(
+      new FrejaJwsCertificatesError('FREJA_JWS_CERTS: no PEM certificate in the file'),
+    );
+    expect(() => FrejaJwsVerifier.fromFile(join(dir, 'missing.pem'), 'FREJA_JWS_CERTS')).toThrow(
+      /FREJA_JWS_CERTS: cannot read the file \(ENOENT\)/,
+    );
   });
 });

@@ -16,7 +16,12 @@ function pointers(build: () => unknown): string[] {
 
 describe(initAuthRequestBody.name, () => {
   it('should default to INFERRED (a QR code) and EXTENDED, asking for the name and the personal number', () => {
-    expect(initAuthRequestBody({})).toEqual({ userInfoType: 'INFERRED', userInfo: 'N/A', minRegistrationLevel: 'EXTENDED', attributesToReturn: ATTRIBUTES });
+    expect(initAuthRequestBody({})).toEqual({
+      userInfoType: 'INFERRED',
+      userInfo: 'N/A',
+      minRegistrationLevel: 'EXTENDED',
+      attributesToReturn: ATTRIBUTES,
+    });
   });
 
   it('should send an SSN as Freja wants it: base64 of {country, ssn}', () => {
@@ -69,7 +74,9 @@ describe(initSignRequestBody.name, () => {
 
   it('should require the text and refuse markdown', () => {
     expect(pointers(() => initSignRequestBody({}))).toEqual(['/userVisibleData']);
-    expect(pointers(() => initSignRequestBody({ userVisibleData: '*x*', userVisibleDataFormat: 'simpleMarkdownV1' }))).toEqual(['/userVisibleDataFormat']);
+    expect(pointers(() => initSignRequestBody({ userVisibleData: '*x*', userVisibleDataFormat: 'simpleMarkdownV1' }))).toEqual([
+      '/userVisibleDataFormat',
+    ]);
   });
 });
 
@@ -100,12 +107,17 @@ describe(completedResult.name, () => {
   });
 
   it('should keep the user’s signature of a sign result', () => {
-    const result = completedResult({ signRef: 'r', status: 'APPROVED', requestedAttributes: attributes, signatureData: { userSignature: 'sig' } }, 'jws');
+    const result = completedResult(
+      { signRef: 'r', status: 'APPROVED', requestedAttributes: attributes, signatureData: { userSignature: 'sig' } },
+      'jws',
+    );
     expect(result.completion?.evidence).toEqual({ details: 'jws', userSignature: 'sig' });
   });
 
   it('should fail without a personal number rather than give a partial user', () => {
-    expect(completedResult({ authRef: 'r', status: 'APPROVED', requestedAttributes: { basicUserInfo: attributes.basicUserInfo } }, 'jws')).toEqual({
+    expect(
+      completedResult({ authRef: 'r', status: 'APPROVED', requestedAttributes: { basicUserInfo: attributes.basicUserInfo } }, 'jws'),
+    ).toEqual({
       status: 'failed',
       hintCode: 'providerError',
     });

@@ -33,10 +33,16 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 type UserInfoRule = (value: string | undefined) => string | null;
 const USER_INFO_RULES: Record<UserInfoType, UserInfoRule> = {
-  INFERRED: (v) => (v === undefined ? null : 'must be left out when userInfoType is INFERRED (the user is known once they scan the QR code)'),
-  SSN: (v) => (v !== undefined && SWEDISH_SSN.test(v) ? null : 'must be a Swedish personal number of 12 digits (YYYYMMDDNNNN) when userInfoType is SSN'),
-  EMAIL: (v) => (v !== undefined && v.length <= USER_INFO_MAX && EMAIL.test(v) ? null : 'must be an email address when userInfoType is EMAIL'),
-  PHONE: (v) => (v !== undefined && PHONE.test(v) ? null : 'must be a phone number in international form (+46701234567) when userInfoType is PHONE'),
+  INFERRED: (v) =>
+    v === undefined ? null : 'must be left out when userInfoType is INFERRED (the user is known once they scan the QR code)',
+  SSN: (v) =>
+    v !== undefined && SWEDISH_SSN.test(v)
+      ? null
+      : 'must be a Swedish personal number of 12 digits (YYYYMMDDNNNN) when userInfoType is SSN',
+  EMAIL: (v) =>
+    v !== undefined && v.length <= USER_INFO_MAX && EMAIL.test(v) ? null : 'must be an email address when userInfoType is EMAIL',
+  PHONE: (v) =>
+    v !== undefined && PHONE.test(v) ? null : 'must be a phone number in international form (+46701234567) when userInfoType is PHONE',
 };
 
 function commonFields(options: FrejaStartOptions, errors: FieldError[]): InitAuthRequest {
@@ -86,12 +92,18 @@ export function initSignRequestBody(options: FrejaStartOptions): InitSignRequest
   const errors: FieldError[] = [];
   const common = commonFields(options, errors);
   refuseMarkdown(options, errors);
-  if (!options.userVisibleData) errors.push({ pointer: '/userVisibleData', detail: 'userVisibleData (the text the user signs) is required' });
+  if (!options.userVisibleData)
+    errors.push({ pointer: '/userVisibleData', detail: 'userVisibleData (the text the user signs) is required' });
   if (errors.length) throw new ValidationProblemException(errors);
   const text = base64(options.userVisibleData!);
   return options.userNonVisibleData === undefined
     ? { ...common, dataToSignType: 'SIMPLE_UTF8_TEXT', dataToSign: { text }, signatureType: 'SIMPLE' }
-    : { ...common, dataToSignType: 'EXTENDED_UTF8_TEXT', dataToSign: { text, binaryData: options.userNonVisibleData }, signatureType: 'EXTENDED' };
+    : {
+        ...common,
+        dataToSignType: 'EXTENDED_UTF8_TEXT',
+        dataToSign: { text, binaryData: options.userNonVisibleData },
+        signatureType: 'EXTENDED',
+      };
 }
 
 /** Freja's transaction statuses in the port's terms, with BankID's hint-code vocabulary where one fits. */

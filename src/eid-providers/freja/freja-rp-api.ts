@@ -57,7 +57,15 @@ export interface InitSignRequest extends CommonInitRequest {
 export const initAuthResponseSchema = z.object({ authRef: z.string().min(1) });
 export const initSignResponseSchema = z.object({ signRef: z.string().min(1) });
 
-export const TRANSACTION_STATUSES = ['STARTED', 'DELIVERED_TO_MOBILE', 'APPROVED', 'CANCELED', 'REJECTED', 'RP_CANCELED', 'EXPIRED'] as const;
+export const TRANSACTION_STATUSES = [
+  'STARTED',
+  'DELIVERED_TO_MOBILE',
+  'APPROVED',
+  'CANCELED',
+  'REJECTED',
+  'RP_CANCELED',
+  'EXPIRED',
+] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** A getOneResult answer, with the reference under one name whichever the operation. */

@@ -22,7 +22,14 @@ describe(FrejaProvider.name, () => {
     pki = await createTestPki({ service: 'Freja eID' });
     const signer = await createFrejaSigner(pki.dir, 'freja-signer');
     impostor = await createFrejaSigner(pki.dir, 'impostor');
-    freja = new FakeFrejaServer({ key: pki.server.key, cert: pki.server.cert, clientCa: pki.rpCa, authorizedClients: ['Fake RP'], signer, now: () => clock.now() });
+    freja = new FakeFrejaServer({
+      key: pki.server.key,
+      cert: pki.server.cert,
+      clientCa: pki.rpCa,
+      authorizedClients: ['Fake RP'],
+      signer,
+      now: () => clock.now(),
+    });
     const url = await freja.listen();
     const config: FrejaConfig = {
       timeoutMs: 2000,
@@ -32,7 +39,13 @@ describe(FrejaProvider.name, () => {
           pfx: pki.client.pfxPath,
           passphrase: TEST_PASSPHRASE,
           ca: pki.bankIdCaPath,
-          source: { pfx: 'FREJA_TEST_PFX', passphrase: 'FREJA_TEST_PASSPHRASE', cert: 'FREJA_TEST_CERT', key: 'FREJA_TEST_KEY', ca: 'FREJA_CA' },
+          source: {
+            pfx: 'FREJA_TEST_PFX',
+            passphrase: 'FREJA_TEST_PASSPHRASE',
+            cert: 'FREJA_TEST_CERT',
+            key: 'FREJA_TEST_KEY',
+            ca: 'FREJA_CA',
+          },
           jwsCerts: signer.certPath,
           jwsCertsVariable: 'FREJA_TEST_JWS_CERTS',
         },
@@ -56,7 +69,10 @@ describe(FrejaProvider.name, () => {
     const order = await provider.start({ environment: 'test', endUserIp: '192.0.2.1' });
     const ref = reference(order.orderRef);
     expect(frejaQrData(ref)).toBe(`frejaeid://bindUserToTransaction?transactionReference=${encodeURIComponent(ref)}`);
-    expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({ status: 'pending', hintCode: 'outstandingTransaction' });
+    expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+    });
     freja.deliver(ref);
     expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({ status: 'pending', hintCode: 'started' });
     await freja.approve(ref);
@@ -71,8 +87,16 @@ describe(FrejaProvider.name, () => {
   });
 
   it('should sign the text as SIMPLE_UTF8_TEXT and keep the user’s signature', async () => {
-    const order = await provider.start({ environment: 'test', endUserIp: '192.0.2.1', operation: 'sign', userVisibleData: 'Jag godkänner' });
-    expect(freja.transaction(reference(order.orderRef))?.request).toMatchObject({ dataToSignType: 'SIMPLE_UTF8_TEXT', signatureType: 'SIMPLE' });
+    const order = await provider.start({
+      environment: 'test',
+      endUserIp: '192.0.2.1',
+      operation: 'sign',
+      userVisibleData: 'Jag godkänner',
+    });
+    expect(freja.transaction(reference(order.orderRef))?.request).toMatchObject({
+      dataToSignType: 'SIMPLE_UTF8_TEXT',
+      signatureType: 'SIMPLE',
+    });
     await freja.approve(reference(order.orderRef));
     expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toMatchObject({
       status: 'complete',
@@ -102,16 +126,31 @@ describe(FrejaProvider.name, () => {
     freja.forgeSignaturesWith(impostor);
     const order = await provider.start({ environment: 'test', endUserIp: '192.0.2.1' });
     await freja.approve(reference(order.orderRef));
-    expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({ status: 'failed', hintCode: 'providerError' });
+    expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({
+      status: 'failed',
+      hintCode: 'providerError',
+    });
   });
 
   it('should report a transaction Freja no longer knows as expired', async () => {
-    expect(await provider.collect({ environment: 'test', orderRef: 'auth:gone' })).toEqual({ status: 'failed', hintCode: 'expiredTransaction' });
+    expect(await provider.collect({ environment: 'test', orderRef: 'auth:gone' })).toEqual({
+      status: 'failed',
+      hintCode: 'expiredTransaction',
+    });
   });
 
   it('should answer 400 to a request Freja refuses and 502 to an outage', async () => {
-    freja.fail({ operation: 'auth', method: 'init', times: 1, status: 422, code: 1012, message: 'User with the specified user info does not exist.' });
-    const refused = await provider.start({ environment: 'test', endUserIp: '192.0.2.1', userInfoType: 'SSN', userInfo: '199001012393' }).catch((e: unknown) => e);
+    freja.fail({
+      operation: 'auth',
+      method: 'init',
+      times: 1,
+      status: 422,
+      code: 1012,
+      message: 'User with the specified user info does not exist.',
+    });
+    const refused = await provider
+      .start({ environment: 'test', endUserIp: '192.0.2.1', userInfoType: 'SSN', userInfo: '199001012393' })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainException);
     expect(refused).toMatchObject({ code: 'provider_rejected_request', options: { extensions: { providerErrorCode: 1012 } } });
     freja.fail({ operation: 'auth', method: 'getOneResult', times: 1, status: 503 });

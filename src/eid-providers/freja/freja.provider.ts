@@ -1,7 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
-import { ProviderUnavailableError, type CollectResult, type EidProvider, type OrderReference, type StartOrderRequest, type StartedOrder } from '../eid-provider.js';
+import {
+  ProviderUnavailableError,
+  type CollectResult,
+  type EidProvider,
+  type OrderReference,
+  type StartOrderRequest,
+  type StartedOrder,
+} from '../eid-provider.js';
 import { FrejaError } from './freja-client.js';
 import { FrejaConnections, type FrejaConnection } from './freja-connections.js';
 import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
@@ -38,8 +45,12 @@ export class FrejaProvider implements EidProvider {
     const connection = this.connection(request.environment);
     const reference =
       operation === 'sign'
-        ? await connection.client.initSignature(initSignRequestBody(request)).catch((e: unknown) => this.fail(connection, 'initSignature', e))
-        : await connection.client.initAuthentication(initAuthRequestBody(request)).catch((e: unknown) => this.fail(connection, 'initAuthentication', e));
+        ? await connection.client
+            .initSignature(initSignRequestBody(request))
+            .catch((e: unknown) => this.fail(connection, 'initSignature', e))
+        : await connection.client
+            .initAuthentication(initAuthRequestBody(request))
+            .catch((e: unknown) => this.fail(connection, 'initAuthentication', e));
     return { orderRef: frejaOrderRef(operation, reference), orderTime: this.clock.now() };
   }
 
@@ -100,10 +111,18 @@ export class FrejaProvider implements EidProvider {
     const { exception, level } = decideFrejaFailure(error);
     const fields =
       error instanceof FrejaError
-        ? { kind: error.kind, code: error.code, httpStatus: error.detail.httpStatus, message: loggableMessage(error.detail.frejaMessage), cause: error.detail.cause }
+        ? {
+            kind: error.kind,
+            code: error.code,
+            httpStatus: error.detail.httpStatus,
+            message: loggableMessage(error.detail.frejaMessage),
+            cause: error.detail.cause,
+          }
         : { kind: 'unexpected', type: (error as Error)?.name };
     const message =
-      level === 'error' ? `Freja ${method} failed: check the RP certificate (${connection.certificateSource}), the CA, the URL and the agreement with Freja` : `Freja ${method} failed`;
+      level === 'error'
+        ? `Freja ${method} failed: check the RP certificate (${connection.certificateSource}), the CA, the URL and the agreement with Freja`
+        : `Freja ${method} failed`;
     this.logger[level]({ environment: connection.environment, method, ...fields }, message);
     throw exception;
   }
