@@ -158,6 +158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/{sessionId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the person's return to your returnUrl with its eidgw_nonce (docs/same-device.md) */
+        post: operations["sessions_confirmReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/{sessionId}/qr": {
         parameters: {
             query?: never;
@@ -169,6 +186,57 @@ export interface paths {
         get: operations["sessions_qr"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sign/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a signing session: the end user signs a text in the e-ID app (QR or autostart) */
+        post: operations["signAndPhone_sign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone/auth/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Identify the person on a call with you: their e-ID app asks them to confirm the call (no QR) */
+        post: operations["signAndPhone_phoneAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone/sign/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Have the person on a call with you sign a text in their e-ID app (no QR) */
+        post: operations["signAndPhone_phoneSign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -203,6 +271,23 @@ export interface paths {
         put?: never;
         /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
         post: operations["simulator_scan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulator/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
+        post: operations["simulator_phone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -347,6 +432,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/kiosk/eid-qr.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The <eid-qr session token lang> web component for your own pages (docs/same-device.md) */
+        get: operations["kiosk_component"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/kiosk/{sessionId}": {
         parameters: {
             query?: never;
@@ -356,6 +458,23 @@ export interface paths {
         };
         /** The kiosk page of a session: its rotating QR, then the outcome (open the start answer's kioskUrl) */
         get: operations["kiosk_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kiosk/{sessionId}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended) */
+        get: operations["kiosk_launch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -827,10 +946,15 @@ export interface components {
              */
             userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
             /**
-             * @description Same-device flows: where the e-ID app returns the user. Carry a nonce and check that the same browser comes back.
-             * @example https://rp.example/login/return?nonce=3f9a
+             * @description Same-device flows: where the e-ID app returns the user (https; http outside production). The service appends eidgw_nonce; your page sends it to POST /api/v1/auth/{sessionId}/return (docs/same-device.md).
+             * @example https://rp.example/login/return
              */
             returnUrl?: string;
+            /**
+             * @description Replace an order nobody picked up (startFailed) with a new one under the same session, until the session expires.
+             * @default false
+             */
+            autoRenew?: boolean;
             /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
             requirement?: {
                 [key: string]: unknown;
@@ -912,6 +1036,23 @@ export interface components {
              * @description A page that shows the rotating QR; open it on a screen the user scans.
              */
             kioskUrl?: string;
+            /**
+             * Format: uri
+             * @description Opens the e-ID app on the same device (BankID's universal link); see docs/same-device.md.
+             * @example https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null
+             */
+            launchUrl?: string;
+        };
+        UserMessageDto: {
+            /**
+             * @description The code of BankID's recommended user message.
+             * @example RFA1
+             */
+            code: string;
+            /** @example Starta BankID-appen. */
+            sv: string;
+            /** @example Start your BankID app. */
+            en: string;
         };
         IdentifiedUserDto: {
             /**
@@ -963,12 +1104,21 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
+            /** @description Pending and failed: BankID's recommended message to show the person. */
+            userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
             device?: components["schemas"]["DeviceDto"];
             /** Format: date-time */
             completedAt?: string;
+        };
+        ReturnDto: {
+            /**
+             * @description The eidgw_nonce parameter your returnUrl received.
+             * @example q2Vn8k0f3X1cR7yJtB9wAg
+             */
+            nonce: string;
         };
         QrFrameDto: {
             /**
@@ -985,6 +1135,114 @@ export interface components {
             qrTime?: number;
             /** @enum {string} */
             status: "pending";
+        };
+        StartSignDto: {
+            /**
+             * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
+             * @example 192.0.2.10
+             */
+            endUserIp: string;
+            /**
+             * @description How the app renders userVisibleData.
+             * @default plaintext
+             * @enum {string}
+             */
+            userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
+            /**
+             * @description Same-device flows: where the e-ID app returns the user (https; http outside production). The service appends eidgw_nonce; your page sends it to POST /api/v1/auth/{sessionId}/return (docs/same-device.md).
+             * @example https://rp.example/login/return
+             */
+            returnUrl?: string;
+            /**
+             * @description Replace an order nobody picked up (startFailed) with a new one under the same session, until the session expires.
+             * @default false
+             */
+            autoRenew?: boolean;
+            /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
+            requirement?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
+             * @example {
+             *       "orderId": "A-1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description Plain text the user signs, shown in the e-ID app; at most what encodes to 40,000 base64 characters. */
+            userVisibleData: string;
+            /** @description Base64 data that is signed but not shown, e.g. a hash of the document. */
+            userNonVisibleData?: string;
+        };
+        StartPhoneAuthDto: {
+            /** @description Plain text the e-ID app shows the user. */
+            userVisibleData?: string;
+            /**
+             * @description How the app renders userVisibleData.
+             * @default plaintext
+             * @enum {string}
+             */
+            userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
+            /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
+            requirement?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
+             * @example {
+             *       "orderId": "A-1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /**
+             * @description The person on the call: 12 digits, YYYYMMDDNNNN, with a valid check digit.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description Who made the call: the user, or the RP (your call centre).
+             * @enum {string}
+             */
+            callInitiator: "user" | "RP";
+        };
+        StartPhoneSignDto: {
+            /**
+             * @description How the app renders userVisibleData.
+             * @default plaintext
+             * @enum {string}
+             */
+            userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
+            /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
+            requirement?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
+             * @example {
+             *       "orderId": "A-1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /**
+             * @description The person on the call: 12 digits, YYYYMMDDNNNN, with a valid check digit.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description Who made the call: the user, or the RP (your call centre).
+             * @enum {string}
+             */
+            callInitiator: "user" | "RP";
+            /** @description Plain text the user signs, shown in the e-ID app; at most what encodes to 40,000 base64 characters. */
+            userVisibleData: string;
+            /** @description Base64 data that is signed but not shown. */
+            userNonVisibleData?: string;
         };
         SortModelItemDto: {
             /** @example createdAt */
@@ -1036,6 +1294,16 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
+            /**
+             * @description `auth` identifies the end user, `sign` has them sign a text.
+             * @enum {string}
+             */
+            operation: "auth" | "sign";
+            /**
+             * @description `app`: QR or autostart on a device; `phone`: the RP's call centre.
+             * @enum {string}
+             */
+            channel: "app" | "phone";
             /** @enum {string} */
             status: "pending" | "complete" | "failed";
             hintCode?: string;
@@ -1080,10 +1348,40 @@ export interface components {
             action?: "approve" | "cancel";
         };
         ScanAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
             /** @enum {boolean} */
             scanned: true;
             /** @enum {string} */
             action: "approve" | "cancel";
+        };
+        PhoneAnswerDto: {
+            /**
+             * @description The person the phone session was started for.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description approve: confirm the call and sign; decline: "I am not on a call".
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "decline";
+            name?: string;
+            givenName?: string;
+            surname?: string;
+        };
+        PhoneAnswerAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
+            /** @enum {boolean} */
+            answered: true;
+            /** @enum {string} */
+            action: "approve" | "decline";
         };
         WebhookEndpointDto: {
             /** Format: uuid */
@@ -1099,7 +1397,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1130,7 +1428,7 @@ export interface components {
              */
             url: string;
             /** @description Default: every event type. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             /**
              * @description Sessions started with keys of this environment are sent here.
              * @default test
@@ -1153,7 +1451,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1186,7 +1484,7 @@ export interface components {
              */
             url?: string;
             /** @description Default: every event type. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             /** @description null clears it. */
             description?: Record<string, never> | null;
             /** @description false pauses deliveries (pending ones wait); true resumes them and forgives past failures. */
@@ -1235,7 +1533,7 @@ export interface components {
             /** Format: uuid */
             sessionId: string;
             /** @enum {string} */
-            eventType: "auth.session.completed" | "auth.session.failed";
+            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attemptCount: number;
@@ -1351,6 +1649,8 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
+            /** @description Pending and failed: BankID's recommended message to show the person. */
+            userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
@@ -2103,6 +2403,113 @@ export interface operations {
             };
         };
     };
+    sessions_confirmReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnDto"];
+            };
+        };
+        responses: {
+            /** @description The poll answer; still `pending` if the provider has not completed yet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStateDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `return_nonce_mismatch`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "return_nonce_mismatch";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     sessions_qr: {
         parameters: {
             query?: {
@@ -2175,7 +2582,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `session_not_pending`. */
+            /** @description Conflict: `session_not_pending`, `qr_not_available`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2183,7 +2590,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code: "session_not_pending";
+                        code: "session_not_pending" | "qr_not_available";
                     };
                 };
             };
@@ -2208,6 +2615,444 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    signAndPhone_sign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartSignDto"];
+            };
+        };
+        responses: {
+            /** @description Phone sessions have no QR fields, autostart token or kioskUrl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSessionAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "provider_rejected_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`, `operation_not_supported`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider" | "operation_not_supported";
+                    };
+                };
+            };
+            /** @description Conflict: `order_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "order_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    signAndPhone_phoneAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartPhoneAuthDto"];
+            };
+        };
+        responses: {
+            /** @description Phone sessions have no QR fields, autostart token or kioskUrl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSessionAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "provider_rejected_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`, `operation_not_supported`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider" | "operation_not_supported";
+                    };
+                };
+            };
+            /** @description Conflict: `order_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "order_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    signAndPhone_phoneSign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartPhoneSignDto"];
+            };
+        };
+        responses: {
+            /** @description Phone sessions have no QR fields, autostart token or kioskUrl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSessionAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "provider_rejected_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`, `operation_not_supported`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider" | "operation_not_supported";
+                    };
+                };
+            };
+            /** @description Conflict: `order_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "order_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
                     };
                 };
             };
@@ -2349,6 +3194,111 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    simulator_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not Found: `not_found`, `order_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found" | "order_not_found";
                     };
                 };
             };
@@ -3293,6 +4243,38 @@ export interface operations {
             };
         };
     };
+    kiosk_component: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An ES module defining `<eid-qr>`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     kiosk_page: {
         parameters: {
             query?: never;
@@ -3322,6 +4304,82 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    kiosk_launch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Kiosk <token from the kioskUrl fragment> */
+                authorization: string;
+            };
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{launchUrl}`: a URL, or null once the order has ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        launchUrl: string | null;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_kiosk_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "invalid_kiosk_token";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
                     };
                 };
             };

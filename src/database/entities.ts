@@ -17,7 +17,9 @@ import { IndexIpBlocksInForce1795300500000 } from '../../migrations/179530050000
 import { CountApiKeyRequestsPerSecond1795300615000 } from '../../migrations/1795300615000-CountApiKeyRequestsPerSecond.js';
 import { TrackOtpLockouts1795301400000 } from '../../migrations/1795301400000-TrackOtpLockouts.js';
 import { IndexDueDeliveriesByEndpoint1795301400001 } from '../../migrations/1795301400001-IndexDueDeliveriesByEndpoint.js';
+import { AddSessionOperationAndChannel1795301700000 } from '../../migrations/1795301700000-AddSessionOperationAndChannel.js';
 import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
+import { AddSameDeviceFlow1795303100000 } from '../../migrations/1795303100000-AddSameDeviceFlow.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -42,5 +44,7 @@ export const MIGRATIONS = [
   CountApiKeyRequestsPerSecond1795300615000,
   TrackOtpLockouts1795301400000,
   IndexDueDeliveriesByEndpoint1795301400001,
+  AddSessionOperationAndChannel1795301700000,
   AddTeamConsole1795302200000,
+  AddSameDeviceFlow1795303100000,
 ];

@@ -5,13 +5,14 @@ import type { EidProvider } from './eid-provider.js';
 import { FrejaModule } from './freja/freja.module.js';
 import { FrejaProvider } from './freja/freja.provider.js';
 import { EID_PROVIDERS, EidProviderRegistry } from './eid-provider.registry.js';
+import { SimulatorAppController } from './simulator/simulator-app.controller.js';
 import { SimulatorController } from './simulator/simulator.controller.js';
 import { SimulatorModule } from './simulator/simulator.module.js';
 import { SimulatorProvider } from './simulator/simulator.provider.js';
 
 @Module({
   imports: [SimulatorModule, BankIdModule, FrejaModule],
-  controllers: [SimulatorController],
+  controllers: [SimulatorController, SimulatorAppController],
   providers: [
     { provide: EID_PROVIDERS, inject: [SimulatorProvider, BankIdProvider, FrejaProvider], useFactory: (...providers: EidProvider[]) => providers },
     EidProviderRegistry,

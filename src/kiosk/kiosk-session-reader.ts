@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import type { QrSource } from '../qr/qr-frame.js';
+import { launchUrlAad } from '../sessions/session-encryption.js';
 import { SessionQrSources } from '../sessions/session-qr-sources.js';
 import type { Session } from '../sessions/session.entity.js';
 import { SessionStore, type SessionProgress } from '../sessions/session.store.js';
@@ -12,6 +14,8 @@ export interface KioskSessionState {
   status: Session['status'];
   hintCode: string | null;
   orderTime: Date;
+  /** Orders replaced so far (autoRenew): a change means new frames and a new launch link. */
+  renewals: number;
   /** Present while the session is pending and has a QR. */
   qr?: QrSource;
 }
@@ -22,21 +26,31 @@ export class KioskSessionReader {
   constructor(
     private readonly sessions: SessionStore,
     private readonly qrSources: SessionQrSources,
+    private readonly cipher: DataCipher,
   ) {}
 
   async forKiosk(sessionId: string): Promise<KioskSessionState> {
     const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
-    const { id, status, hintCode, orderTime } = session;
+    const { id, status, hintCode, orderTime, renewals } = session;
     const qr = status === 'pending' ? this.qrSources.of(session) : null;
-    return { id, status, hintCode, orderTime, ...(qr ? { qr } : {}) };
+    return { id, status, hintCode, orderTime, renewals, ...(qr ? { qr } : {}) };
+  }
+
+  /** The current order's same-device link while the session is pending (docs/same-device.md). */
+  async launchUrl(sessionId: string): Promise<string | null> {
+    const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
+    if (!session) throw new DomainException('session_not_found', 'No such session.');
+    return session.status === 'pending' && session.launchUrlEnc
+      ? this.cipher.decrypt(session.launchUrlEnc, launchUrlAad(session.id))
+      : null;
   }
 
   /**
    * Of the sessions a kiosk process watches, those whose status or hint is no longer what it last
    * saw: one query a second for all of them, however many.
    */
-  changes(known: { id: string; hintCode: string | null }[]): Promise<SessionProgress[]> {
+  changes(known: Omit<SessionProgress, 'status'>[]): Promise<SessionProgress[]> {
     return this.sessions.changedSince(known);
   }
 }

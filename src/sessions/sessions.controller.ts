@@ -10,6 +10,7 @@ import { negotiateQrFormat } from '../qr/qr-format.js';
 import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { QrQueryDto } from './dto/qr-query.dto.js';
 import { QrFrameDto, SessionStateDto, StartSessionAnswerDto } from './dto/session-answers.dto.js';
+import { ReturnDto } from './dto/return.dto.js';
 import { StartSessionDto } from './dto/start-session.dto.js';
 import { SessionsService } from './sessions.service.js';
 
@@ -63,6 +64,16 @@ export class SessionsController {
     return this.sessions.cancel(principal, sessionId);
   }
 
+  @Post(':sessionId/return')
+  @HttpCode(200)
+  @Scopes('sessions:read')
+  @ApiOperation({ summary: "Confirm the person's return to your returnUrl with its eidgw_nonce (docs/same-device.md)" })
+  @ApiOkResponse({ type: SessionStateDto, description: 'The poll answer; still `pending` if the provider has not completed yet.' })
+  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'return_nonce_mismatch')
+  confirmReturn(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string, @Body() body: ReturnDto) {
+    return this.sessions.confirmReturn(principal, sessionId, body.nonce);
+  }
+
   @Get(':sessionId/qr')
   @Scopes('sessions:read')
   @ApiOperation({ summary: 'The current frame of the animated QR: JSON, PNG or SVG' })
@@ -76,7 +87,7 @@ export class SessionsController {
       'image/svg+xml': { schema: { type: 'string' } },
     },
   })
-  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'session_not_pending')
+  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'session_not_pending', 'qr_not_available')
   async qr(
     @CurrentPrincipal() principal: ApiKeyPrincipal,
     @Param('sessionId') sessionId: string,

@@ -15,10 +15,11 @@ import { SessionSettlement } from './session-settlement.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
 import { SessionsService } from './sessions.service.js';
+import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule],
-  controllers: [SessionsController, SessionsListingController],
+  controllers: [SessionsController, SignAndPhoneController, SessionsListingController],
   providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionQrSources, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionStore, SessionQrSources],
 })

@@ -89,7 +89,7 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
       },
     });
     const reference = await referenceOf(sessionId);
-    await poll(sessionId).expect(200, {
+    expect((await poll(sessionId).expect(200)).body).toMatchObject({
       sessionId,
       provider: 'freja',
       environment: 'test',
@@ -101,8 +101,10 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     expect(await collect(sessionId)).toMatchObject({ status: 'pending', hintCode: 'started' });
 
     await freja.approve(reference);
-    expect(await collect(sessionId)).toEqual({
+    expect(await collect(sessionId)).toMatchObject({
       sessionId,
+      operation: 'auth',
+      channel: 'app',
       provider: 'freja',
       environment: 'test',
       status: 'complete',
@@ -192,6 +194,27 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     const basic = await start({ endUserIp: '192.0.2.10', minRegistrationLevel: 'BASIC' });
     expectProblem(basic, 400, 'provider_rejected_request');
     expect(basic.body.providerErrorCode).toBe(2002);
+  });
+
+  it('should sign on the app channel: SIMPLE_UTF8_TEXT, or EXTENDED with userNonVisibleData, and keep the user signature', async () => {
+    const sign = (body: object) => e2e.http.post('/api/v1/sign/freja/start').set('x-api-key', e2e.key).send(body);
+    const started = (await sign({ endUserIp: '192.0.2.10', userVisibleData: 'Jag godkänner avtalet' }).expect(200)).body;
+    expect(freja.received.at(-1)).toMatchObject({
+      path: '/sign/1.0/initSignature',
+      parameter: 'initSignRequest',
+      request: { dataToSignType: 'SIMPLE_UTF8_TEXT', signatureType: 'SIMPLE', dataToSign: { text: Buffer.from('Jag godkänner avtalet').toString('base64') } },
+    });
+    const reference = await referenceOf(started.sessionId);
+    await freja.approve(reference);
+    expect(await collect(started.sessionId)).toMatchObject({ status: 'complete', operation: 'sign', user: USER });
+
+    await sign({ endUserIp: '192.0.2.10', userVisibleData: 'Avtal', userNonVisibleData: 'c2hhMjU2OmFiYw==' }).expect(200);
+    expect(freja.received.at(-1)?.request).toMatchObject({ dataToSignType: 'EXTENDED_UTF8_TEXT', signatureType: 'EXTENDED', dataToSign: { binaryData: 'c2hhMjU2OmFiYw==' } });
+  });
+
+  it('should not offer the phone channel', async () => {
+    const res = await e2e.http.post('/api/v1/phone/auth/freja/start').set('x-api-key', e2e.key).send({ personalNumber: '199001012393', callInitiator: 'RP' });
+    expectProblem(res, 404, 'operation_not_supported');
   });
 
   it('should answer 400 to start fields Freja does not offer, before any call to Freja', async () => {

@@ -48,6 +48,8 @@ describe('Hot-path SQL on the sessions table', () => {
       apiKeyId: null,
       environment: 'test',
       provider: 'simulator',
+      operation: 'auth',
+      channel: 'app',
       orderRef: randomUUID(),
       status: 'pending',
       hintCode: 'outstandingTransaction',
@@ -62,6 +64,13 @@ describe('Hot-path SQL on the sessions table', () => {
       completedAt: null,
       lastCollectedAt: new Date('2026-11-22T10:00:00.123Z'),
       piiPurgedAt: null,
+      returnNonceHash: null,
+      returnNonceFailures: 0,
+      returnedAt: null,
+      launchUrlEnc: null,
+      autoRenew: false,
+      renewalRequestEnc: null,
+      renewals: 0,
       ...overrides,
     });
 

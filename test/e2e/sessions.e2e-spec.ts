@@ -43,17 +43,33 @@ describe('Identity sessions (simulator)', () => {
     expect(started.body).toEqual({
       sessionId: expect.any(String),
       provider: 'simulator',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       qrStartToken: expect.any(String),
       qrStartSecret: expect.any(String),
       autoStartToken: expect.any(String),
+      launchUrl: expect.stringMatching(/^https?:\/\/[^/]+\/simulator\/app\?autostarttoken=[0-9a-f-]{36}$/),
       createdAt: e2e.clock.now().toISOString(),
       expiresAt: new Date(e2e.clock.nowMs() + 180_000).toISOString(),
       kioskUrl: expect.stringMatching(/^https?:\/\/[^/]+\/kiosk\/[0-9a-f-]{36}#t=[A-Za-z0-9_-]{28}$/),
     });
     const { sessionId, qrStartToken, qrStartSecret } = started.body;
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'simulator', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, {
+      sessionId,
+      provider: 'simulator',
+      environment: 'test',
+      operation: 'auth',
+      channel: 'app',
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+      userMessage: {
+        code: 'RFA1',
+        sv: 'Starta BankID-appen i din mobil och skanna QR-koden.',
+        en: 'Start the BankID app on your phone and scan the QR code.',
+      },
+    });
 
     e2e.clock.advance(1_000);
     const json = await qr(sessionId).expect(200);
@@ -88,6 +104,8 @@ describe('Identity sessions (simulator)', () => {
       sessionId,
       provider: 'simulator',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'complete',
       user: { personalNumber: '198507099805', name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson' },
       device: { ipAddress: '192.0.2.10' },
@@ -170,8 +188,11 @@ describe('Identity sessions (simulator)', () => {
       sessionId,
       provider: 'simulator',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'failed',
       hintCode: 'cancelled',
+      userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: 'Action cancelled. Please try again.' },
       completedAt: expect.any(String),
     });
     await poll(sessionId).expect(200, res.body);
@@ -209,7 +230,15 @@ describe('Identity sessions (simulator)', () => {
     e2e.clock.advance(3_600_000);
     await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     const after = await poll(sessionId).expect(200);
-    expect(after.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'complete', completedAt: expect.any(String) });
+    expect(after.body).toEqual({
+      sessionId,
+      provider: 'simulator',
+      environment: 'test',
+      operation: 'auth',
+      channel: 'app',
+      status: 'complete',
+      completedAt: expect.any(String),
+    });
   });
 
   it("should answer 404 session_not_found alike for a missing id, a malformed id and another team's session", async () => {

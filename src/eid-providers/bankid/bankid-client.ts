@@ -8,9 +8,14 @@ import {
   collectResponseSchema,
   errorResponseSchema,
   orderResponseSchema,
+  phoneOrderResponseSchema,
   type AuthRequest,
   type CollectResponse,
   type OrderResponse,
+  type PhoneAuthRequest,
+  type PhoneOrderResponse,
+  type PhoneSignRequest,
+  type SignRequest,
 } from './bankid-rp-api.js';
 
 /**
@@ -67,6 +72,18 @@ export class BankIdClient {
 
   auth(body: AuthRequest): Promise<OrderResponse> {
     return this.call('auth', body, orderResponseSchema);
+  }
+
+  sign(body: SignRequest): Promise<OrderResponse> {
+    return this.call('sign', body, orderResponseSchema);
+  }
+
+  phoneAuth(body: PhoneAuthRequest): Promise<PhoneOrderResponse> {
+    return this.call('phone/auth', body, phoneOrderResponseSchema);
+  }
+
+  phoneSign(body: PhoneSignRequest): Promise<PhoneOrderResponse> {
+    return this.call('phone/sign', body, phoneOrderResponseSchema);
   }
 
   collect(orderRef: string): Promise<CollectResponse> {

@@ -66,7 +66,7 @@ describe(FrejaProvider.name, () => {
   });
 
   it('should authenticate: STARTED, DELIVERED_TO_MOBILE, then the verified user in BankID’s shape', async () => {
-    const order = await provider.start({ environment: 'test', endUserIp: '192.0.2.1' });
+    const order = await provider.start({ environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.1' });
     const ref = reference(order.orderRef);
     expect(frejaQrData(ref)).toBe(`frejaeid://bindUserToTransaction?transactionReference=${encodeURIComponent(ref)}`);
     expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({
@@ -91,6 +91,7 @@ describe(FrejaProvider.name, () => {
       environment: 'test',
       endUserIp: '192.0.2.1',
       operation: 'sign',
+      channel: 'app',
       userVisibleData: 'Jag godkänner',
     });
     expect(freja.transaction(reference(order.orderRef))?.request).toMatchObject({
@@ -110,13 +111,13 @@ describe(FrejaProvider.name, () => {
     ['expired', () => clock.advance(121_000), 'expiredTransaction'],
   ])('should fail a transaction %s', async (_case, act, hintCode) => {
     clock.freeze();
-    const order = await provider.start({ environment: 'test', endUserIp: '192.0.2.1' });
+    const order = await provider.start({ environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.1' });
     act(reference(order.orderRef));
     expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({ status: 'failed', hintCode });
   });
 
   it('should cancel at Freja (RP_CANCELED → cancelled), and treat a second cancel as done', async () => {
-    const order = await provider.start({ environment: 'test', endUserIp: '192.0.2.1' });
+    const order = await provider.start({ environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.1' });
     await provider.cancel({ environment: 'test', orderRef: order.orderRef });
     expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({ status: 'failed', hintCode: 'cancelled' });
     await expect(provider.cancel({ environment: 'test', orderRef: order.orderRef })).resolves.toBeUndefined();
@@ -124,7 +125,7 @@ describe(FrejaProvider.name, () => {
 
   it('should not believe a result whose signature does not verify: the session fails with providerError', async () => {
     freja.forgeSignaturesWith(impostor);
-    const order = await provider.start({ environment: 'test', endUserIp: '192.0.2.1' });
+    const order = await provider.start({ environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.1' });
     await freja.approve(reference(order.orderRef));
     expect(await provider.collect({ environment: 'test', orderRef: order.orderRef })).toEqual({
       status: 'failed',
@@ -149,7 +150,7 @@ describe(FrejaProvider.name, () => {
       message: 'User with the specified user info does not exist.',
     });
     const refused = await provider
-      .start({ environment: 'test', endUserIp: '192.0.2.1', userInfoType: 'SSN', userInfo: '199001012393' })
+      .start({ environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.1', userInfoType: 'SSN', userInfo: '199001012393' })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainException);
     expect(refused).toMatchObject({ code: 'provider_rejected_request', options: { extensions: { providerErrorCode: 1012 } } });

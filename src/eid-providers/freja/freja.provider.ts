@@ -13,11 +13,10 @@ import { FrejaError } from './freja-client.js';
 import { FrejaConnections, type FrejaConnection } from './freja-connections.js';
 import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
 import { FrejaJwsRejected } from './freja-jws.js';
-import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING, type FrejaStartOptions } from './freja-order.js';
-import { FREJA_ERROR_CODES, type FrejaOperation } from './freja-rp-api.js';
+import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING } from './freja-order.js';
+import { FREJA_ERROR_CODES } from './freja-rp-api.js';
 import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
-type FrejaStartRequest = StartOrderRequest & Pick<FrejaStartOptions, 'userNonVisibleData'> & { operation?: FrejaOperation };
 
 /** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */
 @Injectable()
@@ -40,8 +39,8 @@ export class FrejaProvider implements EidProvider {
     return (operation === 'auth' || operation === 'sign') && channel === 'app';
   }
 
-  async start(request: FrejaStartRequest): Promise<StartedOrder> {
-    const operation = request.operation ?? 'auth';
+  async start(request: StartOrderRequest): Promise<StartedOrder> {
+    const { operation } = request;
     const connection = this.connection(request.environment);
     const reference =
       operation === 'sign'

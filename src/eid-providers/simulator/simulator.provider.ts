@@ -1,13 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
-import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
+import type { CollectResult, CompletedIdentity, EidOperation, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
@@ -22,22 +23,38 @@ export interface ScanInput {
   user: CompletedIdentity['user'];
 }
 
+export interface PhoneAnswerInput {
+  action: 'approve' | 'decline';
+  /** The person called: their personalNumber finds the order. */
+  user: CompletedIdentity['user'];
+}
+
+/** What the e-ID app shows once it has the order (docs/api.md, "Simulator"). */
+export interface ShownOrder {
+  operation: EidOperation;
+  userVisibleData?: string;
+}
+
 const secretAad = (orderRef: string) => `simulator_orders:${orderRef}:qr_start_secret`;
 const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
+const textAad = (orderRef: string) => `simulator_orders:${orderRef}:user_visible_data`;
 
 /** A stand-in for BankID that follows its protocol: same order life cycle, hint codes and QR rule. */
 @Injectable()
 export class SimulatorProvider implements EidProvider {
   readonly name = 'simulator';
   private readonly timings: SimulatorTimings;
+  private readonly personalNumberKey: Buffer;
 
   constructor(
     private readonly orders: SimulatorOrderStore,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
+    @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
+    this.personalNumberKey = cipher.deriveKey('simulator-personal-number');
   }
 
   supports(environment: ApiKeyEnvironment): boolean {
@@ -45,28 +62,42 @@ export class SimulatorProvider implements EidProvider {
     return environment === 'test';
   }
 
+  /** Like BankID: both operations on both channels. */
+  offers(): boolean {
+    return true;
+  }
+
   async start(request: StartOrderRequest): Promise<StartedOrder> {
     const orderRef = randomUUID();
-    const qrStartSecret = randomUUID();
-    const autoStartToken = randomUUID();
+    const phone = request.channel === 'phone';
+    const qrStartSecret = phone ? null : randomUUID();
+    const autoStartToken = phone ? null : randomUUID();
     const order: SimulatorOrder = {
       orderRef,
-      endUserIp: request.endUserIp,
-      qrStartToken: randomUUID(),
-      qrStartSecretEnc: this.cipher.encrypt(qrStartSecret, secretAad(orderRef)),
-      autoStartTokenHash: sha256(autoStartToken),
+      operation: request.operation,
+      channel: request.channel,
+      endUserIp: request.endUserIp ?? null,
+      qrStartToken: phone ? null : randomUUID(),
+      qrStartSecretEnc: qrStartSecret ? this.cipher.encrypt(qrStartSecret, secretAad(orderRef)) : null,
+      autoStartTokenHash: autoStartToken ? sha256(autoStartToken) : null,
+      personalNumberHash: phone ? this.personalNumberHash(request.personalNumber!) : null,
+      userVisibleDataEnc: request.userVisibleData ? this.cipher.encrypt(request.userVisibleData, textAad(orderRef)) : null,
       createdAt: this.clock.now(),
       scannedAt: null,
       action: null,
       userEnc: null,
       cancelledAt: null,
+      returnUrl: request.returnUrl ?? null,
     };
     await this.orders.insert(order);
+    if (!order.qrStartToken || !qrStartSecret || !autoStartToken) return { orderRef, orderTime: order.createdAt };
     return {
       orderRef,
       orderTime: order.createdAt,
       qr: { startToken: order.qrStartToken, startSecret: qrStartSecret },
       autoStartToken,
+      // The simulated app is a page of this service, so a same-device flow runs with no phone (docs/same-device.md).
+      launchUrl: `${this.server.publicBaseUrl}/simulator/app?autostarttoken=${autoStartToken}`,
     };
   }
 
@@ -88,20 +119,54 @@ export class SimulatorProvider implements EidProvider {
     await this.orders.deleteCreatedBefore(createdBefore);
   }
 
-  /** Plays the end user's app: checks the frame (or autostart token) as BankID's app would, then picks the order up. */
-  async scan(input: ScanInput): Promise<void> {
+  /**
+   * Plays the end user's app: checks the frame (or autostart token) as BankID's app would, picks
+   * the order up, and answers what the app shows.
+   */
+  async scan(input: ScanInput): Promise<ShownOrder> {
     const now = this.clock.now();
     const order = input.qrData ? await this.orderForFrame(input.qrData, now) : await this.orderForAutoStart(input.autoStartToken!);
     if (simulatorOrderStatus(order, now, this.timings).status !== 'pending' || order.scannedAt) {
       throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
     }
-    const claimed = await this.orders.claimScan(order.orderRef, {
-      scannedAt: now,
-      action: input.action,
-      userEnc: this.cipher.encryptJson(input.user, userAad(order.orderRef)),
-    });
+    await this.pickUp(order, now, input.action, input.user);
+    return this.shown(order);
+  }
+
+  /**
+   * Plays the user on a call with the RP answering in the app: the newest phone order waiting for
+   * that person (404 order_not_found if none), confirmed and approved, or declined.
+   */
+  async answerPhone(input: PhoneAnswerInput): Promise<ShownOrder> {
+    const now = this.clock.now();
+    const waiting = await this.orders.findNewestWaitingPhoneOrder(this.personalNumberHash(input.user.personalNumber));
+    const order = waiting && simulatorOrderStatus(waiting, now, this.timings).status === 'pending' ? waiting : null;
+    if (!order) throw new DomainException('order_not_found', 'No phone order is waiting for that person.');
+    await this.pickUp(order, now, input.action, input.user);
+    return this.shown(order);
+  }
+
+  private async pickUp(order: SimulatorOrder, now: Date, action: SimulatorAction, user: CompletedIdentity['user']): Promise<void> {
+    const claimed = await this.orders.claimScan(order.orderRef, { scannedAt: now, action, userEnc: this.cipher.encryptJson(user, userAad(order.orderRef)) });
     // Two apps scanning the same frame at once: the first wins, as with BankID.
     if (!claimed) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
+  }
+
+  /** What the simulated app page needs to know about the order its autostart token opens (undefined: none). */
+  async appOrder(autoStartToken: string): Promise<{ waiting: boolean; returnUrl: string | null } | undefined> {
+    const order = await this.orders.findByAutoStartTokenHash(sha256(autoStartToken));
+    if (!order) return undefined;
+    const waiting = simulatorOrderStatus(order, this.clock.now(), this.timings).status === 'pending' && !order.scannedAt;
+    return { waiting, returnUrl: order.returnUrl };
+  }
+
+  private shown(order: SimulatorOrder): ShownOrder {
+    const text = order.userVisibleDataEnc ? this.cipher.decrypt(order.userVisibleDataEnc, textAad(order.orderRef)) : undefined;
+    return { operation: order.operation, ...(text === undefined ? {} : { userVisibleData: text }) };
+  }
+
+  private personalNumberHash(personalNumber: string): Buffer {
+    return createHmac('sha256', this.personalNumberKey).update(personalNumber).digest();
   }
 
   private resultOf(order: SimulatorOrder, now: Date): CollectResult {
@@ -111,7 +176,7 @@ export class SimulatorProvider implements EidProvider {
       status: 'complete',
       completion: {
         user: this.cipher.decryptJson(order.userEnc, userAad(order.orderRef)),
-        device: { ipAddress: order.endUserIp },
+        ...(order.endUserIp ? { device: { ipAddress: order.endUserIp } } : {}),
       },
     };
   }
@@ -119,7 +184,7 @@ export class SimulatorProvider implements EidProvider {
   private async orderForFrame(text: string, now: Date): Promise<SimulatorOrder> {
     const frame = parseQrData(text);
     const order = frame && (await this.orders.findByQrStartToken(frame.qrStartToken));
-    if (!frame || !order) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
+    if (!frame || !order?.qrStartSecretEnc) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
     const secret = this.cipher.decrypt(order.qrStartSecretEnc, secretAad(order.orderRef));
     if (!constantTimeEqual(qrAuthCode(secret, frame.qrTime), frame.qrAuthCode)) {
       throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
