@@ -1163,6 +1163,18 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
              *       "orderId": "A-1001"
