@@ -960,6 +960,18 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
              *       "orderId": "A-1001"
@@ -1117,10 +1129,10 @@ export interface components {
             /** @example bankid.67df3917-fa0d-44e5-b327-edcc928297f8.1.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8 */
             qrData: string;
             /**
-             * @description Whole seconds since the order was made.
+             * @description Whole seconds since the order was made; absent for a static code (Freja eID).
              * @example 1
              */
-            qrTime: number;
+            qrTime?: number;
             /** @enum {string} */
             status: "pending";
         };
@@ -1150,6 +1162,18 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
             /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {

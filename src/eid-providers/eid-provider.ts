@@ -21,6 +21,11 @@ export interface EidProvider {
   cancel(order: OrderReference): Promise<void>;
   /** For providers that keep orders of their own: drops those no session can collect any more. */
   purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
+  /**
+   * For a provider whose QR code never changes (an app link holding the order's reference): its
+   * content. Without it, a QR is the animated one made from the order's `qr` secret.
+   */
+  staticQrData?(orderRef: string): string;
 }
 
 /** auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel"). */
@@ -46,6 +51,10 @@ export interface StartOrderRequest {
   /** phone channel only: who the provider asks to confirm the call, and who started the call. */
   personalNumber?: string;
   callInitiator?: 'user' | 'RP';
+  /** For providers that can address a known user (Freja eID); others leave them unread. */
+  userInfoType?: string;
+  userInfo?: string;
+  minRegistrationLevel?: string;
   /** Where the e-ID app sends the user back after an autostart (same-device) order. */
   returnUrl?: string;
 }

@@ -15,6 +15,8 @@ import type { StartSessionBody } from './dto/start-session-body.js';
 import { describeProviderError } from './provider-error.js';
 import { newReturnNonce, returnNonceHash, returnNonceMatches, returnUrlProblem, withReturnNonce } from './return-url.js';
 import { completionAad, launchUrlAad, qrSecretAad, renewalRequestAad } from './session-encryption.js';
+import type { QrSource } from '../qr/qr-frame.js';
+import { SessionQrSources } from './session-qr-sources.js';
 import { SessionSettlement } from './session-settlement.js';
 import { SessionMetrics } from './session-metrics.js';
 import { sessionView, type SessionView } from './session-view.js';
@@ -37,6 +39,7 @@ export class SessionsService {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly kioskLinks: KioskLinks,
+    private readonly qrSources: SessionQrSources,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly metrics: SessionMetrics,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
@@ -65,6 +68,9 @@ export class SessionsService {
       returnUrl: request.returnUrl && returnNonce ? withReturnNonce(request.returnUrl, returnNonce) : undefined,
       personalNumber: request.personalNumber,
       callInitiator: request.callInitiator,
+      userInfoType: request.userInfoType,
+      userInfo: request.userInfo,
+      minRegistrationLevel: request.minRegistrationLevel,
     };
     const order = await this.callProvider(provider, 'start', () => provider.start(orderRequest));
     const now = this.clock.now();
@@ -115,8 +121,8 @@ export class SessionsService {
       launchUrl: order.launchUrl,
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
-      // A kiosk can only show an animated QR: providers without one get no link.
-      kioskUrl: order.qr ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
+      // A kiosk shows a QR: providers without one get no link.
+      kioskUrl: order.qr || provider.staticQrData ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
     };
   }
 
@@ -170,15 +176,14 @@ export class SessionsService {
     await this.settlement.apply(session, { kind: 'fail', hintCode: 'returnNonceMismatch' });
   }
 
-  /** A pending session of the caller's team and environment, with its decrypted QR secret. */
-  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
+  /** A pending session of the caller's team and environment, with what its QR is made from. */
+  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qr: QrSource }> {
     const session = await this.findForKey(principal, sessionId);
     // A phone session never had a QR: the user is on a call, and the order is in their app already.
     if (session.channel === 'phone') throw new DomainException('qr_not_available', 'A phone session has no QR code.');
-    if (session.status !== 'pending' || this.clock.now() >= session.expiresAt || !session.qrStartSecretEnc || !session.qrStartToken) {
-      throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
-    }
-    return { session, qrStartSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)) };
+    const qr = session.status === 'pending' && this.clock.now() < session.expiresAt ? this.qrSources.of(session) : null;
+    if (!qr) throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
+    return { session, qr };
   }
 
   private async findForKey(principal: ApiKeyPrincipal, sessionId: string): Promise<Session> {

@@ -132,8 +132,8 @@ export class QrFrameDto {
   })
   qrData: string;
 
-  @ApiProperty({ example: 1, description: 'Whole seconds since the order was made.' })
-  qrTime: number;
+  @ApiPropertyOptional({ example: 1, description: 'Whole seconds since the order was made; absent for a static code (Freja eID).' })
+  qrTime?: number;
 
   @ApiProperty({ enum: ['pending'] })
   status: string;
