@@ -50,7 +50,8 @@ export class FrejaProvider implements EidProvider {
         : await connection.client
             .initAuthentication(initAuthRequestBody(request))
             .catch((e: unknown) => this.fail(connection, 'initAuthentication', e));
-    return { orderRef: frejaOrderRef(operation, reference), orderTime: this.clock.now() };
+    // Freja's app link is the QR's content and opens the app on the same device too (docs/freja.md).
+    return { orderRef: frejaOrderRef(operation, reference), orderTime: this.clock.now(), launchUrl: frejaQrData(reference) };
   }
 
   async collect({ environment, orderRef }: OrderReference): Promise<CollectResult> {
