@@ -603,7 +603,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An identification's status or hint changed (not yet sent)
+         * A pending identification's hintCode changed (only to endpoints that list it)
          * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
          */
         post: operations["webhook_auth_session_updated"];
@@ -623,7 +623,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A signing ended: the end user signed (not yet sent)
+         * A signing ended: the end user signed
          * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
          */
         post: operations["webhook_sign_session_completed"];
@@ -643,7 +643,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A signing ended otherwise (not yet sent)
+         * A signing ended otherwise
          * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
          */
         post: operations["webhook_sign_session_failed"];
@@ -663,7 +663,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A signing's status or hint changed (not yet sent)
+         * A pending signing's hintCode changed (only to endpoints that list it)
          * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
          */
         post: operations["webhook_sign_session_updated"];
@@ -1409,7 +1409,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1439,8 +1439,8 @@ export interface components {
              * @example https://rp.example.com/webhooks/eid
              */
             url: string;
-            /** @description Default: every event type. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
+            /** @description Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed. */
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
             /**
              * @description Sessions started with keys of this environment are sent here.
              * @default test
@@ -1463,7 +1463,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1495,8 +1495,8 @@ export interface components {
              * @example https://rp.example.com/webhooks/eid
              */
             url?: string;
-            /** @description Default: every event type. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
+            /** @description Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed. */
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
             /** @description null clears it. */
             description?: Record<string, never> | null;
             /** @description false pauses deliveries (pending ones wait); true resumes them and forgives past failures. */
@@ -1545,7 +1545,7 @@ export interface components {
             /** Format: uuid */
             sessionId: string;
             /** @enum {string} */
-            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed";
+            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attemptCount: number;
@@ -1687,7 +1687,7 @@ export interface components {
             type: "auth.session.completed" | "auth.session.failed" | "auth.session.updated" | "sign.session.completed" | "sign.session.failed" | "sign.session.updated";
             /**
              * Format: date-time
-             * @description When the session ended, not when this attempt was made.
+             * @description When the session ended (or, for `*.updated`, its hintCode changed), not when this attempt was made.
              */
             timestamp: string;
             data: components["schemas"]["WebhookEventDataDto"];

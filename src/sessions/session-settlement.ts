@@ -3,7 +3,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import type { CollectResult, CompletedIdentity, StartOrderRequest } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.js';
+import { WebhookOutbox, type SessionEvent } from '../webhooks/webhook-outbox.js';
 import { describeProviderError } from './provider-error.js';
 import { completionAad, launchUrlAad, qrSecretAad, renewalRequestAad } from './session-encryption.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
@@ -17,7 +17,8 @@ export const COLLECT_INTERVAL_MS = 2_000;
 
 /**
  * How sessions end: collects from the provider, the transitions they cause, and the webhook messages
- * of ended sessions, written in one transaction. Every way a session changes state passes through here.
+ * of ended sessions and of hintCode changes, written in one transaction. Every way a session changes
+ * state passes through here.
  */
 @Injectable()
 export class SessionSettlement {
@@ -125,16 +126,20 @@ export class SessionSettlement {
         manager,
         changed.map(({ session, changes }) => rowOf(session, changes)),
       );
+      // A hintCode change is an event too, for endpoints that asked for progress (docs/webhooks.md, "Progress events").
       const events = changed
-        .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
+        .filter(({ session }) => updated.has(session.id))
         .map(({ session, transition, changes }) =>
-          endedEvent({ ...session, ...changes }, transition.kind === 'complete' ? transition.completion : null),
+          transition.kind === 'progress'
+            ? progressEvent({ ...session, ...changes }, now)
+            : endedEvent({ ...session, ...changes }, transition.kind === 'complete' ? transition.completion : null),
         );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
     for (const { session, transition, changes } of changed) {
-      if (transition.kind !== 'progress' && outcome.updated.has(session.id)) this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
+      if (transition.kind !== 'progress' && outcome.updated.has(session.id))
+        this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
     }
     const changesById = new Map(changed.map(({ session, changes }) => [session.id, changes]));
     return items.map(({ session }) => {
@@ -200,7 +205,7 @@ function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRo
 }
 
 /** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */
-function endedEvent(session: Session, completion: CompletedIdentity | null): SessionEndedEvent {
+function endedEvent(session: Session, completion: CompletedIdentity | null): SessionEvent {
   return {
     teamId: session.teamId,
     environment: session.environment,
@@ -208,6 +213,22 @@ function endedEvent(session: Session, completion: CompletedIdentity | null): Ses
     // sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md).
     type: `${session.operation}.session.${session.status === 'complete' ? 'completed' : 'failed'}`,
     occurredAt: session.completedAt!,
-    data: { ...sessionView(session, completion), ...(session.metadata ? { metadata: session.metadata } : {}) },
+    data: eventData(session, completion),
   };
+}
+
+/** The webhook of a pending session whose hintCode changed: the pending poll answer, never a user. */
+function progressEvent(session: Session, now: Date): SessionEvent {
+  return {
+    teamId: session.teamId,
+    environment: session.environment,
+    sessionId: session.id,
+    type: `${session.operation}.session.updated`,
+    occurredAt: now,
+    data: eventData(session, null),
+  };
+}
+
+function eventData(session: Session, completion: CompletedIdentity | null): Record<string, unknown> {
+  return { ...sessionView(session, completion), ...(session.metadata ? { metadata: session.metadata } : {}) };
 }

@@ -8,7 +8,7 @@ import { isUuid } from '../common/validation/is-uuid.js';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
 import { featuresOf } from '../teams/plans.js';
 import { TeamsService } from '../teams/teams.service.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-types.js';
+import { DEFAULT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-types.js';
 import { previousSecretAad, secretAad } from './webhook-encryption.js';
 import type { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookEndpointStore } from './webhook-endpoint.store.js';
@@ -160,7 +160,8 @@ export class WebhookEndpointsService {
 }
 
 function uniqueEventTypes(requested: WebhookEventType[] | undefined): WebhookEventType[] {
-  const wanted = new Set(requested?.length ? requested : WEBHOOK_EVENT_TYPES);
+  // Progress events only by request (docs/webhooks.md, "Progress events").
+  const wanted = new Set<WebhookEventType>(requested?.length ? requested : DEFAULT_WEBHOOK_EVENT_TYPES);
   return WEBHOOK_EVENT_TYPES.filter((type) => wanted.has(type));
 }
 

@@ -1,6 +1,16 @@
 // By the session's operation, on either channel (docs/webhooks.md, "Events").
-export const WEBHOOK_EVENT_TYPES = ['auth.session.completed', 'auth.session.failed', 'sign.session.completed', 'sign.session.failed'] as const;
+export const WEBHOOK_FINAL_EVENT_TYPES = [
+  'auth.session.completed',
+  'auth.session.failed',
+  'sign.session.completed',
+  'sign.session.failed',
+] as const;
+// A pending session's hintCode changed; sent only to endpoints that list them (docs/webhooks.md, "Progress events").
+export const WEBHOOK_PROGRESS_EVENT_TYPES = ['auth.session.updated', 'sign.session.updated'] as const;
+export const WEBHOOK_EVENT_TYPES = [...WEBHOOK_FINAL_EVENT_TYPES, ...WEBHOOK_PROGRESS_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** What an endpoint created without `eventTypes` receives: the final events only. */
+export const DEFAULT_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = WEBHOOK_FINAL_EVENT_TYPES;
 
 /** Sent to one endpoint on request from the console, never subscribed to (docs/webhooks.md). */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
-import { WebhookOutbox, type SessionEndedEvent } from '../../src/webhooks/webhook-outbox.js';
+import { WebhookOutbox, type SessionEvent } from '../../src/webhooks/webhook-outbox.js';
 import { WebhooksModule } from '../../src/webhooks/webhooks.module.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SessionsModule } from '../../src/sessions/sessions.module.js';
@@ -36,14 +36,14 @@ describe(WebhookDispatcher.name, () => {
   const get = <T>(type: new (...args: never[]) => T) => context.module.get(type, { strict: false });
 
   /** An endpoint of a new pro team and one message for it, committed by the outbox. */
-  async function queuedMessage(): Promise<{ secret: string; endpointId: string; event: SessionEndedEvent }> {
+  async function queuedMessage(): Promise<{ secret: string; endpointId: string; event: SessionEvent }> {
     const { team, apiKey } = await createTeamWithKey(context.module);
     const { endpoint, secret } = await get(WebhookEndpointsService).create(team.id, { url: receiver.url() });
     // A message belongs to a session (a foreign key): a real one, though the event is made up here.
     const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team }, 'simulator', {
       endUserIp: '192.0.2.1',
     });
-    const event: SessionEndedEvent = {
+    const event: SessionEvent = {
       teamId: team.id,
       environment: 'test',
       sessionId: session.sessionId,

@@ -7,12 +7,19 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhook-event-typ
 export const DESCRIPTION_MAX_LENGTH = 500;
 
 export class CreateWebhookEndpointDto {
-  @ApiProperty({ example: 'https://rp.example.com/webhooks/eid', description: 'http(s) URL on a public address; https only in production.' })
+  @ApiProperty({
+    example: 'https://rp.example.com/webhooks/eid',
+    description: 'http(s) URL on a public address; https only in production.',
+  })
   @IsString()
   @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   url: string;
 
-  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_TYPES, isArray: true, description: 'Default: every event type.' })
+  @ApiPropertyOptional({
+    enum: WEBHOOK_EVENT_TYPES,
+    isArray: true,
+    description: 'Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
@@ -20,7 +27,11 @@ export class CreateWebhookEndpointDto {
   @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: `each event type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })
   eventTypes?: WebhookEventType[];
 
-  @ApiPropertyOptional({ enum: API_KEY_ENVIRONMENTS, default: 'test', description: 'Sessions started with keys of this environment are sent here.' })
+  @ApiPropertyOptional({
+    enum: API_KEY_ENVIRONMENTS,
+    default: 'test',
+    description: 'Sessions started with keys of this environment are sent here.',
+  })
   @IsOptional()
   @IsIn(API_KEY_ENVIRONMENTS)
   environment?: ApiKeyEnvironment;

@@ -5,10 +5,10 @@ import { SessionStateDto } from '../../sessions/dto/session-answers.dto.js';
 export const DOCUMENTED_WEBHOOK_EVENTS = [
   { type: 'auth.session.completed', summary: 'An identification ended: the end user was identified' },
   { type: 'auth.session.failed', summary: 'An identification ended otherwise (userCancel, cancelled, expiredTransaction, …)' },
-  { type: 'auth.session.updated', summary: "An identification's status or hint changed (not yet sent)" },
-  { type: 'sign.session.completed', summary: 'A signing ended: the end user signed (not yet sent)' },
-  { type: 'sign.session.failed', summary: 'A signing ended otherwise (not yet sent)' },
-  { type: 'sign.session.updated', summary: "A signing's status or hint changed (not yet sent)" },
+  { type: 'auth.session.updated', summary: "A pending identification's hintCode changed (only to endpoints that list it)" },
+  { type: 'sign.session.completed', summary: 'A signing ended: the end user signed' },
+  { type: 'sign.session.failed', summary: 'A signing ended otherwise' },
+  { type: 'sign.session.updated', summary: "A pending signing's hintCode changed (only to endpoints that list it)" },
 ] as const;
 
 /** The event's `data`: the poll answer of the session plus the RP's `metadata`. */
@@ -26,7 +26,10 @@ export class WebhookEventDto {
   @ApiProperty({ enum: DOCUMENTED_WEBHOOK_EVENTS.map((event) => event.type), example: 'auth.session.completed' })
   type: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When the session ended, not when this attempt was made.' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the session ended (or, for `*.updated`, its hintCode changed), not when this attempt was made.',
+  })
   timestamp: string;
 
   @ApiProperty({ type: WebhookEventDataDto })
