@@ -191,7 +191,7 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     const card = page.locator('li.card', { hasText: receiver.url() });
 
     await card.getByRole('button', { name: 'Ändra händelsetyper' }).click();
-    await card.getByLabel('auth.session.failed').uncheck();
+    for (const type of ['auth.session.failed', 'sign.session.completed', 'sign.session.failed']) await card.getByLabel(type).uncheck();
     await card.getByRole('button', { name: 'Spara' }).click();
     await card.locator('dd', { hasText: /^auth\.session\.completed$/ }).waitFor();
 

@@ -3,7 +3,9 @@ import { ApiError, call } from '../api';
 import { useText } from '../i18n';
 import { Confirm, ErrorMessage, SecretOnce } from './shared';
 
-export const EVENT_TYPES = ['auth.session.completed', 'auth.session.failed'];
+// The final events are an endpoint's default; progress events only when asked for (docs/webhooks.md).
+export const FINAL_EVENT_TYPES = ['auth.session.completed', 'auth.session.failed', 'sign.session.completed', 'sign.session.failed'];
+export const EVENT_TYPES = [...FINAL_EVENT_TYPES, 'auth.session.updated', 'sign.session.updated'];
 
 interface Endpoint {
   id: string;
@@ -43,7 +45,7 @@ export function WebhooksPage() {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [environment, setEnvironment] = useState<'test' | 'live'>('test');
-  const [eventTypes, setEventTypes] = useState<string[]>([...EVENT_TYPES]);
+  const [eventTypes, setEventTypes] = useState<string[]>([...FINAL_EVENT_TYPES]);
 
   const load = () => call<{ data: Endpoint[] }>('GET', '/api/v1/webhook-endpoints').then((body) => setEndpoints(body.data), setError);
   useEffect(() => void load(), []);
