@@ -3,12 +3,15 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import type { CollectResult, CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
+import { ResultTokenSigner } from '../evidence/result-token-signer.js';
 import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.js';
 import { describeProviderError } from './provider-error.js';
-import { completionAad } from './session-encryption.js';
+import { completionAad, evidenceAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
 import { SessionStore, type SessionTransitionRow } from './session.store.js';
-import { sessionView } from './session-view.js';
+import { sessionView, type SessionOutcome } from './session-view.js';
 import type { Session } from './session.entity.js';
 
 /** BankID: collect every two seconds, no more often. */
@@ -28,6 +31,8 @@ export class SessionSettlement {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly outbox: WebhookOutbox,
+    private readonly evidence: EvidenceService,
+    private readonly resultTokens: ResultTokenSigner,
   ) {}
 
   /** The session refreshed from its provider when its last collect is due; as it was otherwise. */
@@ -108,13 +113,17 @@ export class SessionSettlement {
    */
   private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
     const now = this.clock.now();
-    const changed = items.flatMap(({ session, transition }) => (transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }]));
+    const changed = await Promise.all(
+      items.flatMap(({ session, transition }) =>
+        transition.kind === 'none' ? [] : [this.changesOf(session, transition, now).then((result) => ({ session, transition, ...result }))],
+      ),
+    );
     if (changed.length === 0) return items.map(({ session }) => session);
     const outcome = await this.store.transaction(async (manager) => {
       const updated = await this.store.writeTransitions(manager, changed.map(({ session, changes }) => rowOf(session, changes)));
       const events = changed
         .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
-        .map(({ session, transition, changes }) => endedEvent({ ...session, ...changes } as Session, transition.kind === 'complete' ? transition.completion : null));
+        .map(({ session, changes, completion, outcome }) => endedEvent({ ...session, ...changes } as Session, completion, outcome));
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
@@ -126,13 +135,45 @@ export class SessionSettlement {
     });
   }
 
-  private changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Partial<Session> {
-    if (transition.kind === 'progress') return { hintCode: transition.hintCode };
-    if (transition.kind === 'complete') {
-      return { status: 'complete', hintCode: null, completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)), completedAt: now };
+  /**
+   * The columns a transition writes. A final one is where the evidence is checked and the result
+   * signed, once per session (docs/evidence.md): poll answers only read what is stored here.
+   */
+  private async changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Promise<Finalised> {
+    if (transition.kind === 'progress') return { changes: { hintCode: transition.hintCode }, completion: null, outcome: {} };
+    if (transition.kind === 'fail') {
+      const changes: Partial<Session> = { status: 'failed', hintCode: transition.hintCode, completedAt: now };
+      const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, null, undefined));
+      return { changes: { ...changes, resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)) }, completion: null, outcome: { resultToken } };
     }
-    return { status: 'failed', hintCode: transition.hintCode, completedAt: now };
+    // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
+    const { evidence: provided, ...completion } = transition.completion;
+    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), provided);
+    const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
+    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, evidence));
+    return {
+      changes: {
+        ...changes,
+        completionEnc: this.cipher.encryptJson(completion, completionAad(session.id)),
+        evidenceEnc: evidence ? this.cipher.encryptJson(evidence, evidenceAad(session.id)) : null,
+        resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)),
+      },
+      completion,
+      outcome: { ...(evidence ? { evidence: evidenceView(evidence) } : {}), resultToken },
+    };
   }
+
+  private evidenceSessionOf(session: Session) {
+    const texts: SignedTexts = session.signedTextsEnc ? this.cipher.decryptJson(session.signedTextsEnc, signedTextsAad(session.id)) : {};
+    return { id: session.id, provider: session.provider, environment: session.environment, ...texts };
+  }
+}
+
+/** What a transition writes, and for a final one what its webhook tells. */
+interface Finalised {
+  changes: Partial<Session>;
+  completion: CompletedIdentity | null;
+  outcome: SessionOutcome;
 }
 
 /** Every column a transition may touch: a progress keeps the pending values. */
@@ -142,18 +183,20 @@ function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRo
     status: changes.status ?? session.status,
     hintCode: changes.hintCode === undefined ? session.hintCode : changes.hintCode,
     completionEnc: changes.completionEnc ?? null,
+    evidenceEnc: changes.evidenceEnc ?? null,
+    resultTokenEnc: changes.resultTokenEnc ?? null,
     completedAt: changes.completedAt ?? null,
   };
 }
 
 /** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */
-function endedEvent(session: Session, completion: CompletedIdentity | null): SessionEndedEvent {
+function endedEvent(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome): SessionEndedEvent {
   return {
     teamId: session.teamId,
     environment: session.environment,
     sessionId: session.id,
     type: session.status === 'complete' ? 'auth.session.completed' : 'auth.session.failed',
     occurredAt: session.completedAt!,
-    data: { ...sessionView(session, completion), ...(session.metadata ? { metadata: session.metadata } : {}) },
+    data: { ...sessionView(session, completion, outcome), ...(session.metadata ? { metadata: session.metadata } : {}) },
   };
 }

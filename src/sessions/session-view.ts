@@ -1,8 +1,15 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
+import type { EvidenceView } from '../evidence/evidence.service.js';
 import type { Session } from './session.entity.js';
 
-/** The poll body (docs/api.md): status and hint, and the identity once complete (until purged). */
-export function sessionView(session: Session, completion: CompletedIdentity | null) {
+/** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */
+export interface SessionOutcome {
+  evidence?: EvidenceView;
+  resultToken?: string;
+}
+
+/** The poll body (docs/api.md): status and hint, and the identity, evidence and signed result once final (until purged). */
+export function sessionView(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome = {}) {
   return {
     sessionId: session.id,
     provider: session.provider,
@@ -12,6 +19,8 @@ export function sessionView(session: Session, completion: CompletedIdentity | nu
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
     ...(session.completedAt ? { completedAt: session.completedAt.toISOString() } : {}),
+    ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
+    ...(outcome.resultToken ? { resultToken: outcome.resultToken } : {}),
   };
 }
 

@@ -45,6 +45,13 @@ export class SessionsController {
     return this.sessions.cancel(principal, sessionId);
   }
 
+  @Get(':sessionId/evidence')
+  @Scopes('sessions:read')
+  @ApiOperation({ summary: "The provider's raw evidence of a complete session: signature and OCSP response (410 once purged)" })
+  evidence(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
+    return this.sessions.evidence(principal, sessionId);
+  }
+
   @Get(':sessionId/qr')
   @Scopes('sessions:read')
   @ApiOperation({ summary: 'The current frame of the animated QR: JSON, PNG or SVG' })

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
+import { EvidenceModule } from '../evidence/evidence.module.js';
 import { KioskTokenModule } from '../kiosk/kiosk-token.module.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
@@ -15,7 +16,7 @@ import { SessionStore } from './session.store.js';
 import { SessionsService } from './sessions.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule],
+  imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule, EvidenceModule],
   controllers: [SessionsController, SessionsListingController],
   providers: [SessionStore, SessionsService, SessionSettlement, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionStore],

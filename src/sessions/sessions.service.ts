@@ -12,7 +12,9 @@ import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { KioskLinks } from '../kiosk/kiosk-links.js';
 import type { StartSessionDto } from './dto/start-session.dto.js';
 import { describeProviderError } from './provider-error.js';
-import { completionAad, qrSecretAad } from './session-encryption.js';
+import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
+import { completionAad, evidenceAad, qrSecretAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import { signedTextsOf } from './session-result.js';
 import { SessionSettlement } from './session-settlement.js';
 import { sessionView, type SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
@@ -47,6 +49,8 @@ export class SessionsService {
     );
     const now = this.clock.now();
     const id = randomUUID();
+    // Kept to check the provider's signature against (docs/evidence.md).
+    const texts = signedTextsOf(request);
     const session: Session = {
       id,
       teamId: principal.team.id,
@@ -62,6 +66,9 @@ export class SessionsService {
       endUserIp: request.endUserIp,
       metadata: request.metadata ?? null,
       completionEnc: null,
+      signedTextsEnc: Object.keys(texts).length ? this.cipher.encryptJson(texts, signedTextsAad(id)) : null,
+      evidenceEnc: null,
+      resultTokenEnc: null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.config.sessionTtlMs),
       completedAt: null,
@@ -109,6 +116,14 @@ export class SessionsService {
     return { session, qrStartSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)) };
   }
 
+  /** The raw evidence of a complete session (docs/evidence.md): 410 once purged with the personal data. */
+  async evidence(principal: ApiKeyPrincipal, sessionId: string): Promise<StoredEvidence & { sessionId: string }> {
+    const session = await this.findForKey(principal, sessionId);
+    if (session.piiPurgedAt) throw new DomainException('evidence_purged', 'The evidence was erased with the personal data of the session.');
+    if (!session.evidenceEnc) throw new DomainException('evidence_not_found', 'The session has no evidence: it did not complete, or its provider gave none.');
+    return { sessionId: session.id, ...this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id)) };
+  }
+
   private async findForKey(principal: ApiKeyPrincipal, sessionId: string): Promise<Session> {
     // Another team's or the other environment's session answers exactly like a missing one: no
     // enumeration, and a test key never reads a live identity nor a live key a simulated one (docs/security.md).
@@ -122,7 +137,11 @@ export class SessionsService {
       session.status === 'complete' && session.completionEnc
         ? this.cipher.decryptJson<CompletedIdentity>(session.completionEnc, completionAad(session.id))
         : null;
-    return sessionView(session, completion);
+    const evidence = session.evidenceEnc ? this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id)) : undefined;
+    return sessionView(session, completion, {
+      ...(evidence ? { evidence: evidenceView(evidence) } : {}),
+      ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),
+    });
   }
 
   private async callProvider<T>(provider: EidProvider, operation: string, call: () => Promise<T>): Promise<T> {

@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'csrf_check_failed'
   | 'unknown_provider'
   | 'session_not_found'
+  | 'evidence_not_found'
+  | 'evidence_purged'
   | 'not_found'
   | 'session_not_pending'
   | 'order_in_progress'
@@ -59,6 +61,8 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   csrf_check_failed: { status: 403, title: 'Cross-site request refused' },
   unknown_provider: { status: 404, title: 'Unknown provider' },
   session_not_found: { status: 404, title: 'Session not found' },
+  evidence_not_found: { status: 404, title: 'No evidence' },
+  evidence_purged: { status: 410, title: 'Evidence purged' },
   not_found: { status: 404, title: 'Not Found' },
   session_not_pending: { status: 409, title: 'Session not pending' },
   order_in_progress: { status: 409, title: 'Order already in progress' },
