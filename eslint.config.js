@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'coverage/', 'data/'] },
+  { ignores: ['dist/', 'coverage/', 'data/', 'examples/typed-rp/eid-gateway.d.ts'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -1,10 +1,11 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PinoNestLogger } from './common/logging/pino-nest-logger.js';
 import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
 import type { Env } from './config/env.validation.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -45,17 +46,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     reply.header('x-request-id', request.id);
   });
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('eid-gateway')
-      .setDescription('National e-ID sessions, rotating QR codes and signed webhooks for relying parties.')
-      .setVersion('1')
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'apiKey')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/json' });
 
   await app.init();
   // Without ready() supertest's requests hang on Fastify (research/feasibility.md).

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Optional, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import { ManagementEndpoint } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
@@ -7,6 +7,8 @@ import { QuotaStore } from '../protection/rate-limits/quota.store.js';
 import { apiKeyView } from './api-key-view.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
+import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
+import { ApiKeyDto, CreatedApiKeyDto, ListedApiKeyDto } from './dto/api-key-answers.dto.js';
 
 @ApiTags('management')
 @ApiBearerAuth('bearer')
@@ -22,6 +24,8 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({ summary: "The team's API keys (never the secret), with their limits and usage this month" })
+  @ApiOkResponse({ type: [ListedApiKeyDto] })
+  @ApiProblems(...BEARER_PROBLEMS)
   async list(@CurrentPrincipal() principal: UserPrincipal) {
     const keys = await this.apiKeys.listForTeam(principal.team.id);
     const usage = (await this.quotas?.monthUsage(keys.map((key) => key.id), this.clock.now())) ?? new Map();
@@ -31,6 +35,8 @@ export class ApiKeysController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an API key; the secret `key` is in this answer only' })
+  @ApiCreatedResponse({ type: CreatedApiKeyDto })
+  @ApiProblems(...BEARER_PROBLEMS, VALIDATION, 'payload_too_large', 'unsupported_media_type')
   async create(@CurrentPrincipal() principal: UserPrincipal, @Body() body: CreateApiKeyDto) {
     const { apiKey, key } = await this.apiKeys.createForMember({ ...body, teamId: principal.team.id });
     return { ...apiKeyView(apiKey), key };
@@ -39,6 +45,8 @@ export class ApiKeysController {
   @Post(':id/revoke')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke an API key of the team (idempotent)' })
+  @ApiOkResponse({ type: ApiKeyDto })
+  @ApiProblems(...BEARER_PROBLEMS, 'not_found')
   async revoke(@CurrentPrincipal() principal: UserPrincipal, @Param('id') id: string) {
     return apiKeyView(await this.apiKeys.revokeForTeam(principal.team.id, id));
   }

@@ -1,10 +1,13 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiTags, ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, getSchemaPath } from '@nestjs/swagger';
 import { Public } from '../common/access/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { DatabaseHealth } from '../database/database-health.js';
+import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
+import { ProblemDto } from '../common/problem-details/problem.dto.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
+import { LiveDto, ReadyDto, CertificateStatusDto } from './dto/health-answers.dto.js';
 
 // Two checks need no framework: @nestjs/terminus 12 also drags in a peer conflict (mikro-orm wants Nest 11).
 @ApiTags('operations')
@@ -24,6 +27,9 @@ export class HealthController {
 
   /** The process answers: for the liveness probe, nothing else is checked. */
   @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: LiveDto })
+  @ApiProblems()
   live() {
     return { status: 'ok' };
   }
@@ -33,13 +39,23 @@ export class HealthController {
    * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
    */
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied' })
+  @ApiExtraModels(CertificateStatusDto)
+  @ApiOkResponse({ type: ReadyDto })
+  @ApiProblems()
+  @ApiServiceUnavailableResponse({
+    description: 'Not ready: the detail names the failing check.',
+    content: { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemDto) } } },
+  })
   async ready() {
     const checks = await this.databaseChecks.get();
     const certificates = this.bankIdCertificates.statuses();
     const expired = certificates.filter((c) => c.state === 'expired').map((c) => c.environment);
     if (checks.database !== 'up' || checks.migrations !== 'applied' || expired.length) {
       const certificateProblem = expired.length ? `, BankID RP certificate expired for ${expired.join(' and ')} keys` : '';
-      throw new ServiceUnavailableException(`Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`);
+      throw new ServiceUnavailableException(
+        `Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`,
+      );
     }
     const warnings = certificates
       .filter((c) => c.state === 'expiring')

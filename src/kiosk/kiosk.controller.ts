@@ -1,7 +1,8 @@
 import { Controller, Get, Headers, Inject, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
+import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
@@ -40,6 +41,12 @@ export class KioskController {
 
   @Get(':sessionId')
   @ApiOperation({ summary: "The kiosk page of a session: its rotating QR, then the outcome (open the start answer's kioskUrl)" })
+  @ApiProduces('text/html')
+  @ApiOkResponse({
+    description: 'The page; its script reads the token from the URL fragment.',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
+  @ApiProblems('not_found')
   page(@Param('sessionId') sessionId: string, @Query('lang') lang: string | undefined, @Res() reply: FastifyReply): void {
     if (!isUuid(sessionId)) throw new DomainException('not_found', 'No such resource.');
     const language: KioskLanguage = KIOSK_LANGUAGES.find((l) => l === lang) ?? 'sv';
@@ -49,6 +56,9 @@ export class KioskController {
   @Get(':sessionId/events')
   @ApiHeader({ name: 'authorization', description: 'Kiosk <token from the kioskUrl fragment>', required: true })
   @ApiOperation({ summary: 'Server-sent events for the kiosk page: a QR frame every second, then status changes' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'An event stream (docs/kiosk.md).', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiProblems('invalid_kiosk_token', 'session_not_found', 'rate_limit_exceeded')
   async events(
     @Param('sessionId') sessionId: string,
     @Headers('authorization') authorization: string | undefined,

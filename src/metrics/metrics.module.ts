@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { HttpMetrics } from './http-metrics.js';
 import { MetricsController } from './metrics.controller.js';
 
 /**
@@ -18,7 +19,8 @@ import { MetricsController } from './metrics.controller.js';
         return registry;
       },
     },
+    HttpMetrics,
   ],
-  exports: [Registry],
+  exports: [Registry, HttpMetrics],
 })
 export class MetricsModule {}

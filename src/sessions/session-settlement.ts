@@ -10,6 +10,7 @@ import { describeProviderError } from './provider-error.js';
 import { completionAad, evidenceAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
+import { SessionMetrics } from './session-metrics.js';
 import { SessionStore, type SessionTransitionRow } from './session.store.js';
 import { sessionView, type SessionOutcome } from './session-view.js';
 import type { Session } from './session.entity.js';
@@ -33,6 +34,7 @@ export class SessionSettlement {
     private readonly outbox: WebhookOutbox,
     private readonly evidence: EvidenceService,
     private readonly resultTokens: ResultTokenSigner,
+    private readonly metrics: SessionMetrics,
   ) {}
 
   /** The session refreshed from its provider when its last collect is due; as it was otherwise. */
@@ -72,7 +74,7 @@ export class SessionSettlement {
   private async collectOne(session: Session): Promise<CollectResult | null> {
     const provider = this.providers.find(session.provider);
     try {
-      return provider ? await provider.collect(session) : null;
+      return provider ? await this.metrics.timeProviderCall(provider.name, 'collect', () => provider.collect(session)) : null;
     } catch (error) {
       // Retried at the next interval; the session fails by itself at expiry if the provider stays away.
       this.logger.warn({ sessionId: session.id, provider: session.provider, err: describeProviderError(error) }, 'Collect failed');
@@ -90,7 +92,7 @@ export class SessionSettlement {
     }
     let results: Map<string, CollectResult> | null = null;
     try {
-      results = await provider.collectMany(group);
+      results = await this.metrics.timeProviderCall(provider.name, 'collect', () => provider.collectMany!(group));
     } catch (error) {
       this.logger.warn({ provider: providerName, sessions: group.length, err: describeProviderError(error) }, 'Collect failed');
     }
@@ -127,6 +129,9 @@ export class SessionSettlement {
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
+    for (const { session, transition, changes } of changed) {
+      if (transition.kind !== 'progress' && outcome.updated.has(session.id)) this.metrics.sessionEnded({ ...session, ...changes }, 'auth');
+    }
     const changesById = new Map(changed.map(({ session, changes }) => [session.id, changes]));
     return items.map(({ session }) => {
       const changes = changesById.get(session.id);

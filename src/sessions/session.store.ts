@@ -138,4 +138,12 @@ export class SessionStore {
     );
     return purged;
   }
+
+  /** Pending sessions of every team, by provider: an operator's gauge (the partial index ix_sessions_pending_due covers it). */
+  async countPendingByProvider(): Promise<Map<string, number>> {
+    const rows: { provider: string; pending: number }[] = await this.dataSource.query(
+      `SELECT provider, count(*)::int AS pending FROM sessions WHERE status = 'pending' GROUP BY provider`,
+    );
+    return new Map(rows.map((row) => [row.provider, row.pending]));
+  }
 }

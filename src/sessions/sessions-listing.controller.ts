@@ -1,7 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { ManagementEndpoint } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
+import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
+import { SessionListingDto } from './dto/session-answers.dto.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { ListingsService } from '../listings/listings.service.js';
 import { SESSION_LISTING } from './session-listing.js';
@@ -16,6 +18,8 @@ export class SessionsListingController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: "The team's sessions, tabular (docs/listings.md), without personal data" })
+  @ApiOkResponse({ type: SessionListingDto })
+  @ApiProblems(...BEARER_PROBLEMS, VALIDATION, 'payload_too_large', 'unsupported_media_type')
   list(@CurrentPrincipal() principal: UserPrincipal, @Body() body: ListingRequestDto) {
     return this.listings.page(SESSION_LISTING, body, (p) => `s.team_id = ${p.add(principal.team.id)}`);
   }

@@ -1,18 +1,22 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Scopes } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
+import { API_KEY_PROBLEMS, ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { qrData, qrTimeAt } from '../qr/qr-frame.js';
 import { negotiateQrFormat } from '../qr/qr-format.js';
 import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { QrQueryDto } from './dto/qr-query.dto.js';
+import { RawEvidenceDto } from './dto/evidence-answers.dto.js';
+import { QrFrameDto, SessionStateDto, StartSessionAnswerDto } from './dto/session-answers.dto.js';
 import { StartSessionDto } from './dto/start-session.dto.js';
 import { SessionsService } from './sessions.service.js';
 
 @ApiTags('sessions')
 @ApiSecurity('apiKey')
+@ApiSecurity('apiKeyQuery')
 @Controller('api/v1/auth')
 export class SessionsController {
   constructor(
@@ -25,6 +29,17 @@ export class SessionsController {
   @HttpCode(200)
   @Scopes('sessions:write')
   @ApiOperation({ summary: 'Start an e-ID session for an end user' })
+  @ApiOkResponse({ type: StartSessionAnswerDto })
+  @ApiProblems(
+    ...API_KEY_PROBLEMS,
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'unknown_provider',
+    'provider_rejected_request',
+    'order_in_progress',
+    'provider_unavailable',
+  )
   start(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('provider') provider: string, @Body() body: StartSessionDto) {
     return this.sessions.start(principal, provider, body);
   }
@@ -33,6 +48,8 @@ export class SessionsController {
   @HttpCode(200)
   @Scopes('sessions:read')
   @ApiOperation({ summary: 'Current status (collected from the provider at most every 2 s)' })
+  @ApiOkResponse({ type: SessionStateDto })
+  @ApiProblems(...API_KEY_PROBLEMS, 'session_not_found')
   poll(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.poll(principal, sessionId);
   }
@@ -41,6 +58,8 @@ export class SessionsController {
   @HttpCode(200)
   @Scopes('sessions:write')
   @ApiOperation({ summary: 'Cancel a pending session' })
+  @ApiOkResponse({ type: SessionStateDto, description: 'The poll answer: `failed`, hintCode `cancelled`.' })
+  @ApiProblems(...API_KEY_PROBLEMS, 'session_not_found', 'session_not_pending', 'provider_unavailable')
   cancel(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.cancel(principal, sessionId);
   }
@@ -48,6 +67,8 @@ export class SessionsController {
   @Get(':sessionId/evidence')
   @Scopes('sessions:read')
   @ApiOperation({ summary: "The provider's raw evidence of a complete session: signature and OCSP response (410 once purged)" })
+  @ApiOkResponse({ type: RawEvidenceDto })
+  @ApiProblems(...API_KEY_PROBLEMS, 'session_not_found', 'evidence_not_found', 'evidence_purged')
   evidence(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.evidence(principal, sessionId);
   }
@@ -55,6 +76,17 @@ export class SessionsController {
   @Get(':sessionId/qr')
   @Scopes('sessions:read')
   @ApiOperation({ summary: 'The current frame of the animated QR: JSON, PNG or SVG' })
+  @ApiExtraModels(QrFrameDto)
+  @ApiProduces('application/json', 'image/png', 'image/svg+xml')
+  @ApiOkResponse({
+    description: 'By `?format=` or `Accept`; `Cache-Control: no-store` (a frame is valid for one second).',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(QrFrameDto) } },
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'image/svg+xml': { schema: { type: 'string' } },
+    },
+  })
+  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'session_not_pending')
   async qr(
     @CurrentPrincipal() principal: ApiKeyPrincipal,
     @Param('sessionId') sessionId: string,

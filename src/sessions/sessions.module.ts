@@ -7,6 +7,7 @@ import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
+import { SessionMetrics } from './session-metrics.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
@@ -18,7 +19,7 @@ import { SessionsService } from './sessions.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule, EvidenceModule],
   controllers: [SessionsController, SessionsListingController],
-  providers: [SessionStore, SessionsService, SessionSettlement, SessionCollectorJob, SessionPiiPurgeJob],
+  providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionStore],
 })
 export class SessionsModule {}

@@ -16,6 +16,7 @@ import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.
 import { completionAad, evidenceAad, qrSecretAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
 import { signedTextsOf } from './session-result.js';
 import { SessionSettlement } from './session-settlement.js';
+import { SessionMetrics } from './session-metrics.js';
 import { sessionView, type SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
@@ -33,6 +34,7 @@ export class SessionsService {
     private readonly clock: Clock,
     private readonly kioskLinks: KioskLinks,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
+    private readonly metrics: SessionMetrics,
   ) {}
 
   async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionDto) {
@@ -77,6 +79,7 @@ export class SessionsService {
       piiPurgedAt: null,
     };
     await this.store.insert(session);
+    this.metrics.sessionStarted(provider.name, 'auth');
     return {
       sessionId: id,
       provider: provider.name,
@@ -146,7 +149,7 @@ export class SessionsService {
 
   private async callProvider<T>(provider: EidProvider, operation: string, call: () => Promise<T>): Promise<T> {
     try {
-      return await call();
+      return await this.metrics.timeProviderCall(provider.name, operation, call);
     } catch (error) {
       if (error instanceof DomainException || error instanceof ValidationProblemException) throw error;
       this.logger.warn({ provider: provider.name, operation, err: describeProviderError(error) }, 'e-ID provider call failed');

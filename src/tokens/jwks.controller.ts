@@ -1,9 +1,11 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { Public } from '../common/access/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { SigningKeysService } from './signing-keys.service.js';
+import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
+import { JwksDto } from './dto/jwks.dto.js';
 
 @ApiTags('tokens')
 @Controller('.well-known')
@@ -20,6 +22,8 @@ export class JwksController {
   // Short enough that a verifier caching it picks up a rotation soon; jose also refetches on an unknown kid.
   @Header('cache-control', 'public, max-age=60')
   @ApiOperation({ summary: 'Public keys that verify team-member tokens (RFC 7517)' })
+  @ApiOkResponse({ type: JwksDto })
+  @ApiProblems()
   jwks() {
     return this.keySet.get();
   }

@@ -1,8 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { ManagementEndpoint } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { teamView } from '../teams/team-view.js';
+import { ApiProblems, BEARER_PROBLEMS } from '../common/problem-details/api-problems.decorator.js';
+import { MeDto } from './dto/me.dto.js';
 
 @ApiTags('management')
 @ApiBearerAuth('bearer')
@@ -11,6 +13,8 @@ import { teamView } from '../teams/team-view.js';
 export class MeController {
   @Get()
   @ApiOperation({ summary: "The caller's user and team" })
+  @ApiOkResponse({ type: MeDto })
+  @ApiProblems(...BEARER_PROBLEMS)
   me(@CurrentPrincipal() principal: UserPrincipal) {
     const { user, team } = principal;
     return {

@@ -1,9 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
+import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
+import { WebhookDeliveryDto, WebhookDeliveryListingDto } from './dto/webhook-answers.dto.js';
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')
@@ -16,6 +18,8 @@ export class WebhookDeliveriesController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'The delivery log, with every attempt (tabular listing)' })
+  @ApiOkResponse({ type: WebhookDeliveryListingDto })
+  @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'payload_too_large', 'unsupported_media_type')
   list(@CurrentPrincipal() principal: Principal, @Body() body: ListingRequestDto) {
     return this.deliveries.list(principal.team.id, body);
   }
@@ -23,6 +27,8 @@ export class WebhookDeliveriesController {
   @Post(':id/redeliver')
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a message again now, with the same webhook-id' })
+  @ApiOkResponse({ type: WebhookDeliveryDto })
+  @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found', 'delivery_not_redeliverable')
   redeliver(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.deliveries.redeliver(principal.team.id, id);
   }

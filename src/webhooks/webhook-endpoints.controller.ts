@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiAcceptedResponse } from '@nestjs/swagger';
 import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
@@ -8,6 +8,8 @@ import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto.js';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookOutbox } from './webhook-outbox.js';
+import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
+import { QueuedTestEventDto, WebhookEndpointDto, WebhookEndpointListDto, WebhookEndpointWithSecretDto } from './dto/webhook-answers.dto.js';
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')
@@ -23,6 +25,8 @@ export class WebhookEndpointsController {
 
   @Get()
   @ApiOperation({ summary: "The team's webhook endpoints (never their secrets)" })
+  @ApiOkResponse({ type: WebhookEndpointListDto })
+  @ApiProblems(...BEARER_PROBLEMS, 'feature_required')
   async list(@CurrentPrincipal() principal: Principal) {
     return { data: await this.endpoints.list(principal.team.id) };
   }
@@ -30,6 +34,8 @@ export class WebhookEndpointsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Register an endpoint; the signing secret is in this answer only' })
+  @ApiCreatedResponse({ type: WebhookEndpointWithSecretDto })
+  @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'invalid_webhook_url')
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointDto) {
     const { endpoint, secret } = await this.endpoints.create(principal.team.id, body);
     return { ...endpoint, secret };
@@ -37,6 +43,16 @@ export class WebhookEndpointsController {
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change the URL, event types or description; enable or disable' })
+  @ApiOkResponse({ type: WebhookEndpointDto })
+  @ApiProblems(
+    ...BEARER_PROBLEMS,
+    'feature_required',
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'invalid_webhook_url',
+    'not_found',
+  )
   update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
     return this.endpoints.update(principal.team.id, id, body);
   }
@@ -44,6 +60,8 @@ export class WebhookEndpointsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete an endpoint with its pending messages and delivery log' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found')
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     await this.endpoints.remove(principal.team.id, id);
   }
@@ -51,6 +69,8 @@ export class WebhookEndpointsController {
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @ApiOperation({ summary: 'A new signing secret; the old one keeps signing beside it for 24 hours' })
+  @ApiOkResponse({ type: WebhookEndpointWithSecretDto })
+  @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found')
   async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const { endpoint, secret } = await this.endpoints.rotateSecret(principal.team.id, id);
     return { ...endpoint, secret };
@@ -59,6 +79,8 @@ export class WebhookEndpointsController {
   @Post(':id/test')
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue a webhook.test message to this endpoint; it shows in the delivery log like any other' })
+  @ApiAcceptedResponse({ type: QueuedTestEventDto })
+  @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found', 'endpoint_disabled')
   async sendTest(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const endpoint = await this.endpoints.get(principal.team.id, id);
     if (!endpoint.enabled) throw new DomainException('endpoint_disabled', 'The endpoint is disabled; enable it first.');

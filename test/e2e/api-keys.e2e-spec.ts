@@ -5,6 +5,7 @@ import { ManagementEndpoint, RequireFeatures, Scopes } from '../../src/common/ac
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { expectProblem } from '../support/problem.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 // Routes that exercise the decorators whose production routes arrive with later features.
 @Controller('test-probe')
@@ -27,7 +28,10 @@ describe('API keys: authentication and its error codes (docs/api.md)', () => {
   const e2e = useE2eApp({ controllers: [ProbeController] });
 
   const startWith = (key?: string) => {
-    const req = e2e.http.post('/api/v1/auth/simulator/start').send({ endUserIp: '192.0.2.1' });
+    const req = e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .send({ endUserIp: '192.0.2.1' })
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/auth/{provider}/start'));
     return key === undefined ? req : req.set('x-api-key', key);
   };
 

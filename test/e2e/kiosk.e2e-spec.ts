@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { KioskStreamsService, MAX_VIEWERS_PER_SESSION } from '../../src/kiosk/kiosk-streams.service.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 interface KioskEvent {
   event: string;
@@ -123,7 +124,10 @@ describe('Kiosk page and event stream', () => {
     expect(page.text).not.toMatch(/\sstyle=/);
     expect(page.text).toContain('<html lang="sv">');
 
-    const english = await e2e.http.get(`/kiosk/${sessionId}?lang=en`).expect(200);
+    const english = await e2e.http
+      .get(`/kiosk/${sessionId}?lang=en`)
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'GET /kiosk/{sessionId}'));
     expect(english.text).toContain('<html lang="en">');
     expect((await e2e.http.get(`/kiosk/${sessionId}?lang=xx`).expect(200)).text).toContain('<html lang="sv">');
   });
@@ -143,7 +147,10 @@ describe('Kiosk page and event stream', () => {
     await e2e.http.get('/kiosk/assets/kiosk.controller.ts').expect(404);
     // Path traversal never reaches the handler: the input guard answers first.
     await e2e.http.get('/kiosk/assets/..%2Fkiosk.controller.ts').expect(400);
-    await e2e.http.get('/kiosk/not-a-session').expect(404);
+    await e2e.http
+      .get('/kiosk/not-a-session')
+      .expect(404)
+      .expect((res) => expectMatchesSchema(res, 'GET /kiosk/{sessionId}'));
   });
 
   it('should stream the current frame and status, then the outcome, and end the stream', async () => {
@@ -197,6 +204,12 @@ describe('Kiosk page and event stream', () => {
     expect(stream.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(stream.response.headers.get('www-authenticate')).toBe('Kiosk realm="eid-gateway"');
     expect(((await stream.response.json()) as { code: string }).code).toBe('invalid_kiosk_token');
+    const again = e2e.http.get(`/kiosk/${sessionId}/events`);
+    const authorization = header(token);
+    expectMatchesSchema(
+      await (authorization ? again.set('authorization', authorization) : again).expect(401),
+      'GET /kiosk/{sessionId}/events',
+    );
   });
 
   it("should refuse another session's token and an expired one", async () => {

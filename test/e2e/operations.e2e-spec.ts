@@ -1,14 +1,21 @@
 import { useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 describe('Operations (health, problem details, OpenAPI)', () => {
   const e2e = useE2eApp();
 
   it('should answer the liveness probe', async () => {
-    await e2e.http.get('/health/live').expect(200, { status: 'ok' });
+    await e2e.http
+      .get('/health/live')
+      .expect(200, { status: 'ok' })
+      .expect((res) => expectMatchesSchema(res, 'GET /health/live'));
   });
 
   it('should be ready once the database answers and migrations are applied', async () => {
-    const res = await e2e.http.get('/health/ready').expect(200);
+    const res = await e2e.http
+      .get('/health/ready')
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'GET /health/ready'));
     expect(res.body.checks).toEqual({ database: 'up', migrations: 'applied' });
   });
 

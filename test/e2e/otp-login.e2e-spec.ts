@@ -7,6 +7,7 @@ import { createTeamWithKey } from '../support/fixtures.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 import { useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 const ZONELESS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -25,8 +26,18 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     await smtp?.close();
   });
 
-  const askForCode = (body: object, key = e2e.key) => e2e.http.post('/ask_for_approval/login-otp').set('x-api-key', key).send(body);
-  const validate = (body: object, key = e2e.key) => e2e.http.post('/ask_for_approval/login-otp-validate').set('x-api-key', key).send(body);
+  const askForCode = (body: object, key = e2e.key) =>
+    e2e.http
+      .post('/ask_for_approval/login-otp')
+      .set('x-api-key', key)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /ask_for_approval/login-otp'));
+  const validate = (body: object, key = e2e.key) =>
+    e2e.http
+      .post('/ask_for_approval/login-otp-validate')
+      .set('x-api-key', key)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /ask_for_approval/login-otp-validate'));
   const codeIn = (mail: { raw: string }) => /login code is (\d{6})\./.exec(mail.raw)![1];
 
   let memberCount = 0;
@@ -85,7 +96,11 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
     expect(validated.body.tokenExpiresAtUtc).toBe(new Date(payload.exp! * 1000).toISOString().slice(0, -1));
 
     const bearer = `Bearer ${token}`;
-    const me = await e2e.http.get('/api/v1/me').set('authorization', bearer).expect(200);
+    const me = await e2e.http
+      .get('/api/v1/me')
+      .set('authorization', bearer)
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/me'));
     expect(me.body).toEqual({
       user: { id: user.id, email: 'member1@example.com', phone: null, createdAt: expect.any(String) },
       team: expect.objectContaining({ id: e2e.team.id, plan: 'pro', features: ['pro'] }),
@@ -108,7 +123,11 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
       .send({ endUserIp: '192.0.2.7' })
       .expect(200);
 
-    const listed = await e2e.http.get('/api/v1/api-keys').set('authorization', bearer).expect(200);
+    const listed = await e2e.http
+      .get('/api/v1/api-keys')
+      .set('authorization', bearer)
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/api-keys'));
     expect(listed.body.map((k: { id: string }) => k.id)).toContain(created.body.id);
     expect(JSON.stringify(listed.body)).not.toMatch(/eidk_(test|live)_[0-9A-Za-z]{38}|keyHash/);
 
@@ -130,7 +149,11 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
       ],
     });
 
-    const revoked = await e2e.http.post(`/api/v1/api-keys/${created.body.id}/revoke`).set('authorization', bearer).expect(200);
+    const revoked = await e2e.http
+      .post(`/api/v1/api-keys/${created.body.id}/revoke`)
+      .set('authorization', bearer)
+      .expect(200)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/api-keys/{id}/revoke'));
     expect(revoked.body.revokedAt).toBe(e2e.clock.now().toISOString());
     await e2e.http.post(`/api/v1/api-keys/${created.body.id}/revoke`).set('authorization', bearer).expect(200, revoked.body);
     await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', created.body.key).send({ endUserIp: '192.0.2.7' }).expect(401);

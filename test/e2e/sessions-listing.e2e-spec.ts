@@ -3,6 +3,7 @@ import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 const ROWS = 2_500;
 const BASE = Date.parse('2026-11-01T00:00:00.000Z');
@@ -12,7 +13,12 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
   let bearer: string;
   let apiKey: string;
 
-  const list = (body: object) => e2e.http.post('/api/v1/sessions').set('authorization', bearer).send(body);
+  const list = (body: object) =>
+    e2e.http
+      .post('/api/v1/sessions')
+      .set('authorization', bearer)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/sessions'));
   const ids = (rows: { sessionId: string }[]) => rows.map((row) => row.sessionId);
 
   /**

@@ -12,17 +12,35 @@ import { expectProblem } from '../support/problem.js';
 import { tamperedResultToken, VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
 import { evidenceSha256 } from '../../src/evidence/result-token-signer.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 
 describe('Identity sessions (simulator)', () => {
   const e2e = useE2eApp({ stopBackgroundJobs: true, withKey: true, freezeClock: true });
 
+  // Every answer of these helpers is checked against the OpenAPI document too (test/support/openapi.ts).
   const start = (body: object = { endUserIp: '192.0.2.10' }, apiKey = e2e.key) =>
-    e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', apiKey).send(body);
-  const poll = (id: string, apiKey = e2e.key) => e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', apiKey);
-  const qr = (id: string, format = '') => e2e.http.get(`/api/v1/auth/${id}/qr${format}`).set('x-api-key', e2e.key);
-  const scan = (body: object) => e2e.http.post('/api/v1/simulator/scan').send(body);
+    e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', apiKey)
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/auth/{provider}/start'));
+  const poll = (id: string, apiKey = e2e.key) =>
+    e2e.http
+      .post(`/api/v1/auth/${id}/poll`)
+      .set('x-api-key', apiKey)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/auth/{sessionId}/poll'));
+  const qr = (id: string, format = '') =>
+    e2e.http
+      .get(`/api/v1/auth/${id}/qr${format}`)
+      .set('x-api-key', e2e.key)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/auth/{sessionId}/qr'));
+  const scan = (body: object) =>
+    e2e.http
+      .post('/api/v1/simulator/scan')
+      .send(body)
+      .expect((res) => expectMatchesSchema(res, 'POST /api/v1/simulator/scan'));
 
   it('should run the whole flow: start, poll pending, QR as JSON/PNG/SVG, scan the frame, poll complete', async () => {
     const started = await start({ endUserIp: '192.0.2.10', metadata: { orderId: 'A-1' } }).expect(200);
@@ -149,7 +167,11 @@ describe('Identity sessions (simulator)', () => {
 
   it('should cancel a pending session', async () => {
     const { sessionId } = (await start().expect(200)).body;
-    const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
+    const res = await e2e.http
+      .post(`/api/v1/auth/${sessionId}/cancel`)
+      .set('x-api-key', e2e.key)
+      .expect(200)
+      .expect((answer) => expectMatchesSchema(answer, 'POST /api/v1/auth/{sessionId}/cancel'));
     expect(res.body).toEqual({
       sessionId,
       provider: 'simulator',

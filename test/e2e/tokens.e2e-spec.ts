@@ -12,6 +12,7 @@ import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { itOnPostgres } from '../support/test-postgres.js';
 import { httpOf, useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
 
 const ISSUER = 'http://localhost:3000';
 const AUDIENCE = 'eid-gateway';
@@ -20,10 +21,20 @@ describe('Team-member tokens: JWKS, rotation, replicas and the bearer guard', ()
   const e2e = useE2eApp({ env: NO_IP_BLOCKING, freezeClock: true });
   let user: User;
 
-  const me = (token: string, server = e2e.http) => server.get('/api/v1/me').set('authorization', `Bearer ${token}`);
+  const me = (token: string, server = e2e.http) =>
+    server
+      .get('/api/v1/me')
+      .set('authorization', `Bearer ${token}`)
+      .expect((res) => expectMatchesSchema(res, 'GET /api/v1/me'));
   const issue = (forUser = user, app = e2e.testApp) =>
     app.app.get(TokensService).issue({ userId: forUser.id, teamId: forUser.teamId, clientId: 'test' });
-  const jwks = async (): Promise<JSONWebKeySet> => (await e2e.http.get('/.well-known/jwks.json').expect(200)).body;
+  const jwks = async (): Promise<JSONWebKeySet> =>
+    (
+      await e2e.http
+        .get('/.well-known/jwks.json')
+        .expect(200)
+        .expect((res) => expectMatchesSchema(res, 'GET /.well-known/jwks.json'))
+    ).body;
   const expectInvalidToken = async (token: string) => {
     const res = await me(token).expect(401);
     expect(res.body.code).toBe('invalid_token');

@@ -22,6 +22,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { completeSimulatorSession, createEndpoint, deliveriesOf, waitForDelivery, waitUntil } from '../support/webhooks.js';
 import { useE2eApp } from '../support/e2e.js';
 import { tamperedResultToken, VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
+import { expectMatchesSchema, expectWebhookMatchesSchema } from '../support/openapi.js';
 
 // Retries after 10 s and 20 s (±20 % jitter): three attempts in all, on a clock the tests move.
 const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '10s,20s', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
@@ -613,6 +614,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const created = await api(http.post('/api/v1/webhook-endpoints'))
       .send({ url: receiver.url('/api'), eventTypes: ['auth.session.completed'], description: 'via the API' })
       .expect(201);
+    expectMatchesSchema(created, 'POST /api/v1/webhook-endpoints');
     expect(created.body).toMatchObject({
       url: receiver.url('/api'),
       eventTypes: ['auth.session.completed'],
@@ -621,6 +623,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       secret: expect.stringMatching(/^whsec_/),
     });
     const listed = await api(http.get('/api/v1/webhook-endpoints')).expect(200);
+    expectMatchesSchema(listed, 'GET /api/v1/webhook-endpoints');
     expect(listed.body.data.map((e: { id: string }) => e.id).sort()).toEqual([endpointId, created.body.id].sort());
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
     // Only the new endpoint receives from here on.
@@ -629,6 +632,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
         await api(http.patch(`/api/v1/webhook-endpoints/${endpointId}`))
           .send({ enabled: false })
           .expect(200)
+          .expect((res) => expectMatchesSchema(res, 'PATCH /api/v1/webhook-endpoints/{id}'))
       ).body,
     ).toMatchObject({ enabled: false, disabledReason: 'manual' });
     expect((await api(http.post('/api/v1/webhook-endpoints')).send({ url: 'ftp://rp.example/' }).expect(400)).body.code).toBe(
@@ -642,6 +646,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       ).body.errors[0].pointer,
     ).toBe('/eventTypes');
     const rotated = await api(http.post(`/api/v1/webhook-endpoints/${created.body.id}/rotate-secret`)).expect(200);
+    expectMatchesSchema(rotated, 'POST /api/v1/webhook-endpoints/{id}/rotate-secret');
     expect(rotated.body).toMatchObject({
       id: created.body.id,
       secret: expect.stringMatching(/^whsec_/),
@@ -652,10 +657,12 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const [received] = await receiver.waitForRequests(1);
     expect(received.path).toBe('/api');
     expect(verify(received, rotated.body.secret)).toMatchObject({ data: { sessionId } });
+    expectWebhookMatchesSchema(JSON.parse(received.body) as { type: string });
     await delivered(sessionId);
     const page = await api(http.post('/api/v1/webhook-deliveries'))
       .send({ startRow: 0, endRow: 10, filterModel: { sessionId: { filterType: 'text', type: 'equals', filter: sessionId } } })
       .expect(200);
+    expectMatchesSchema(page, 'POST /api/v1/webhook-deliveries');
     expect(page.body).toMatchObject({
       success: true,
       lastrow: 1,
@@ -666,15 +673,22 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const unknownColumn = await api(http.post('/api/v1/webhook-deliveries'))
       .send({ startRow: 0, endRow: 10, sortModel: [{ colId: 'payload', sort: 'asc' }] })
       .expect(400);
+    expectMatchesSchema(unknownColumn, 'POST /api/v1/webhook-deliveries');
     expect(unknownColumn.body.errors).toEqual([{ pointer: '/sortModel/0/colId', detail: expect.stringMatching(/unknown column/) }]);
 
     const again = await api(http.post(`/api/v1/webhook-deliveries/${page.body.rows[0].id}/redeliver`)).expect(200);
+    expectMatchesSchema(again, 'POST /api/v1/webhook-deliveries/{id}/redeliver');
     expect(again.body).toMatchObject({ id: page.body.rows[0].id, messageId: received.headers['webhook-id'] });
     await receiver.waitForRequests(2);
     expect((await api(http.post(`/api/v1/webhook-deliveries/${endpointId}/redeliver`)).expect(404)).body.code).toBe('not_found');
 
-    await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(204);
-    expect((await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(404)).body.code).toBe('not_found');
+    expectMatchesSchema(
+      await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(204),
+      'DELETE /api/v1/webhook-endpoints/{id}',
+    );
+    const deletedAgain = await api(http.delete(`/api/v1/webhook-endpoints/${created.body.id}`)).expect(404);
+    expectMatchesSchema(deletedAgain, 'DELETE /api/v1/webhook-endpoints/{id}');
+    expect(deletedAgain.body.code).toBe('not_found');
 
     const free = await createTeamWithKey(app(), { plan: 'free' });
     const refused = await http

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Level, Logger } from 'pino';
+import type { HttpMetrics } from '../../metrics/http-metrics.js';
 import { redactUrl } from './redact-url.js';
 
 const levelOf = (statusCode: number): Level => (statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info');
@@ -7,10 +8,13 @@ const levelOf = (statusCode: number): Level => (statusCode >= 500 ? 'error' : st
 /**
  * One line per answered request, in pino-http's shape (`req`, `res`, `responseTime`), written from a
  * Fastify hook. Not pino-http behind Nest's middleware bridge: that cost 65 µs of CPU per request
- * even when the line was not written (docs/benchmarks.md).
+ * even when the line was not written (docs/benchmarks.md). The same hook records the HTTP metrics
+ * (docs/operations.md), so each answer costs one hook, not two.
  */
-export function logRequests(fastify: FastifyInstance, logger: Logger): void {
+export function logRequests(fastify: FastifyInstance, logger: Logger, metrics?: HttpMetrics): void {
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    // routeOptions.url is the template (`/api/v1/auth/:sessionId/poll`); undefined when no route matched.
+    metrics?.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
     const level = levelOf(reply.statusCode);
     if (logger.isLevelEnabled(level)) {
       logger[level](

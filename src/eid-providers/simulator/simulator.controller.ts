@@ -1,11 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { Public } from '../../common/access/access.decorators.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { EidProviderRegistry } from '../eid-provider.registry.js';
 import { ScanDto } from './dto/scan.dto.js';
 import { SimulatorProvider } from './simulator.provider.js';
+import { ApiProblems, VALIDATION } from '../../common/problem-details/api-problems.decorator.js';
+import { ScanAnswerDto } from './dto/scan-answer.dto.js';
 
 // A test identity (Skatteverket's test personal numbers start 1990…); overridable per scan.
 const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
@@ -23,6 +25,17 @@ export class SimulatorController {
   @Post('scan')
   @HttpCode(200)
   @ApiOperation({ summary: "Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel" })
+  @ApiOkResponse({ type: ScanAnswerDto })
+  @ApiProblems(
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'not_found',
+    'qr_invalid',
+    'qr_expired',
+    'session_not_pending',
+    'rate_limit_exceeded',
+  )
   async scan(@Body() body: ScanDto) {
     if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
     if (Boolean(body.qrData) === Boolean(body.autoStartToken)) {

@@ -1,5 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsIP, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+import {
+  IsIn,
+  IsIP,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  registerDecorator,
+  type ValidationOptions,
+} from 'class-validator';
 
 const METADATA_MAX_BYTES = 1024;
 
@@ -34,7 +45,11 @@ export class StartSessionDto {
   @MaxLength(1500)
   userVisibleData?: string;
 
-  @ApiPropertyOptional({ enum: ['plaintext', 'simpleMarkdownV1'], default: 'plaintext', description: 'How the app renders userVisibleData.' })
+  @ApiPropertyOptional({
+    enum: ['plaintext', 'simpleMarkdownV1'],
+    default: 'plaintext',
+    description: 'How the app renders userVisibleData.',
+  })
   @IsOptional()
   @IsIn(['plaintext', 'simpleMarkdownV1'])
   userVisibleDataFormat?: 'plaintext' | 'simpleMarkdownV1';
@@ -50,12 +65,21 @@ export class StartSessionDto {
   @Matches(/^[a-z][a-z0-9+.-]*:\/\/\S+$/i, { message: 'returnUrl must be an absolute URL' })
   returnUrl?: string;
 
-  @ApiPropertyOptional({ description: "Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber)." })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber).',
+  })
   @IsOptional()
   @IsObject()
   requirement?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: { orderId: 'A-1001' }, description: 'Your own flat key/values, echoed in webhooks (≤ 1 KiB).' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    example: { orderId: 'A-1001' },
+    description: 'Your own flat key/values, echoed in webhooks (≤ 1 KiB).',
+  })
   @IsOptional()
   @IsFlatMetadata()
   metadata?: Record<string, string | number | boolean | null>;

@@ -1,0 +1,177 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EvidenceDto } from './evidence-answers.dto.js';
+
+const SESSION_ID = { format: 'uuid', example: '5f7c1a2e-3b4d-4e6f-8a9b-0c1d2e3f4a5b' };
+const ENVIRONMENT = { enum: ['test', 'live'], description: "The API key's environment, which chose the provider's environment." };
+const OPERATION = { enum: ['auth', 'sign'], description: '`auth` identifies the end user, `sign` has them sign a text.' };
+const CHANNEL = { enum: ['app', 'phone'], description: "`app`: QR or autostart on a device; `phone`: the RP's call centre." };
+
+export class StartSessionAnswerDto {
+  @ApiProperty(SESSION_ID)
+  sessionId: string;
+
+  @ApiProperty({ example: 'simulator' })
+  provider: string;
+
+  @ApiPropertyOptional(ENVIRONMENT)
+  environment?: string;
+
+  @ApiPropertyOptional(OPERATION)
+  operation?: string;
+
+  @ApiPropertyOptional(CHANNEL)
+  channel?: string;
+
+  @ApiProperty({ enum: ['pending'] })
+  status: string;
+
+  @ApiPropertyOptional({ description: 'For the animated QR (or use `GET …/qr`).', example: '67df3917-fa0d-44e5-b327-edcc928297f8' })
+  qrStartToken?: string;
+
+  @ApiPropertyOptional({
+    description: 'Keep it in your backend: never send it to a browser.',
+    example: 'd28db9a7-4cde-429e-a983-359be676944c',
+  })
+  qrStartSecret?: string;
+
+  @ApiPropertyOptional({ description: 'Opens the e-ID app on the same device.', example: '7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6' })
+  autoStartToken?: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:03:00.000Z' })
+  expiresAt: string;
+
+  @ApiPropertyOptional({ format: 'uri', description: 'A page that shows the rotating QR; open it on a screen the user scans.' })
+  kioskUrl?: string;
+}
+
+export class IdentifiedUserDto {
+  @ApiProperty({ example: '198507099805', description: 'Swedish personal number, 12 digits.' })
+  personalNumber: string;
+
+  @ApiProperty({ example: 'Anna Andersson' })
+  name: string;
+
+  @ApiProperty({ example: 'Anna' })
+  givenName: string;
+
+  @ApiProperty({ example: 'Andersson' })
+  surname: string;
+}
+
+export class DeviceDto {
+  @ApiPropertyOptional({ example: '192.0.2.10', description: 'The IP address the e-ID app used.' })
+  ipAddress?: string;
+}
+
+/** The poll and cancel answer, and the `data` of webhook events (docs/api.md, docs/webhooks.md). */
+export class SessionStateDto {
+  @ApiProperty(SESSION_ID)
+  sessionId: string;
+
+  @ApiProperty({ example: 'simulator' })
+  provider: string;
+
+  @ApiPropertyOptional(ENVIRONMENT)
+  environment?: string;
+
+  @ApiPropertyOptional(OPERATION)
+  operation?: string;
+
+  @ApiPropertyOptional(CHANNEL)
+  channel?: string;
+
+  @ApiProperty({ enum: ['pending', 'complete', 'failed'] })
+  status: string;
+
+  @ApiPropertyOptional({
+    example: 'outstandingTransaction',
+    description:
+      'Pending: `outstandingTransaction`, `noClient`, `started`, `userMrtd`, `userCallConfirm`, `userSign`. Failed: `expiredTransaction`, `certificateErr`, `userCancel`, `cancelled`, `startFailed`, … (unknown codes pass through).',
+  })
+  hintCode?: string;
+
+  @ApiPropertyOptional({ type: IdentifiedUserDto, description: 'Once complete, until personal data is purged.' })
+  user?: IdentifiedUserDto;
+
+  @ApiPropertyOptional({ type: DeviceDto, description: 'Once complete, until personal data is purged.' })
+  device?: DeviceDto;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  completedAt?: string;
+
+  @ApiPropertyOptional({
+    type: EvidenceDto,
+    description: "A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged.",
+  })
+  evidence?: EvidenceDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Once final, until personal data is purged: the outcome as a compact JWS (ES256, `typ: eidgw-result+jwt`) that verifies against `/.well-known/jwks.json`.',
+    example: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6ImVpZGd3LXJlc3VsdCtqd3QifQ.eyJzdWIiOiIuLi4ifQ.c2ln',
+  })
+  resultToken?: string;
+}
+
+export class QrFrameDto {
+  @ApiProperty(SESSION_ID)
+  sessionId: string;
+
+  @ApiProperty({
+    example: 'bankid.67df3917-fa0d-44e5-b327-edcc928297f8.1.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8',
+  })
+  qrData: string;
+
+  @ApiProperty({ example: 1, description: 'Whole seconds since the order was made.' })
+  qrTime: number;
+
+  @ApiProperty({ enum: ['pending'] })
+  status: string;
+}
+
+/** A row of the sessions listing: status and times, never personal data or metadata (docs/listings.md). */
+export class SessionRowDto {
+  @ApiProperty(SESSION_ID)
+  sessionId: string;
+
+  @ApiProperty({ example: 'simulator' })
+  provider: string;
+
+  @ApiProperty(ENVIRONMENT)
+  environment: string;
+
+  @ApiProperty({ enum: ['pending', 'complete', 'failed'] })
+  status: string;
+
+  @ApiPropertyOptional()
+  hintCode?: string;
+
+  @ApiProperty({ format: 'uuid' })
+  apiKeyId: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  completedAt?: string;
+
+  @ApiPropertyOptional({ description: 'Milliseconds from start to end; absent while pending.' })
+  durationMs?: number;
+}
+
+export class SessionListingDto {
+  @ApiProperty({ enum: [true] })
+  success: boolean;
+
+  @ApiProperty({ type: [SessionRowDto] })
+  rows: SessionRowDto[];
+
+  @ApiProperty({ description: '-1 while more rows exist; otherwise the total row count.', example: -1 })
+  lastrow: number;
+}

@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SessionStateDto } from '../../sessions/dto/session-answers.dto.js';
+
+/** The event types the documentation lists; the relay sends those an endpoint subscribed to (docs/webhooks.md). */
+export const DOCUMENTED_WEBHOOK_EVENTS = [
+  { type: 'auth.session.completed', summary: 'An identification ended: the end user was identified' },
+  { type: 'auth.session.failed', summary: 'An identification ended otherwise (userCancel, cancelled, expiredTransaction, …)' },
+  { type: 'auth.session.updated', summary: "An identification's status or hint changed (not yet sent)" },
+  { type: 'sign.session.completed', summary: 'A signing ended: the end user signed (not yet sent)' },
+  { type: 'sign.session.failed', summary: 'A signing ended otherwise (not yet sent)' },
+  { type: 'sign.session.updated', summary: "A signing's status or hint changed (not yet sent)" },
+] as const;
+
+/** The event's `data`: the poll answer of the session plus the RP's `metadata`. */
+export class WebhookEventDataDto extends SessionStateDto {
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    example: { orderId: 'A-1001' },
+    description: 'The `metadata` given at start, as it was given.',
+  })
+  metadata?: Record<string, string | number | boolean | null>;
+}
+
+export class WebhookEventDto {
+  @ApiProperty({ enum: DOCUMENTED_WEBHOOK_EVENTS.map((event) => event.type), example: 'auth.session.completed' })
+  type: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the session ended, not when this attempt was made.' })
+  timestamp: string;
+
+  @ApiProperty({ type: WebhookEventDataDto })
+  data: WebhookEventDataDto;
+}
