@@ -11,7 +11,10 @@ export default defineConfig(
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // The console's Vite config is in neither tsconfig (console/tsconfig.json is the browser code's).
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['console/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       // `const { secret: _secret, ...rest } = row` drops a field on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
@@ -38,6 +41,6 @@ export default defineConfig(
     extends: [tseslint.configs.disableTypeChecked],
   },
   { files: ['src/kiosk/assets/**/*.js'], languageOptions: { globals: globals.browser } },
-  { files: ['examples/**/*.mjs', 'jest.config.js'], languageOptions: { globals: globals.node } },
+  { files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'jest.config.js'], languageOptions: { globals: globals.node } },
   prettier,
 );

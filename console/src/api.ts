@@ -28,10 +28,12 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.status === 204) return undefined as T;
-  const data = await response.json().catch(() => null);
+  const data: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     if (response.status === 401 && !path.startsWith('/console/login')) onUnauthorized();
-    throw new ApiError(response.status, data?.code ?? 'error', data?.detail ?? data?.title ?? response.statusText);
+    // A problem-details body (docs/api.md, "Errors"), or none when the answer was not JSON.
+    const problem = data as { code?: string; detail?: string; title?: string } | null;
+    throw new ApiError(response.status, problem?.code ?? 'error', problem?.detail ?? problem?.title ?? response.statusText);
   }
   return data as T;
 }

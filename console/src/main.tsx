@@ -89,7 +89,7 @@ function App() {
               <span class="who">
                 {t('loggedInAs')} {me.user.email ?? me.user.phone} · {me.team.name}
               </span>
-              <button type="button" onClick={logOut}>
+              <button type="button" onClick={() => void logOut()}>
                 {t('logOut')}
               </button>
             </>

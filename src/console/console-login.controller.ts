@@ -1,13 +1,16 @@
 import { Body, Controller, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
 import { consoleConfig, type ConsoleConfig } from '../config/console.config.js';
 import { LoginOtpValidateDto } from '../otp/dto/login-otp-validate.dto.js';
 import { LoginOtpDto } from '../otp/dto/login-otp.dto.js';
+import { LoginOtpAnswerDto } from '../otp/dto/otp-answers.dto.js';
 import { OtpService, type OtpAudience } from '../otp/otp.service.js';
 import { CONSOLE_CSRF_HEADER, clearedSessionCookie, sessionCookie } from './console-cookie.js';
 import { ConsoleLoginGuard } from './console-login.guard.js';
+import { ConsoleLoginAnswerDto } from './dto/console-login-answers.dto.js';
 
 // The console logs in members of any team; the team is the user's own (docs/console.md).
 const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console' };
@@ -30,6 +33,8 @@ export class ConsoleLoginController {
   @Post('login/code')
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a login code to a team member (same answer for unknown contacts)' })
+  @ApiOkResponse({ type: LoginOtpAnswerDto })
+  @ApiProblems('csrf_check_failed', 'rate_limit_exceeded', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'otp_delivery_failed')
   requestCode(@Body() body: LoginOtpDto) {
     return this.otp.requestCode(CONSOLE_AUDIENCE, body);
   }
@@ -37,6 +42,8 @@ export class ConsoleLoginController {
   @Post('login/validate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Exchange the code for the console session cookie' })
+  @ApiOkResponse({ type: ConsoleLoginAnswerDto, description: 'Sets the `__Host-eidgw-console` cookie (HttpOnly, Secure, SameSite=Strict).' })
+  @ApiProblems('csrf_check_failed', 'rate_limit_exceeded', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'invalid_validation_code', 'validation_code_expired')
   async validateCode(@Body() body: LoginOtpValidateDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body);
     reply.header('set-cookie', sessionCookie(token, Math.floor(this.config.tokenTtlMs / 1000)));
@@ -47,6 +54,8 @@ export class ConsoleLoginController {
   @Post('logout')
   @HttpCode(204)
   @ApiOperation({ summary: 'Forget the console session cookie' })
+  @ApiNoContentResponse({ description: 'The cookie is cleared.' })
+  @ApiProblems('csrf_check_failed', 'rate_limit_exceeded')
   logout(@Res({ passthrough: true }) reply: FastifyReply): void {
     reply.header('set-cookie', clearedSessionCookie());
   }

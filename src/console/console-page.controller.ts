@@ -1,5 +1,5 @@
 import { Controller, Get, Logger, Param, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
@@ -16,8 +16,9 @@ export class ConsolePageController {
     if (!this.build.index) new Logger(ConsolePageController.name).warn('The console is not built (dist/console); run npm run build');
   }
 
+  // An HTML page for people, not part of the API contract (docs/console.md).
   @Get()
-  @ApiOperation({ summary: 'The team console: API keys, webhooks, deliveries and sessions in a browser' })
+  @ApiExcludeEndpoint()
   page(@Res() reply: FastifyReply): void {
     if (!this.build.index) throw new DomainException('not_found', 'The console is not built; run npm run build.');
     void reply.headers(CONSOLE_PAGE_HEADERS).type('text/html; charset=utf-8').send(this.build.index);

@@ -1,6 +1,5 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { useE2eApp } from '../support/e2e.js';
 
 // docs/operations.md, "Anonymous routes": /metrics, /health/ready and /.well-known/jwks.json are cached for
 // ANONYMOUS_CACHE_TTL, so a flood of them costs one database round per interval, not one per request.
@@ -8,29 +7,17 @@ const FLOOD = 200;
 const TTL_MS = 2_000;
 
 describe('Anonymous routes under a flood', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
+  const e2e = useE2eApp({ env: { ANONYMOUS_CACHE_TTL: `${TTL_MS}ms` }, stopBackgroundJobs: true, listen: true });
   const queries: string[] = [];
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ ...database.env, ANONYMOUS_CACHE_TTL: `${TTL_MS}ms` });
-    testApp.stopBackgroundJobs();
+  beforeAll(() => {
     // Every SQL statement TypeORM sends goes through its logger: a real count of what reached PostgreSQL.
-    const logger = testApp.app.get(DataSource).logger;
+    const logger = e2e.app.get(DataSource).logger;
     const logQuery = logger.logQuery.bind(logger);
     logger.logQuery = (query, parameters, runner) => {
       queries.push(query);
       return logQuery(query, parameters, runner);
     };
-    await testApp.app.listen(0, '127.0.0.1');
-    http = request(new URL(await testApp.app.getUrl()).origin);
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
   });
 
   it.each([
@@ -41,11 +28,11 @@ describe('Anonymous routes under a flood', () => {
     // After the last interval ran out, one request makes the route's own queries (the filter is not vacuous).
     await new Promise((resolve) => setTimeout(resolve, TTL_MS));
     queries.length = 0;
-    await http.get(path).expect(200);
+    await e2e.http.get(path).expect(200);
     expect(queries.filter((query) => own.test(query)).length).toBeGreaterThan(0);
     queries.length = 0;
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: FLOOD }, () => http.get(path)));
+    const answers = await Promise.all(Array.from({ length: FLOOD }, () => e2e.http.get(path)));
     const intervals = Math.ceil((Date.now() - started) / TTL_MS) + 1;
     expect(answers.filter((res) => res.status !== 200)).toEqual([]);
     const count = queries.filter((query) => own.test(query)).length;

@@ -1,13 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import request from 'supertest';
 import { UsersService } from '../../src/users/users.service.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
-import { createTeamWithKey } from '../support/fixtures.js';
+import { useE2eApp } from '../support/e2e.js';
+import { expectProblem } from '../support/problem.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -41,19 +39,35 @@ interface AxeViolation {
 }
 
 describeInBrowser('Team console in a browser (headless Chromium)', () => {
-  let database: TestDatabase;
   let smtp: SmtpReceiver;
   let receiver: WebhookReceiver;
-  let testApp: TestApp;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let base: string;
-  let appKey: string;
   const cspViolations: string[] = [];
   const email = 'ada@console.example';
 
-  const http = () => request(testApp.app.getHttpServer());
+  // Declared first so that the browser closes before the app does.
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    receiver = await WebhookReceiver.start();
+  });
+  // The real clock: the dispatcher and the page run on real time.
+  const e2e = useE2eApp({
+    env: () => ({ ...NO_IP_BLOCKING, OTP_DELIVERY: 'smtp', SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
+    listen: true,
+    withKey: { plan: 'pro' },
+    bootTimeout: 120_000,
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await smtp?.close();
+  });
+
   const main = (name: string) => page.waitForSelector(`main[data-page="${name}"]`);
 
   const shoot = async (target: Page, name: string) => {
@@ -77,25 +91,11 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    smtp = await startSmtpReceiver();
-    receiver = await WebhookReceiver.start();
-    // The real clock: the dispatcher and the page run on real time.
-    testApp = await createTestApp({
-      ...database.env,
-      ...NO_IP_BLOCKING,
-      OTP_DELIVERY: 'smtp',
-      SMTP_URL: smtp.url,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    });
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
     // localhost: a secure context for the browser, which then keeps the Secure __Host- cookie over plain http.
-    base = `http://localhost:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
-    const { team, key } = await createTeamWithKey(testApp.app, { plan: 'pro' });
-    appKey = key;
-    await testApp.app.get(UsersService).create({ teamId: team.id, email });
+    base = `http://localhost:${new URL(e2e.baseUrl).port}`;
+    await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email });
     for (let i = 0; i < SESSIONS; i++) {
-      await http().post('/api/v1/auth/simulator/start').set('x-api-key', appKey).send({ endUserIp: '192.0.2.10' }).expect(200);
+      await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200);
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -117,14 +117,6 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
       if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
     });
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await testApp?.close();
-    await receiver?.close();
-    await smtp?.close();
-    await database?.drop();
-  });
 
   it('should log in with the e-mailed code, in Swedish, holding the token where no script can read it', async () => {
     await page.goto(`${base}/console`);
@@ -179,15 +171,14 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     await expect(row.textContent()).resolves.toContain(secret.slice(-4));
     await shoot(page, 'console-api-keys.png');
 
-    await http().post('/api/v1/auth/simulator/start').set('x-api-key', secret).send({ endUserIp: '192.0.2.11' }).expect(200);
+    await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', secret).send({ endUserIp: '192.0.2.11' }).expect(200);
 
     await row.getByRole('button', { name: 'Återkalla browser key' }).click();
     await row.getByRole('alertdialog').waitFor();
     await row.getByRole('button', { name: 'Ja, återkalla' }).click();
     await page.locator('tr', { hasText: 'browser key' }).filter({ hasText: 'Återkallad' }).waitFor();
-    const refused = await http().post('/api/v1/auth/simulator/start').set('x-api-key', secret).send({ endUserIp: '192.0.2.11' });
-    expect(refused.status).toBe(401);
-    expect(refused.body.code).toBe('invalid_api_key');
+    const refused = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', secret).send({ endUserIp: '192.0.2.11' });
+    expectProblem(refused, 401, 'invalid_api_key');
   });
 
   it('should add a webhook endpoint, send it a test event, and show the delivery with its attempt in the log', async () => {

@@ -1,9 +1,9 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { User } from '../../src/users/user.entity.js';
 import { UsersService } from '../../src/users/users.service.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { expectProblem } from '../support/problem.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -13,21 +13,36 @@ const COOKIE = '__Host-eidgw-console';
 const CONSOLE = { 'x-eidgw-console': '1' };
 
 describe('Console login (OTP without an API key, session cookie, CSRF check)', () => {
-  let database: TestDatabase;
   let smtp: SmtpReceiver;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
-  let teamId: string;
   let members = 0;
 
-  const askForCode = (body: object, headers: Record<string, string> = CONSOLE) => http.post('/console/login/code').set(headers).send(body);
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+  });
+  const e2e = useE2eApp({
+    env: () => ({
+      ...NO_IP_BLOCKING,
+      OTP_DELIVERY: 'smtp',
+      SMTP_URL: smtp.url,
+      CONSOLE_LOGIN_PER_MINUTE: '1000',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    }),
+    withKey: true,
+    freezeClock: true,
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+
+  const askForCode = (body: object, headers: Record<string, string> = CONSOLE) =>
+    e2e.http.post('/console/login/code').set(headers).send(body);
   const validate = (body: object, headers: Record<string, string> = CONSOLE) =>
-    http.post('/console/login/validate').set(headers).send(body);
+    e2e.http.post('/console/login/validate').set(headers).send(body);
   const codeIn = (mail: { raw: string }) => /login code is (\d{6})\./.exec(mail.raw)![1];
 
   async function newMember(): Promise<User> {
     members += 1;
-    return testApp.app.get(UsersService).create({ teamId, email: `console${members}@example.com` });
+    return e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `console${members}@example.com` });
   }
 
   /** Logs the member in through the console routes; answers the cookie pair `name=token`. */
@@ -37,29 +52,6 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     const setCookie = String(answer.headers['set-cookie']);
     return setCookie.split(';')[0];
   }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    smtp = await startSmtpReceiver();
-    testApp = await createTestApp({
-      ...database.env,
-      ...NO_IP_BLOCKING,
-      OTP_DELIVERY: 'smtp',
-      SMTP_URL: smtp.url,
-      CONSOLE_LOGIN_PER_MINUTE: '1000',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    });
-    http = request(testApp.app.getHttpServer());
-    teamId = (await createTeamWithKey(testApp.app)).team.id;
-  });
-
-  beforeEach(() => testApp.clock.freeze());
-
-  afterAll(async () => {
-    await testApp?.close();
-    await smtp?.close();
-    await database?.drop();
-  });
 
   it('should log in without an API key, hold the token only in an HttpOnly Secure SameSite=Strict cookie, and open the management API with it', async () => {
     const user = await newMember();
@@ -72,32 +64,32 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     ]);
     const cookie = String(answer.headers['set-cookie']).split(';')[0];
 
-    const me = await http.get('/api/v1/me').set('cookie', cookie).set(CONSOLE).expect(200);
+    const me = await e2e.http.get('/api/v1/me').set('cookie', cookie).set(CONSOLE).expect(200);
     expect(me.body.user.id).toBe(user.id);
-    const created = await http.post('/api/v1/api-keys').set('cookie', cookie).set(CONSOLE).send({ name: 'from the console' }).expect(201);
+    const created = await e2e.http
+      .post('/api/v1/api-keys')
+      .set('cookie', cookie)
+      .set(CONSOLE)
+      .send({ name: 'from the console' })
+      .expect(201);
     expect(created.body.key).toMatch(/^eidk_test_/);
   });
 
   it('should refuse a cookie call without the console header (CSRF) and change nothing', async () => {
     const cookie = await logIn(await newMember());
-    const refused = await http.post('/api/v1/api-keys').set('cookie', cookie).send({ name: 'forged' }).expect(403);
-    expect(refused.body.code).toBe('csrf_check_failed');
-    await http.get('/api/v1/me').set('cookie', cookie).expect(403);
-    const keys = await http.get('/api/v1/api-keys').set('cookie', cookie).set(CONSOLE).expect(200);
+    const refused = await e2e.http.post('/api/v1/api-keys').set('cookie', cookie).send({ name: 'forged' });
+    expectProblem(refused, 403, 'csrf_check_failed');
+    await e2e.http.get('/api/v1/me').set('cookie', cookie).expect(403);
+    const keys = await e2e.http.get('/api/v1/api-keys').set('cookie', cookie).set(CONSOLE).expect(200);
     expect(keys.body.map((k: { name: string }) => k.name)).not.toContain('forged');
     // Login routes need the header too: no cross-site login into an attacker's account.
-    expect((await askForCode({ email: 'console1@example.com' }, {}).expect(403)).body.code).toBe('csrf_check_failed');
+    expectProblem(await askForCode({ email: 'console1@example.com' }, {}), 403, 'csrf_check_failed');
   });
 
   it('should not open public API endpoints with the cookie', async () => {
     const cookie = await logIn(await newMember());
-    const answer = await http
-      .post('/api/v1/auth/simulator/start')
-      .set('cookie', cookie)
-      .set(CONSOLE)
-      .send({ endUserIp: '192.0.2.1' })
-      .expect(401);
-    expect(answer.body.code).toBe('missing_token');
+    const answer = await e2e.http.post('/api/v1/auth/simulator/start').set('cookie', cookie).set(CONSOLE).send({ endUserIp: '192.0.2.1' });
+    expectProblem(answer, 401, 'missing_token');
   });
 
   it('should answer an unknown contact as a known one, send it nothing, and throttle it the same', async () => {
@@ -106,10 +98,8 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     expect(unknown.body).toEqual({ userGuid: expect.any(String), validationCodeValidUntilUtc: expect.any(String) });
     expect(smtp.messages).toHaveLength(before);
     expect((await askForCode({ email: 'nobody@example.com' }).expect(429)).headers['retry-after']).toBe('30');
-    expect((await askForCode({ email: 'nobody@example.com' }).expect(429)).body.code).toBe('rate_limit_exceeded');
-    expect((await validate({ userGuid: unknown.body.userGuid, validationCode: '123456' }).expect(401)).body.code).toBe(
-      'invalid_validation_code',
-    );
+    expectProblem(await askForCode({ email: 'nobody@example.com' }), 429, 'rate_limit_exceeded');
+    expectProblem(await validate({ userGuid: unknown.body.userGuid, validationCode: '123456' }), 401, 'invalid_validation_code');
 
     const user = await newMember();
     await askForCode({ email: user.email }).expect(200);
@@ -122,25 +112,25 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     const code = codeIn(smtp.messages.at(-1)!);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
-      expect((await validate({ userGuid: user.id, validationCode: wrong }).expect(401)).body.code).toBe('invalid_validation_code');
+      expectProblem(await validate({ userGuid: user.id, validationCode: wrong }), 401, 'invalid_validation_code');
     }
-    expect((await validate({ userGuid: user.id, validationCode: code }).expect(401)).body.code).toBe('validation_code_expired');
+    expectProblem(await validate({ userGuid: user.id, validationCode: code }), 401, 'validation_code_expired');
     // A new code after the resend interval works.
-    testApp.clock.advance(30_000);
+    e2e.clock.advance(30_000);
     await askForCode({ email: user.email }).expect(200);
     await validate({ userGuid: user.id, validationCode: codeIn(smtp.messages.at(-1)!) }).expect(200);
   });
 
   it("should keep another team's API key from validating a code the console sent to a member", async () => {
     const user = await newMember();
-    const otherTeam = await createTeamWithKey(testApp.app, { scopes: ['otp'] });
-    await http.post('/ask_for_approval/login-otp').set('x-api-key', otherTeam.key).send({ email: user.email }).expect(200);
+    const otherTeam = await createTeamWithKey(e2e.app, { scopes: ['otp'] });
+    await e2e.http.post('/ask_for_approval/login-otp').set('x-api-key', otherTeam.key).send({ email: user.email }).expect(200);
     // The other team has no such member: nothing was sent.
     const before = smtp.messages.length;
-    testApp.clock.advance(30_000);
+    e2e.clock.advance(30_000);
     await askForCode({ email: user.email }).expect(200);
     expect(smtp.messages).toHaveLength(before + 1);
-    await http
+    await e2e.http
       .post('/ask_for_approval/login-otp-validate')
       .set('x-api-key', otherTeam.key)
       .send({ userGuid: user.id, validationCode: codeIn(smtp.messages.at(-1)!) })
@@ -148,8 +138,8 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
   });
 
   it('should serve the page and its hashed files under a strict CSP, and answer no CORS preflight', async () => {
-    const page = await http.get('/console').expect(200);
-    expect((await http.get('/console/').expect(301)).headers.location).toBe('/console');
+    const page = await e2e.http.get('/console').expect(200);
+    expect((await e2e.http.get('/console/').expect(301)).headers.location).toBe('/console');
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -157,12 +147,12 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|style=/);
     const [script] = /\/console\/assets\/[\w-]+\.js/.exec(page.text)!;
-    const asset = await http.get(script).expect(200);
+    const asset = await e2e.http.get(script).expect(200);
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    await http.get('/console/assets/nothing.js').expect(404);
+    await e2e.http.get('/console/assets/nothing.js').expect(404);
 
-    const preflight = await http
+    const preflight = await e2e.http
       .options('/api/v1/api-keys')
       .set('origin', 'https://evil.example')
       .set('access-control-request-method', 'POST')
@@ -178,7 +168,7 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
       const code = codeIn(smtp.messages.at(-1)!);
       const wrong = code === '000000' ? '111111' : '000000';
       for (let i = 0; i < 5; i++) await validate({ userGuid: user.id, validationCode: wrong }).expect(401);
-      testApp.clock.advance(30_000);
+      e2e.clock.advance(30_000);
     }
     const before = smtp.messages.length;
     const locked = await askForCode({ email: user.email }).expect(429);
@@ -194,8 +184,8 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
 
   it('should log out by clearing the cookie', async () => {
     await logIn(await newMember());
-    expect((await http.post('/console/logout').expect(403)).body.code).toBe('csrf_check_failed');
-    const answer = await http.post('/console/logout').set(CONSOLE).expect(204);
+    expectProblem(await e2e.http.post('/console/logout'), 403, 'csrf_check_failed');
+    const answer = await e2e.http.post('/console/logout').set(CONSOLE).expect(204);
     expect(answer.headers['set-cookie']).toEqual([`${COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`]);
   });
 
@@ -203,13 +193,17 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     const receiver = await WebhookReceiver.start();
     try {
       const cookie = await logIn(await newMember());
-      const endpoint = await http
+      const endpoint = await e2e.http
         .post('/api/v1/webhook-endpoints')
         .set('cookie', cookie)
         .set(CONSOLE)
         .send({ url: receiver.url(), eventTypes: ['auth.session.completed'] })
         .expect(201);
-      const queued = await http.post(`/api/v1/webhook-endpoints/${endpoint.body.id}/test`).set('cookie', cookie).set(CONSOLE).expect(202);
+      const queued = await e2e.http
+        .post(`/api/v1/webhook-endpoints/${endpoint.body.id}/test`)
+        .set('cookie', cookie)
+        .set(CONSOLE)
+        .expect(202);
       expect(queued.body).toEqual({ deliveryId: expect.any(String), messageId: expect.stringMatching(/^msg_/) });
       const received = await waitUntil(async () => receiver.requests[0], 'the test event');
       expect(JSON.parse(received.body)).toEqual({
@@ -218,7 +212,7 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
         data: { endpointId: endpoint.body.id, environment: 'test' },
       });
       const log = await waitUntil(async () => {
-        const page = await http
+        const page = await e2e.http
           .post('/api/v1/webhook-deliveries')
           .set('cookie', cookie)
           .set(CONSOLE)
@@ -231,15 +225,17 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
       expect(log).toMatchObject({ eventType: 'webhook.test', attempts: [expect.objectContaining({ statusCode: 200 })] });
       expect(log.sessionId).toBeUndefined();
 
-      await http
+      await e2e.http
         .patch(`/api/v1/webhook-endpoints/${endpoint.body.id}`)
         .set('cookie', cookie)
         .set(CONSOLE)
         .send({ enabled: false })
         .expect(200);
-      expect(
-        (await http.post(`/api/v1/webhook-endpoints/${endpoint.body.id}/test`).set('cookie', cookie).set(CONSOLE).expect(409)).body.code,
-      ).toBe('endpoint_disabled');
+      expectProblem(
+        await e2e.http.post(`/api/v1/webhook-endpoints/${endpoint.body.id}/test`).set('cookie', cookie).set(CONSOLE),
+        409,
+        'endpoint_disabled',
+      );
     } finally {
       await receiver.close();
     }
@@ -247,34 +243,22 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
 });
 
 describe('Console login per-address limit', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ ...database.env, ...NO_IP_BLOCKING, CONSOLE_LOGIN_PER_MINUTE: '3' });
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
+  const e2e = useE2eApp({ env: { ...NO_IP_BLOCKING, CONSOLE_LOGIN_PER_MINUTE: '3' } });
 
   it('should refuse a fourth login request in a minute from one address, then allow it in the next minute', async () => {
-    testApp.clock.freeze();
-    const http = request(testApp.app.getHttpServer());
+    e2e.clock.freeze();
     for (let i = 0; i < 3; i++)
-      await http
+      await e2e.http
         .post('/console/login/code')
         .set(CONSOLE)
         .send({ email: `a${i}@example.com` })
         .expect(200);
-    const refused = await http.post('/console/login/code').set(CONSOLE).send({ email: 'a9@example.com' }).expect(429);
-    expect(refused.body.code).toBe('rate_limit_exceeded');
+    const refused = await e2e.http.post('/console/login/code').set(CONSOLE).send({ email: 'a9@example.com' });
+    expectProblem(refused, 429, 'rate_limit_exceeded');
     expect(refused.headers['retry-after']).toBe('60');
-    testApp.clock.advance(60_000);
-    await http.post('/console/login/code').set(CONSOLE).send({ email: 'a9@example.com' }).expect(200);
-    const [{ count }] = await testApp.app.get(DataSource).query(`SELECT count(*)::int AS count FROM console_login_windows`);
+    e2e.clock.advance(60_000);
+    await e2e.http.post('/console/login/code').set(CONSOLE).send({ email: 'a9@example.com' }).expect(200);
+    const [{ count }] = await e2e.app.get(DataSource).query(`SELECT count(*)::int AS count FROM console_login_windows`);
     expect(count).toBe(1);
   });
 });

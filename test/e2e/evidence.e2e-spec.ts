@@ -2,23 +2,28 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import request from 'supertest';
 import { EvidenceTrustRoots } from '../../src/evidence/evidence-trust-roots.js';
 import { evidenceView, EvidenceService } from '../../src/evidence/evidence.service.js';
 import { EvidenceVerifier } from '../../src/evidence/evidence-verifier.js';
 import { evidenceSha256, ResultTokenSigner, type SessionResult } from '../../src/evidence/result-token-signer.js';
 import { SimulatorEvidence } from '../../src/evidence/simulator-evidence.provider.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { createTestApp } from '../support/create-test-app.js';
+import { useE2eApp } from '../support/e2e.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 
 const ISSUER = 'http://localhost:3000';
 const USER = { personalNumber: '199001012393', name: 'Test Testsson', givenName: 'Test', surname: 'Testsson' };
 
 describe('Evidence: the simulator CA, verification in the app and signed result tokens', () => {
-  let database: TestDatabase;
   let dataDir: string;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'eidgw-evidence-'));
+  });
+  const e2e = useE2eApp({ env: () => ({ ...NO_IP_BLOCKING, DATA_DIR: dataDir }), freezeClock: true });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
 
   const result = (overrides: Partial<SessionResult> = {}): SessionResult => ({
     teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
@@ -33,29 +38,14 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     completedAt: new Date('2026-11-24T04:00:00.000Z'),
     ...overrides,
   });
-  const jwks = async (): Promise<JSONWebKeySet> => (await http.get('/.well-known/jwks.json').expect(200)).body;
+  const jwks = async (): Promise<JSONWebKeySet> => (await e2e.http.get('/.well-known/jwks.json').expect(200)).body;
   const verify = async (token: string) =>
     jwtVerify(token, createLocalJWKSet(await jwks()), { issuer: ISSUER, typ: 'eidgw-result+jwt', algorithms: ['ES256'] });
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = await mkdtemp(join(tmpdir(), 'eidgw-evidence-'));
-    testApp = await createTestApp({ ...database.env, ...NO_IP_BLOCKING, DATA_DIR: dataDir });
-    http = request(testApp.app.getHttpServer());
-  });
-
-  beforeEach(() => testApp.clock.freeze());
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
   it('should sign a result that verifies with jose against the published JWKS', async () => {
-    const simulator = testApp.app.get(SimulatorEvidence);
-    const evidence = await simulator.issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: testApp.clock.now() });
-    const token = await testApp.app.get(ResultTokenSigner).sign(result({ signature: evidence.signature }));
+    const simulator = e2e.app.get(SimulatorEvidence);
+    const evidence = await simulator.issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: e2e.clock.now() });
+    const token = await e2e.app.get(ResultTokenSigner).sign(result({ signature: evidence.signature }));
 
     const { payload, protectedHeader } = await verify(token);
     expect(protectedHeader).toMatchObject({ alg: 'ES256', typ: 'eidgw-result+jwt' });
@@ -80,7 +70,7 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   });
 
   it('should leave out what a failed session does not have', async () => {
-    const token = await testApp.app
+    const token = await e2e.app
       .get(ResultTokenSigner)
       .sign(result({ status: 'failed', hintCode: 'userCancel', user: undefined, device: undefined }));
     const { payload } = await verify(token);
@@ -90,7 +80,7 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   });
 
   it('should make a token whose claims were changed fail verification', async () => {
-    const token = await testApp.app.get(ResultTokenSigner).sign(result({ status: 'failed', hintCode: 'userCancel', user: undefined }));
+    const token = await e2e.app.get(ResultTokenSigner).sign(result({ status: 'failed', hintCode: 'userCancel', user: undefined }));
     const [header, payload, signature] = token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, status: 'complete' })).toString('base64url');
@@ -100,10 +90,10 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
 
   it('should generate the simulator CA at first start into DATA_DIR and trust its evidence', async () => {
     expect((await stat(join(dataDir, 'simulator-ca.json'))).mode & 0o777).toBe(0o600);
-    const simulator = testApp.app.get(SimulatorEvidence);
-    const evidence = await simulator.issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
-    const roots = testApp.app.get(EvidenceTrustRoots);
-    const verification = await testApp.app
+    const simulator = e2e.app.get(SimulatorEvidence);
+    const evidence = await simulator.issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
+    const roots = e2e.app.get(EvidenceTrustRoots);
+    const verification = await e2e.app
       .get(EvidenceVerifier)
       .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('simulator', 'test') });
     expect(verification).toMatchObject({
@@ -116,22 +106,22 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   });
 
   it('should trust the simulator CA for simulator sessions of the test environment only', async () => {
-    const roots = testApp.app.get(EvidenceTrustRoots);
-    expect(roots.forSession('simulator', 'test')).toEqual(testApp.app.get(SimulatorEvidence).trustRoots);
+    const roots = e2e.app.get(EvidenceTrustRoots);
+    expect(roots.forSession('simulator', 'test')).toEqual(e2e.app.get(SimulatorEvidence).trustRoots);
     expect(roots.forSession('simulator', 'live')).toEqual([]);
     // No BankID evidence roots are configured here, so nothing chains for a BankID session.
     expect(roots.forSession('bankid', 'test')).toEqual([]);
-    const evidence = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
-    const verification = await testApp.app
+    const evidence = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
+    const verification = await e2e.app
       .get(EvidenceVerifier)
       .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('bankid', 'test') });
     expect(verification).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: false });
   });
 
   it('should keep the simulator CA across a restart, so stored evidence still verifies', async () => {
-    const before = testApp.app.get(SimulatorEvidence).trustRoots;
-    const evidence = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
-    const restarted = await createTestApp({ ...database.env, ...NO_IP_BLOCKING, DATA_DIR: dataDir });
+    const before = e2e.app.get(SimulatorEvidence).trustRoots;
+    const evidence = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
+    const restarted = await createTestApp(e2e.env);
     try {
       const after = restarted.app.get(SimulatorEvidence).trustRoots;
       expect(after).toEqual(before);
@@ -144,27 +134,27 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
 
   it('should store the evidence of a simulator completion with its verification, and show it without the raw parts', async () => {
     const visible = Buffer.from('Approve the transfer').toString('base64');
-    const signed = await testApp.app
+    const signed = await e2e.app
       .get(SimulatorEvidence)
-      .issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: testApp.clock.now() });
+      .issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: e2e.clock.now() });
     const session = { id: 's-1', provider: 'simulator', environment: 'test' as const, userVisibleData: visible };
-    const stored = await testApp.app.get(EvidenceService).assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed });
+    const stored = await e2e.app.get(EvidenceService).assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed });
     expect(stored).toMatchObject({
       bankIdIssueDate: '2024-03-01',
       risk: 'low',
       signature: signed.signature,
       ocspResponse: signed.ocspResponse,
     });
-    expect(stored!.verification).toMatchObject({ status: 'verified', checkedAt: testApp.clock.now().toISOString() });
+    expect(stored!.verification).toMatchObject({ status: 'verified', checkedAt: e2e.clock.now().toISOString() });
     expect(evidenceView(stored!)).toEqual({ bankIdIssueDate: '2024-03-01', risk: 'low', verification: stored!.verification });
   });
 
   it('should fail the verification, and still store the evidence, when the session sent another text', async () => {
-    const signed = await testApp.app
+    const signed = await e2e.app
       .get(SimulatorEvidence)
-      .issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: testApp.clock.now() });
+      .issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: e2e.clock.now() });
     const session = { id: 's-2', provider: 'simulator', environment: 'test' as const, userVisibleData: 'SGVqIGTDpQ==' };
-    const stored = await testApp.app.get(EvidenceService).assess(session, { ...signed });
+    const stored = await e2e.app.get(EvidenceService).assess(session, { ...signed });
     expect(stored).toMatchObject({
       signature: signed.signature,
       verification: { status: 'failed', signatureValid: true, signedDataMatches: false },
@@ -172,13 +162,13 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   });
 
   it('should not verify simulator evidence presented for a BankID session', async () => {
-    const signed = await testApp.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: testApp.clock.now() });
-    const stored = await testApp.app.get(EvidenceService).assess({ id: 's-3', provider: 'bankid', environment: 'test' }, { ...signed });
+    const signed = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
+    const stored = await e2e.app.get(EvidenceService).assess({ id: 's-3', provider: 'bankid', environment: 'test' }, { ...signed });
     expect(stored!.verification).toMatchObject({ status: 'failed', certificateTrusted: false });
   });
 
   it('should keep evidence without a signature unverified, and no evidence as none', async () => {
-    const service = testApp.app.get(EvidenceService);
+    const service = e2e.app.get(EvidenceService);
     expect(await service.assess({ id: 's-4', provider: 'simulator', environment: 'test' }, { bankIdIssueDate: '2024-03-01' })).toEqual({
       bankIdIssueDate: '2024-03-01',
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import type { Response } from 'supertest';
 import { PATHOLOGICAL_BODIES, PATHOLOGICAL_TEXTS } from '../fixtures/guard/pathological.js';
+import { useE2eApp } from '../support/e2e.js';
 
 // docs/protection.md, "Linear time": a hostile request of up to the body limit cannot stall the process,
 // so a health check sent meanwhile waits for no more than HEALTH_DEADLINE_MS of this process's work.
@@ -10,26 +10,16 @@ const HEALTH_DEADLINE_MS = 100;
 const CONCURRENT_ATTACKS = 4;
 
 describe('Hostile input', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let http: ReturnType<typeof request>;
+  const e2e = useE2eApp({ listen: true });
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp(database.env);
-    await testApp.app.listen(0, '127.0.0.1');
-    http = request(new URL(await testApp.app.getUrl()).origin);
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
-
-  const attacks: Array<() => Promise<request.Response>> = [
-    ...Object.values(PATHOLOGICAL_TEXTS).map((text) => () => http.post('/api/v1/auth/simulator/start').send({ endUserIp: '192.0.2.1', userVisibleData: text })),
-    ...Object.values(PATHOLOGICAL_BODIES).map((body) => () => http.post('/api/v1/auth/simulator/start').type('json').send(body)),
-    ...Object.values(PATHOLOGICAL_TEXTS).map((text) => () => http.get(`/api/v1/auth/${randomUUID()}/qr?format=${encodeURIComponent(text).slice(0, 4000)}`)),
+  const attacks: Array<() => Promise<Response>> = [
+    ...Object.values(PATHOLOGICAL_TEXTS).map(
+      (text) => () => e2e.http.post('/api/v1/auth/simulator/start').send({ endUserIp: '192.0.2.1', userVisibleData: text }),
+    ),
+    ...Object.values(PATHOLOGICAL_BODIES).map((body) => () => e2e.http.post('/api/v1/auth/simulator/start').type('json').send(body)),
+    ...Object.values(PATHOLOGICAL_TEXTS).map(
+      (text) => () => e2e.http.get(`/api/v1/auth/${randomUUID()}/qr?format=${encodeURIComponent(text).slice(0, 4000)}`),
+    ),
   ];
 
   it(`should answer GET /health/live within ${HEALTH_DEADLINE_MS} ms while 64 KiB hostile requests arrive`, async () => {
@@ -50,7 +40,7 @@ describe('Hostile input', () => {
     const delays: number[] = [];
     while (!done) {
       const before = process.cpuUsage();
-      const res = await http.get('/health/live');
+      const res = await e2e.http.get('/health/live');
       const used = process.cpuUsage(before);
       delays.push((used.user + used.system) / 1000);
       expect(res.status).toBe(200);

@@ -1,16 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { createTestDatabase, TEST_ENCRYPTION_KEY, withEnv, type TestDatabase } from '../support/create-test-app.js';
+import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
+import { useTestDatabase } from '../support/e2e.js';
 import { buildService, ServiceProcess } from '../support/service-process.js';
 import { waitUntil } from '../support/webhooks.js';
 
 /** The service's stdout as a real process writes it: one JSON object per line. */
 describe('Logs: one JSON line per request, with its id and no credential', () => {
-  let database: TestDatabase;
   let build: Awaited<ReturnType<typeof buildService>>;
   let service: ServiceProcess;
   let key: string;
+
+  // A built service in a child process, so a database only (useTestDatabase), and the service stops
+  // before it is dropped: afterAll hooks run in the order they are declared.
+  afterAll(async () => {
+    await service?.kill();
+    await build?.remove();
+  });
+  const database = useTestDatabase();
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines are arbitrary JSON, read field by field
   const lines = (): Record<string, any>[] =>
@@ -21,20 +29,14 @@ describe('Logs: one JSON line per request, with its id and no credential', () =>
   const requestLine = (id: string) => waitUntil(async () => lines().find((line) => line.req?.id === id), `the log line of request ${id}`);
 
   beforeAll(async () => {
-    [database, build] = await Promise.all([createTestDatabase(), buildService()]);
-    const env = { ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
+    build = await buildService();
+    const env = { ...database.current.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
     const cli = async (...argv: string[]) =>
       (await withEnv({ ...env, LOG_LEVEL: 'silent' }, () => runCli(argv))).output as Record<string, string>;
     const team = await cli('teams', 'create', '--name', 'Logs AB', '--plan', 'pro', '--subscription-until', '2099-01-01T00:00:00Z');
     key = (await cli('keys', 'create', '--team', team.id)).key;
     service = await ServiceProcess.start(build.main, { ...env, LOG_LEVEL: 'info' });
   }, 60_000);
-
-  afterAll(async () => {
-    await service?.kill();
-    await build?.remove();
-    await database?.drop();
-  });
 
   it('should log a served request at info under the caller-supplied request id, and echo the id', async () => {
     const res = await request(service.baseUrl).get('/health/live').set('x-request-id', 'trace-42').expect(200);

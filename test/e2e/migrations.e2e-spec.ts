@@ -7,6 +7,7 @@ import { databaseUrl, testDatabaseName, usingRealPostgres, withServer } from '..
 const describeOnPostgres = usingRealPostgres() ? describe : describe.skip;
 
 describeOnPostgres('Migrations on PostgreSQL', () => {
+  // Not useTestDatabase(): its copies of the template are migrated already; these tests need an empty database.
   const name = testDatabaseName(randomBytes(6).toString('hex'));
 
   beforeAll(() => withServer((client) => client.query(`CREATE DATABASE ${name}`)));

@@ -33,6 +33,7 @@ const REFUSALS: Array<[Record<string, string | undefined>, string]> = [
 ];
 
 describe('Production configuration', () => {
+  // Neither useE2eApp nor useTestDatabase: a built service in a child process, refused before it opens a database.
   let service: Awaited<ReturnType<typeof buildService>>;
 
   beforeAll(async () => {
@@ -43,17 +44,23 @@ describe('Production configuration', () => {
     await service?.remove();
   });
 
-  it.each(REFUSALS)('should refuse to start with %j, naming %s', async (change, variable) => {
-    const env = Object.fromEntries(Object.entries({ ...PRODUCTION, ...change }).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const failure = await ServiceProcess.start(service.main, env, 60_000).then(
-      async (started) => {
-        await started.kill();
-        return 'started';
-      },
-      (error: Error) => error.message,
-    );
-    expect(failure).toContain('exit code 1');
-    expect(failure).toMatch(new RegExp(`^\\s+- ${variable} `, 'm'));
-    // Generous: loading the service's modules takes seconds when the whole suite runs beside it.
-  }, 90_000);
+  it.each(REFUSALS)(
+    'should refuse to start with %j, naming %s',
+    async (change, variable) => {
+      const env = Object.fromEntries(
+        Object.entries({ ...PRODUCTION, ...change }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      );
+      const failure = await ServiceProcess.start(service.main, env, 60_000).then(
+        async (started) => {
+          await started.kill();
+          return 'started';
+        },
+        (error: Error) => error.message,
+      );
+      expect(failure).toContain('exit code 1');
+      expect(failure).toMatch(new RegExp(`^\\s+- ${variable} `, 'm'));
+      // Generous: loading the service's modules takes seconds when the whole suite runs beside it.
+    },
+    90_000,
+  );
 });

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { useE2eApp } from '../support/e2e.js';
 
 // docs/operations.md, "Slow clients": with REQUEST_TIMEOUT=1s, a connection that trickles its headers or its
 // body, or sits idle after a response, is closed. Without the limits Node waits 60 s for headers and
@@ -7,26 +7,12 @@ import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } fr
 const WAIT_MS = 6_000;
 
 describe('Request timeout', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
-  let port: number;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ ...database.env, REQUEST_TIMEOUT: '1s' });
-    await testApp.app.listen(0, '127.0.0.1');
-    port = Number(new URL(await testApp.app.getUrl()).port);
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.drop();
-  });
+  const e2e = useE2eApp({ env: { REQUEST_TIMEOUT: '1s' }, listen: true });
 
   /** Opens a connection, writes `text`, and resolves with what came back once the server closes it, or null. */
   const closedAfter = (text: string): Promise<string | null> =>
     new Promise((resolve) => {
-      const socket: Socket = connect(port, '127.0.0.1', () => socket.write(text));
+      const socket: Socket = connect(Number(new URL(e2e.baseUrl).port), '127.0.0.1', () => socket.write(text));
       let received = '';
       socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
       const timer = setTimeout(() => {

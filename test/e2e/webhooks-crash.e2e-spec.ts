@@ -2,7 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createDataSource } from '../../src/database/data-source.js';
-import { createTestDatabase, TEST_ENCRYPTION_KEY, withEnv, type TestDatabase } from '../support/create-test-app.js';
+import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
+import { useTestDatabase } from '../support/e2e.js';
 import { buildService, ServiceProcess } from '../support/service-process.js';
 import { usingRealPostgres } from '../support/test-postgres.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -13,16 +14,24 @@ import { waitUntil } from '../support/webhooks.js';
 const describeOnPostgres = usingRealPostgres() ? describe : describe.skip;
 
 describeOnPostgres('Webhooks: the service process stops between the end of a session and its delivery', () => {
-  let database: TestDatabase;
   let receiver: WebhookReceiver;
   let build: Awaited<ReturnType<typeof buildService>>;
   let service: ServiceProcess | undefined;
   let key: string;
   let secret: string;
 
+  // Built service processes, so a database only (useTestDatabase), and the last process stops before it
+  // is dropped: afterAll hooks run in the order they are declared.
+  afterAll(async () => {
+    await service?.kill();
+    await receiver?.close();
+    await build?.remove();
+  });
+  const database = useTestDatabase();
+
   // The attempt's deadline (1 s) plus the lease margin bounds how long a restarted service waits.
   const env = () => ({
-    ...database.env,
+    ...database.current.env,
     DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_TIMEOUT: '1s',
@@ -37,8 +46,8 @@ describeOnPostgres('Webhooks: the service process stops between the end of a ses
     work: (query: (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<T>,
   ): Promise<T> => {
     const dataSource = await createDataSource({
-      url: database.env.DATABASE_URL,
-      dataDir: database.env.DATA_DIR ?? '',
+      url: database.current.env.DATABASE_URL,
+      dataDir: database.current.env.DATA_DIR ?? '',
       joinRunningEmbedded: true,
       poolSize: 1,
     });
@@ -57,18 +66,11 @@ describeOnPostgres('Webhooks: the service process stops between the end of a ses
   };
 
   beforeAll(async () => {
-    [database, receiver, build] = await Promise.all([createTestDatabase(), WebhookReceiver.start(), buildService()]);
+    [receiver, build] = await Promise.all([WebhookReceiver.start(), buildService()]);
     const team = await cli('teams', 'create', '--name', 'Crash AB', '--plan', 'pro', '--subscription-until', '2099-01-01T00:00:00Z');
     key = (await cli('keys', 'create', '--team', team.id)).key;
     secret = (await cli('webhooks', 'create', '--team', team.id, '--url', receiver.url())).secret;
   }, 60_000);
-
-  afterAll(async () => {
-    await service?.kill();
-    await receiver?.close();
-    await build?.remove();
-    await database?.drop();
-  });
 
   it('should deliver the webhook after a SIGKILL mid-delivery and a restart, under the one message id it had', async () => {
     // The first attempt reaches the receiver, which holds it open: the process dies mid-delivery.

@@ -1,7 +1,6 @@
-import request from 'supertest';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { MAX_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint } from '../support/webhooks.js';
@@ -12,51 +11,53 @@ const HEALTHY_MESSAGES = 20;
 
 /** docs/webhooks.md (fairness): one team's hanging receiver cannot delay another team's deliveries. */
 describe('Webhook fairness between endpoints', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
   let hanging: WebhookReceiver;
   let healthy: WebhookReceiver;
 
+  // Declared before the app's hooks, so the hanging receiver lets go of the app's attempts before the app closes.
+  afterAll(async () => {
+    await hanging?.close();
+    await healthy?.close();
+  });
+  // The whole timeout of 15 s: the hanging endpoint keeps each of its attempts for longer than this test.
+  const e2e = useE2eApp({
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '15s', WEBHOOK_ENDPOINT_CONCURRENCY: '4' },
+    stopBackgroundJobs: true,
+  });
+
   /** Starts and approves `count` simulator sessions of the key; they end at the next collect. */
   const approved = async (key: string, count: number) => {
-    const http = request(testApp.app.getHttpServer());
+    const { http } = e2e;
     for (let i = 0; i < count; i += 10) {
       await Promise.all(
         Array.from({ length: Math.min(10, count - i) }, async () => {
-          const started = await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.10' }).expect(200);
+          const started = await http
+            .post('/api/v1/auth/simulator/start')
+            .set('x-api-key', key)
+            .send({ endUserIp: '192.0.2.10' })
+            .expect(200);
           await http.post('/api/v1/simulator/scan').send({ autoStartToken: started.body.autoStartToken, action: 'approve' }).expect(200);
         }),
       );
     }
   };
   const collect = async () => {
-    testApp.clock.advance(2_500);
-    await testApp.app.get(SessionSettlement).collectDue(500);
+    e2e.clock.advance(2_500);
+    await e2e.app.get(SessionSettlement).collectDue(500);
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    // The whole timeout of 15 s: the hanging endpoint keeps each of its attempts for longer than this test.
-    testApp = await createTestApp({ ...database.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '15s', WEBHOOK_ENDPOINT_CONCURRENCY: '4' });
-    testApp.stopBackgroundJobs();
     hanging = await WebhookReceiver.start();
     hanging.answerByDefault({ hang: true });
     healthy = await WebhookReceiver.start();
   });
 
-  afterAll(async () => {
-    await hanging?.close();
-    await healthy?.close();
-    await testApp?.close();
-    await database?.drop();
-  });
-
-  it('should deliver a healthy endpoint\'s messages within 1 s p99 while another team\'s endpoint hangs', async () => {
-    testApp.clock.freeze();
-    const slow = await createTeamWithKey(testApp.app, { plan: 'pro' });
-    const fine = await createTeamWithKey(testApp.app, { plan: 'pro' });
-    await createEndpoint(testApp.app, slow.team.id, { url: hanging.url() });
-    await createEndpoint(testApp.app, fine.team.id, { url: healthy.url() });
+  it("should deliver a healthy endpoint's messages within 1 s p99 while another team's endpoint hangs", async () => {
+    e2e.clock.freeze();
+    const slow = await createTeamWithKey(e2e.app, { plan: 'pro' });
+    const fine = await createTeamWithKey(e2e.app, { plan: 'pro' });
+    await createEndpoint(e2e.app, slow.team.id, { url: hanging.url() });
+    await createEndpoint(e2e.app, fine.team.id, { url: healthy.url() });
 
     await approved(slow.key, HUNG_MESSAGES);
     await collect();

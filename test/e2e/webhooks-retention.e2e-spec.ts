@@ -1,7 +1,7 @@
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
 import { WebhookPayloadPurgeJob } from '../../src/webhooks/webhook-payload-purge.job.js';
 import { RESPONSE_EXCERPT_BYTES } from '../../src/webhooks/webhook-sender.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/create-test-app.js';
+import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { completeSimulatorSession, createEndpoint, deliveriesOf, waitForDelivery } from '../support/webhooks.js';
@@ -9,64 +9,63 @@ import { completeSimulatorSession, createEndpoint, deliveriesOf, waitForDelivery
 const HOUR = 3_600_000;
 
 /** docs/webhooks.md (retention): no personal data stays in the delivery log past the retention period. */
-describe('Webhook retention: undeliverable payloads and receivers\' answers', () => {
-  let database: TestDatabase;
-  let testApp: TestApp;
+describe("Webhook retention: undeliverable payloads and receivers' answers", () => {
+  const e2e = useE2eApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '500ms' }, freezeClock: true });
   let receiver: WebhookReceiver;
 
-  const purge = () => testApp.app.get(WebhookPayloadPurgeJob).purgeDeliveredPayloads();
+  const purge = () => e2e.app.get(WebhookPayloadPurgeJob).purgeDeliveredPayloads();
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ ...database.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '500ms' });
     receiver = await WebhookReceiver.start();
   });
 
-  beforeEach(() => testApp.clock.freeze());
-
   afterAll(async () => {
     await receiver?.close();
-    await testApp?.close();
-    await database?.drop();
   });
 
-  it('should keep at most 256 bytes of a receiver\'s answer, and erase it with the payload', async () => {
-    const team = await createTeamWithKey(testApp.app, { plan: 'pro' });
-    await createEndpoint(testApp.app, team.team.id, { url: receiver.url() });
+  it("should keep at most 256 bytes of a receiver's answer, and erase it with the payload", async () => {
+    const team = await createTeamWithKey(e2e.app, { plan: 'pro' });
+    await createEndpoint(e2e.app, team.team.id, { url: receiver.url() });
     // A receiver that echoes what it got, personal number and all, in multi-byte text.
     receiver.answerNext({ status: 200, body: `ÅÄÖ 198507099805 ${'é'.repeat(2_000)}` });
-    const sessionId = await completeSimulatorSession(testApp.app, testApp.clock, team.key);
-    const delivered = await waitForDelivery(testApp.app, team.team.id, sessionId, (d) => d.status === 'delivered', 'the delivery');
+    const sessionId = await completeSimulatorSession(e2e.app, e2e.clock, team.key);
+    const delivered = await waitForDelivery(e2e.app, team.team.id, sessionId, (d) => d.status === 'delivered', 'the delivery');
     const excerpt = delivered.attempts[0].responseExcerpt!;
     expect(RESPONSE_EXCERPT_BYTES).toBe(256);
     expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(256);
     expect(excerpt).toMatch(/^ÅÄÖ 198507099805 é+$/);
 
-    testApp.clock.advance(HOUR);
+    e2e.clock.advance(HOUR);
     expect(await purge()).toBeGreaterThanOrEqual(1);
-    const [after] = await deliveriesOf(testApp.app, team.team.id, sessionId);
-    expect(after.payloadPurgedAt).toBe(testApp.clock.now().toISOString());
+    const [after] = await deliveriesOf(e2e.app, team.team.id, sessionId);
+    expect(after.payloadPurgedAt).toBe(e2e.clock.now().toISOString());
     expect(after.attempts).toHaveLength(1);
     expect(after.attempts[0].responseExcerpt).toBeUndefined();
   });
 
   it('should end and erase the messages of a disabled endpoint on the same schedule, counted from the disabling', async () => {
-    const team = await createTeamWithKey(testApp.app, { plan: 'pro' });
-    const { endpoint } = await createEndpoint(testApp.app, team.team.id, { url: receiver.url() });
+    const team = await createTeamWithKey(e2e.app, { plan: 'pro' });
+    const { endpoint } = await createEndpoint(e2e.app, team.team.id, { url: receiver.url() });
     // The first attempt fails; the message waits for its retry when the endpoint is disabled.
     receiver.answerNext({ status: 500 });
-    const sessionId = await completeSimulatorSession(testApp.app, testApp.clock, team.key);
-    await waitForDelivery(testApp.app, team.team.id, sessionId, (d) => d.status === 'pending' && d.attempts.length === 1, 'the failed first attempt');
-    await testApp.app.get(WebhookEndpointsService).update(team.team.id, endpoint.id, { enabled: false });
+    const sessionId = await completeSimulatorSession(e2e.app, e2e.clock, team.key);
+    await waitForDelivery(
+      e2e.app,
+      team.team.id,
+      sessionId,
+      (d) => d.status === 'pending' && d.attempts.length === 1,
+      'the failed first attempt',
+    );
+    await e2e.app.get(WebhookEndpointsService).update(team.team.id, endpoint.id, { enabled: false });
 
-    testApp.clock.advance(HOUR - 60_000);
+    e2e.clock.advance(HOUR - 60_000);
     await purge();
-    expect((await deliveriesOf(testApp.app, team.team.id, sessionId))[0]).toMatchObject({ status: 'pending' });
-    expect((await deliveriesOf(testApp.app, team.team.id, sessionId))[0].payloadPurgedAt).toBeUndefined();
+    expect((await deliveriesOf(e2e.app, team.team.id, sessionId))[0]).toMatchObject({ status: 'pending' });
+    expect((await deliveriesOf(e2e.app, team.team.id, sessionId))[0].payloadPurgedAt).toBeUndefined();
 
-    testApp.clock.advance(60_000);
+    e2e.clock.advance(60_000);
     expect(await purge()).toBeGreaterThanOrEqual(1);
-    const [ended] = await deliveriesOf(testApp.app, team.team.id, sessionId);
-    expect(ended).toMatchObject({ status: 'failed', payloadPurgedAt: testApp.clock.now().toISOString() });
+    const [ended] = await deliveriesOf(e2e.app, team.team.id, sessionId);
+    expect(ended).toMatchObject({ status: 'failed', payloadPurgedAt: e2e.clock.now().toISOString() });
   });
 });

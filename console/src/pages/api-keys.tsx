@@ -123,7 +123,7 @@ export function ApiKeysPage() {
                       <Confirm
                         question={t('confirmRevoke', { name: key.name ?? `${key.displayPrefix}…${key.lastFour}` })}
                         yes={t('yesRevoke')}
-                        onYes={() => revoke(key.id)}
+                        onYes={() => void revoke(key.id)}
                         onNo={() => setConfirming(null)}
                       />
                     ) : (
@@ -142,7 +142,7 @@ export function ApiKeysPage() {
           </tbody>
         </table>
       </div>
-      <form class="panel" onSubmit={create}>
+      <form class="panel" onSubmit={(event) => void create(event)}>
         <h2>{t('createKey')}</h2>
         <label for="key-name">{t('name')}</label>
         <input id="key-name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />

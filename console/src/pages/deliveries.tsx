@@ -154,7 +154,7 @@ export function DeliveriesPage() {
                 </td>
                 <td>{row.lastStatusCode ?? t('none')}</td>
                 <td>
-                  <button type="button" onClick={() => redeliver(row.id)}>
+                  <button type="button" onClick={() => void redeliver(row.id)}>
                     {t('redeliver')}
                   </button>
                 </td>

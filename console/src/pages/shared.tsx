@@ -28,7 +28,7 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
       <label for="secret-value">{label}</label>
       <div class="secret-row">
         <input id="secret-value" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" onClick={copy}>
+        <button type="button" onClick={() => void copy()}>
           {copied ? t('copied') : t('copy')}
         </button>
       </div>
