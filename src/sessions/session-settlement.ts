@@ -115,11 +115,14 @@ export class SessionSettlement {
    */
   private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
     const now = this.clock.now();
-    const changed = await Promise.all(
-      items.flatMap(({ session, transition }) =>
-        transition.kind === 'none' ? [] : [this.changesOf(session, transition, now).then((result) => ({ session, transition, ...result }))],
-      ),
-    );
+    const changed: ({ session: Session; transition: Exclude<SessionTransition, { kind: 'none' }> } & Finalised)[] = [];
+    for (const { session, transition } of items) {
+      if (transition.kind === 'none') continue;
+      // Verifying evidence is CPU work (docs/evidence.md, "Cost"): one session at a time, yielding in
+      // between, so a large batch never holds the event loop (requests, webhook leases) for long.
+      if (changed.length > 0 && transition.kind === 'complete') await new Promise(setImmediate);
+      changed.push({ session, transition, ...(await this.changesOf(session, transition, now)) });
+    }
     if (changed.length === 0) return items.map(({ session }) => session);
     const outcome = await this.store.transaction(async (manager) => {
       const updated = await this.store.writeTransitions(manager, changed.map(({ session, changes }) => rowOf(session, changes)));
