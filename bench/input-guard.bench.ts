@@ -24,7 +24,7 @@ function cpuMs(request: { url: string; body?: unknown }): number {
   return best;
 }
 
-const prose = 'Please confirm the login to Select Dental AB, 1 OR 2 people; O\'Brien\'s order (ref 42) is ready. ';
+const prose = "Please confirm the login to Select Dental AB, 1 OR 2 people; O'Brien's order (ref 42) is ready. ";
 const baselineText = prose.repeat(Math.floor((BODY_LIMIT - 64) / prose.length));
 const baseline = cpuMs({ url: '/api/v1/auth/simulator/start', body: { userVisibleData: baselineText } });
 
@@ -42,7 +42,8 @@ for (const [name, text] of Object.entries(PATHOLOGICAL_TEXTS)) {
   measure(name, 'query', { url: `/api/v1/sessions?q=${encoded}` });
   measure(name, 'path', { url: `/api/v1/lookup/${encoded}` });
 }
-for (const [name, body] of Object.entries(PATHOLOGICAL_BODIES)) measure(name, 'body', { url: '/api/v1/auth/simulator/start', body: JSON.parse(body) });
+for (const [name, body] of Object.entries(PATHOLOGICAL_BODIES))
+  measure(name, 'body', { url: '/api/v1/auth/simulator/start', body: JSON.parse(body) });
 
 const lines = [
   `Budget: ${BUDGET_MS} ms of CPU per request; least of ${ROUNDS} rounds. Baseline: a benign ${BODY_LIMIT / 1024} KiB prose body, ${baseline.toFixed(2)} ms.`,
@@ -55,6 +56,9 @@ const lines = [
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 if (process.env.BENCH_REPORT === '1') {
-  await writeFile('docs/benchmarks-guard.md', `# Input guard: CPU on pathological inputs\n\nWritten by \`bench/input-guard.bench.ts\` (part of \`npm run bench\`).\n\n${lines.join('\n')}\n`);
+  await writeFile(
+    'docs/benchmarks-guard.md',
+    `# Input guard: CPU on pathological inputs\n\nWritten by \`bench/input-guard.bench.ts\` (part of \`npm run bench\`).\n\n${lines.join('\n')}\n`,
+  );
 }
 if (over > 0) process.exitCode = 1;

@@ -59,7 +59,10 @@ async function withDatabase<T>(url: string, work: (client: pg.Client) => Promise
 async function waitForReady(base: string, service: ChildProcess): Promise<void> {
   for (let i = 0; i < 120; i++) {
     if (service.exitCode !== null) throw new Error(`The service exited with ${service.exitCode}`);
-    const ready = await fetch(`${base}/health/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${base}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -75,10 +78,16 @@ async function startSessions(base: string, key: string, agent: http.Agent): Prom
   const startOne = async () => {
     const body = JSON.stringify({ endUserIp: '192.0.2.10' });
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = http.request(`${base}/api/v1/auth/simulator/start`, { method: 'POST', agent, headers: { 'x-api-key': key, 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk)).on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`start: ${res.statusCode} ${text}`))));
-      });
+      const req = http.request(
+        `${base}/api/v1/auth/simulator/start`,
+        { method: 'POST', agent, headers: { 'x-api-key': key, 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res
+            .on('data', (chunk) => (text += chunk))
+            .on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`start: ${res.statusCode} ${text}`))));
+        },
+      );
       req.on('error', reject).end(body);
     });
     const { sessionId, kioskUrl } = JSON.parse(answer);
@@ -86,48 +95,73 @@ async function startSessions(base: string, key: string, agent: http.Agent): Prom
   };
   // Sixteen at a time: what matters here is the pending sessions, not how fast they were made.
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next++ < SESSIONS) await startOne();
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next++ < SESSIONS) await startOne();
+    }),
+  );
   return started;
 }
 
 /** One kiosk: holds its session's event stream and notes when each frame arrived. */
 function watch(base: string, session: Started, agent: http.Agent, frames: Frame[], onError: (error: Error) => void): http.ClientRequest {
-  const req = http.get(`${base}/kiosk/${session.sessionId}/events`, { agent, headers: { authorization: `Kiosk ${session.token}` } }, (res) => {
-    if (res.statusCode !== 200) return onError(new Error(`events: ${res.statusCode}`));
-    let buffer = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      const receivedAt = Date.now();
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith('event: frame')) frames.push({ qrTime: JSON.parse(block.slice(block.indexOf('data: ') + 6)).qrTime, receivedAt });
-      }
-    });
-  });
+  const req = http.get(
+    `${base}/kiosk/${session.sessionId}/events`,
+    { agent, headers: { authorization: `Kiosk ${session.token}` } },
+    (res) => {
+      if (res.statusCode !== 200) return onError(new Error(`events: ${res.statusCode}`));
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const receivedAt = Date.now();
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith('event: frame'))
+            frames.push({ qrTime: JSON.parse(block.slice(block.indexOf('data: ') + 6)).qrTime, receivedAt });
+        }
+      });
+    },
+  );
   req.on('error', onError);
   return req;
 }
 
 /** A viewer without a stream: fetches the image just after each frame becomes current, as a polling page would. */
-function poll(base: string, key: string, session: Started, agent: http.Agent, frames: Frame[], onError: (error: Error) => void): () => void {
+function poll(
+  base: string,
+  key: string,
+  session: Started,
+  agent: http.Agent,
+  frames: Frame[],
+  onError: (error: Error) => void,
+): () => void {
   let timer: NodeJS.Timeout;
   const fetchFrame = (qrTime: number) => {
-    const req = http.get(`${base}/api/v1/auth/${session.sessionId}/qr?format=${VIEWER}`, { agent, headers: { 'x-api-key': key } }, (res) => {
-      res.resume().on('end', () => (res.statusCode === 200 ? frames.push({ qrTime, receivedAt: Date.now() }) : onError(new Error(`qr: ${res.statusCode}`))));
-    });
+    const req = http.get(
+      `${base}/api/v1/auth/${session.sessionId}/qr?format=${VIEWER}`,
+      { agent, headers: { 'x-api-key': key } },
+      (res) => {
+        res
+          .resume()
+          .on('end', () =>
+            res.statusCode === 200 ? frames.push({ qrTime, receivedAt: Date.now() }) : onError(new Error(`qr: ${res.statusCode}`)),
+          );
+      },
+    );
     req.on('error', onError);
   };
   const schedule = () => {
     const qrTime = Math.floor((Date.now() - session.orderTimeMs) / 1000) + 1;
-    timer = setTimeout(() => {
-      fetchFrame(qrTime);
-      schedule();
-    }, session.orderTimeMs + qrTime * 1000 + 5 - Date.now());
+    timer = setTimeout(
+      () => {
+        fetchFrame(qrTime);
+        schedule();
+      },
+      session.orderTimeMs + qrTime * 1000 + 5 - Date.now(),
+    );
   };
   schedule();
   return () => clearTimeout(timer);
@@ -156,7 +190,10 @@ async function main(): Promise<void> {
   };
   // BENCH_NODE_ARGS, e.g. "--cpu-prof", goes to the service's node (to see where its time goes).
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const requests: http.ClientRequest[] = [];
   try {
@@ -225,7 +262,7 @@ async function main(): Promise<void> {
       `| frames due / received in time | ${due.toLocaleString('en-US')} / ${latencies.length.toLocaleString('en-US')} | |`,
       `| frames dropped (never came, or came after the next was due) | ${dropped} | 0 |`,
       `| frame latency p50 / p99 / max (due → received) | ${percentile(latencies, 50)} / ${percentile(latencies, 99)} / ${latencies.at(-1)} ms | p99 <= 50 ms |`,
-      `| errors (refused or broken requests) | ${errors.length}${errors.length ? ` (first: ${errors[0].message})` : ""} | 0 |`,
+      `| errors (refused or broken requests) | ${errors.length}${errors.length ? ` (first: ${errors[0].message})` : ''} | 0 |`,
       `| load generator CPU (this process) | ${(((benchUsage.user + benchUsage.system) / 1e6 / SECONDS) * 100).toFixed(1)}% of one core | |`,
     ];
     await printSection(VIEWER === 'stream' ? 'Kiosk fleet' : 'QR fleet', lines);

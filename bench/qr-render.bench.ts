@@ -20,10 +20,16 @@ interface Path {
 const PATHS: Path[] = [
   { name: 'HMAC only (qrData: the kiosk stream per frame)', render: () => undefined },
   { name: 'qrcode `toBuffer` PNG, defaults', render: (text) => QRCode.toBuffer(text) },
-  { name: 'qrcode `toBuffer` PNG, L, scale 6 (previous renderer)', render: (text) => QRCode.toBuffer(text, { errorCorrectionLevel: 'L', margin: 4, scale: 6 }) },
+  {
+    name: 'qrcode `toBuffer` PNG, L, scale 6 (previous renderer)',
+    render: (text) => QRCode.toBuffer(text, { errorCorrectionLevel: 'L', margin: 4, scale: 6 }),
+  },
   { name: '**ours: 1-bit PNG, 6 px/module (294 px)**', render: (text) => renderQrPng(qrMatrix(text), 6) },
   { name: 'qrcode `toString` SVG, defaults', render: (text) => QRCode.toString(text, { type: 'svg' }) },
-  { name: 'qrcode `toString` SVG, L (previous renderer)', render: (text) => QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'L', margin: 4 }) },
+  {
+    name: 'qrcode `toString` SVG, L (previous renderer)',
+    render: (text) => QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'L', margin: 4 }),
+  },
   { name: '**ours: one-path SVG**', render: (text) => renderQrSvg(qrMatrix(text)) },
   { name: 'ours: the QR matrix alone (qrcode + our mask choice)', render: (text) => qrMatrix(text) },
   { name: 'qrcode `create`, defaults (its matrix alone)', render: (text) => QRCode.create(text, { errorCorrectionLevel: 'L' }) },

@@ -45,7 +45,10 @@ export async function measureCheckCost(options: {
   await cpu.connect();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => pool.query('SELECT 1')));
   const redis = options.redisUrl
-    ? new RedisConnection({ redisUrl: options.redisUrl, redisKeyPrefix: `eidgw-bench:${randomBytes(4).toString('hex')}:` } as ProtectionConfig)
+    ? new RedisConnection({
+        redisUrl: options.redisUrl,
+        redisKeyPrefix: `eidgw-bench:${randomBytes(4).toString('hex')}:`,
+      } as ProtectionConfig)
     : null;
   await redis?.onModuleInit();
   try {
@@ -72,7 +75,12 @@ export async function measureCheckCost(options: {
             }),
           );
           const checks = accepted + refused;
-          return { checksPerSecond: checks / ((Date.now() - startedAt) / 1000), accepted, refused, storeCpuUsPerCheck: (((await storeCpuMs()) - cpuBefore) * 1000) / checks };
+          return {
+            checksPerSecond: checks / ((Date.now() - startedAt) / 1000),
+            accepted,
+            refused,
+            storeCpuUsPerCheck: (((await storeCpuMs()) - cpuBefore) * 1000) / checks,
+          };
         };
         const reachable = limits.perMinute <= 10_000;
         const admitting = await phase(reachable);

@@ -78,7 +78,11 @@ async function main(): Promise<void> {
 
 async function onPostgres(env: Record<string, string>, databaseUrl: string): Promise<void> {
   const service = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
-  const baseline = await startProcess(BASELINE, { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) }, `http://127.0.0.1:${PORT.baseline}/hello`);
+  const baseline = await startProcess(
+    BASELINE,
+    { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) },
+    `http://127.0.0.1:${PORT.baseline}/hello`,
+  );
   results.push(['start-up to ready (PostgreSQL)', fmt.ms(service.startupMs), '', '']);
   backends = new PostgresBackendCpu(databaseUrl);
   await backends.connect();
@@ -98,9 +102,24 @@ async function onPostgres(env: Record<string, string>, databaseUrl: string): Pro
 
     const viewers = sessionIds.slice(0, 100);
     const qrJson = await load({ url: api, headers: { 'x-api-key': key }, path: cycle(viewers, (id) => `/api/v1/auth/${id}/qr`) }, service);
-    const qrPng = await load({ url: api, headers: { 'x-api-key': key }, path: cycle(viewers, (id) => `/api/v1/auth/${id}/qr?format=png`) }, service);
-    results.push(['QR JSON (100 sessions)', fmt.rps(qrJson.rps), '', '', `${latency(qrJson)}; CPU ${us(qrJson.cpuUsPerRequest!)} per request`]);
-    results.push(['QR PNG (100 sessions, per-second cache)', fmt.rps(qrPng.rps), fmt.rps(qrJson.rps), fmt.pct(qrPng.rps / qrJson.rps), `${latency(qrPng)}; CPU ${us(qrPng.cpuUsPerRequest!)} per request`]);
+    const qrPng = await load(
+      { url: api, headers: { 'x-api-key': key }, path: cycle(viewers, (id) => `/api/v1/auth/${id}/qr?format=png`) },
+      service,
+    );
+    results.push([
+      'QR JSON (100 sessions)',
+      fmt.rps(qrJson.rps),
+      '',
+      '',
+      `${latency(qrJson)}; CPU ${us(qrJson.cpuUsPerRequest!)} per request`,
+    ]);
+    results.push([
+      'QR PNG (100 sessions, per-second cache)',
+      fmt.rps(qrPng.rps),
+      fmt.rps(qrJson.rps),
+      fmt.pct(qrPng.rps / qrJson.rps),
+      `${latency(qrPng)}; CPU ${us(qrPng.cpuUsPerRequest!)} per request`,
+    ]);
     target('QR PNG ≥ 80% of QR JSON', '≥ 80%', qrPng.rps / qrJson.rps, qrPng.rps / qrJson.rps >= 0.8);
 
     await webhooks(env, teamId, api, headers);
@@ -115,8 +134,19 @@ async function onPostgres(env: Record<string, string>, databaseUrl: string): Pro
 type Keys = Awaited<ReturnType<typeof createKeys>>;
 type Poll = { path: string; limited: Record<string, string>; unlimited: Record<string, string> };
 
-async function hotRoutes(keys: Keys, api: string, base: string, service: RunningProcess, baseline: RunningProcess, databaseUrl: string): Promise<void> {
-  compare('hello (GET /health/live vs bare route)', await load({ url: `${api}/health/live` }, service), await load({ url: `${base}/hello` }, baseline));
+async function hotRoutes(
+  keys: Keys,
+  api: string,
+  base: string,
+  service: RunningProcess,
+  baseline: RunningProcess,
+  databaseUrl: string,
+): Promise<void> {
+  compare(
+    'hello (GET /health/live vs bare route)',
+    await load({ url: `${api}/health/live` }, service),
+    await load({ url: `${base}/hello` }, baseline),
+  );
   let started = 0;
   const start = compare(
     `start (one session; ${TENANTS} tenants, limited keys)`,
@@ -126,14 +156,21 @@ async function hotRoutes(keys: Keys, api: string, base: string, service: Running
         method: 'POST',
         next: () => {
           const tenant = started++ % TENANTS;
-          return { path: '/api/v1/auth/simulator/start', headers: { 'x-api-key': keys.tenants[tenant].limitedKey, 'content-type': 'application/json' } };
+          return {
+            path: '/api/v1/auth/simulator/start',
+            headers: { 'x-api-key': keys.tenants[tenant].limitedKey, 'content-type': 'application/json' },
+          };
         },
         body: startBody(0, 1),
       },
       service,
       'service',
     ),
-    await load({ url: `${base}/start`, method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody(0, 1) }, baseline, 'bench-baseline'),
+    await load(
+      { url: `${base}/start`, method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody(0, 1) },
+      baseline,
+      'bench-baseline',
+    ),
   );
   target('start ≥ 50% of its baseline (limited keys)', '≥ 50%', start, start >= 0.5);
   // The start step leaves thousands of sessions pending; the collector would keep working on them
@@ -146,15 +183,34 @@ async function hotRoutes(keys: Keys, api: string, base: string, service: Running
  * 1,000 sessions spread over the tenants, polled with each tenant's limited key, then the same
  * sessions in the same order with each tenant's unlimited key: only the keys' limits differ.
  */
-async function pollLimitedAndUnlimited(keys: Keys, api: string, base: string, service: RunningProcess, baseline: RunningProcess): Promise<{ polls: Poll[]; sessionIds: string[] }> {
+async function pollLimitedAndUnlimited(
+  keys: Keys,
+  api: string,
+  base: string,
+  service: RunningProcess,
+  baseline: RunningProcess,
+): Promise<{ polls: Poll[]; sessionIds: string[] }> {
   const polls: Poll[] = [];
   for (const [tenant, { limitedKey, unlimitedKey }] of keys.tenants.entries()) {
-    const ids = await startSessions(api, { 'x-api-key': limitedKey, 'content-type': 'application/json' }, Math.ceil(1_000 / TENANTS), tenant);
-    polls.push(...ids.map((id) => ({ path: `/api/v1/auth/${id}/poll`, limited: { 'x-api-key': limitedKey }, unlimited: { 'x-api-key': unlimitedKey } })));
+    const ids = await startSessions(
+      api,
+      { 'x-api-key': limitedKey, 'content-type': 'application/json' },
+      Math.ceil(1_000 / TENANTS),
+      tenant,
+    );
+    polls.push(
+      ...ids.map((id) => ({
+        path: `/api/v1/auth/${id}/poll`,
+        limited: { 'x-api-key': limitedKey },
+        unlimited: { 'x-api-key': unlimitedKey },
+      })),
+    );
   }
   const baselineIds = await Promise.all(
     Array.from({ length: 1_000 }, (_, i) =>
-      fetch(`${base}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody(0, i) }).then((r) => r.json()).then((b) => (b as { sessionId: string }).sessionId),
+      fetch(`${base}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody(0, i) })
+        .then((r) => r.json())
+        .then((b) => (b as { sessionId: string }).sessionId),
     ),
   );
   const [limitedPoll, unlimitedPoll] = await sideBySide(
@@ -194,7 +250,11 @@ async function onRedis(env: Record<string, string>, polls: Poll[]): Promise<void
     const [limited, unlimited] = await sideBySide(
       async () => {
         const before = await redisCpuMs(redis);
-        const result = await load({ url: api, method: 'POST', next: cycle(polls, (p) => ({ path: p.path, headers: p.limited })) }, service, 'service');
+        const result = await load(
+          { url: api, method: 'POST', next: cycle(polls, (p) => ({ path: p.path, headers: p.limited })) },
+          service,
+          'service',
+        );
         redisMs += (await redisCpuMs(redis)) - before;
         return result;
       },
@@ -224,7 +284,10 @@ async function checkCost(databaseUrl: string, apiKeyIds: Record<number, string>)
     ]);
   }
   for (const store of ['PostgreSQL', 'Redis'] as const) {
-    for (const [phase, low, high] of [['admitting', 10_000, 10_000_000], ['refusing', 60, 10_000]] as const) {
+    for (const [phase, low, high] of [
+      ['admitting', 10_000, 10_000_000],
+      ['refusing', 60, 10_000],
+    ] as const) {
       const at = (limit: number) => costs.find((c) => c.store === store && c.phase === phase && c.perMinute === limit)?.storeCpuUsPerCheck;
       const [a, b] = [at(low), at(high)];
       if (a === undefined || b === undefined) continue;
@@ -326,23 +389,53 @@ async function memoryAndCollector(service: RunningProcess, api: string, headers:
   const cpuShare = (cpuTimeMs(pid) - cpuBefore) / window;
   samples.sort((a, b) => a - b);
   const [median, peak] = [samples[Math.floor(samples.length / 2)], samples.at(-1)!];
-  results.push([`collecting ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending sessions every 2 s`, `${fmt.pct(cpuShare)} of a core`, '', '', `${fmt.pct(cpuShare / 10)} per 1,000 pending`]);
-  results.push([`RSS with ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending (peak of 20 samples in 10 s)`, `${peak.toFixed(0)} MiB`, '', '', `median ${median.toFixed(0)} MiB`]);
+  results.push([
+    `collecting ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending sessions every 2 s`,
+    `${fmt.pct(cpuShare)} of a core`,
+    '',
+    '',
+    `${fmt.pct(cpuShare / 10)} per 1,000 pending`,
+  ]);
+  results.push([
+    `RSS with ${PENDING_FOR_MEMORY.toLocaleString('en-US')} pending (peak of 20 samples in 10 s)`,
+    `${peak.toFixed(0)} MiB`,
+    '',
+    '',
+    `median ${median.toFixed(0)} MiB`,
+  ]);
   target('collector CPU at 10,000 pending', '≤ 25% of one core', cpuShare, cpuShare <= 0.25);
   target('RSS at 10,000 pending (peak)', '≤ 200 MB', peak * 1.048576, peak * 1.048576 <= 200, (v) => `${v.toFixed(0)} MB`);
 }
 
-async function cluster(env: Record<string, string>, key: string, sessionIds: string[], single: RunningProcess, baseline: RunningProcess): Promise<void> {
+async function cluster(
+  env: Record<string, string>,
+  key: string,
+  sessionIds: string[],
+  single: RunningProcess,
+  baseline: RunningProcess,
+): Promise<void> {
   // Each measured alone, without the baseline server competing for the two cores.
   await baseline.stop();
   const path = cycle(sessionIds, (id) => `/api/v1/auth/${id}/poll`);
   const one = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
   await single.stop();
-  const two = await startProcess(SERVICE, { ...env, WEB_CONCURRENCY: '2' }, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
+  const two = await startProcess(
+    SERVICE,
+    { ...env, WEB_CONCURRENCY: '2' },
+    `http://127.0.0.1:${PORT.service}/health/ready`,
+    undefined,
+    SERVICE_NODE_FLAGS,
+  );
   try {
     await sleep(3_000); // let the second worker finish booting
     const both = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
-    results.push(['poll, 2 worker processes (WEB_CONCURRENCY=2)', fmt.rps(both.rps), fmt.rps(one.rps), `×${(both.rps / one.rps).toFixed(2)}`, latency(both)]);
+    results.push([
+      'poll, 2 worker processes (WEB_CONCURRENCY=2)',
+      fmt.rps(both.rps),
+      fmt.rps(one.rps),
+      `×${(both.rps / one.rps).toFixed(2)}`,
+      latency(both),
+    ]);
   } finally {
     await two.stop();
   }
@@ -364,7 +457,11 @@ type MeasuredLoad = LoadResult & { cpuUsPerRequest?: number; pgUsPerRequest?: nu
  * A load step; given the server's process, also its CPU time per request (steadier than req/s on a
  * shared machine), and given whose backends, PostgreSQL's CPU per request for that server.
  */
-async function load(options: Parameters<typeof runLoad>[0], server?: RunningProcess, pgOf?: 'service' | 'bench-baseline'): Promise<MeasuredLoad> {
+async function load(
+  options: Parameters<typeof runLoad>[0],
+  server?: RunningProcess,
+  pgOf?: 'service' | 'bench-baseline',
+): Promise<MeasuredLoad> {
   const cpuBefore = server ? cpuTimeMs(server.child.pid!) : 0;
   const pgBefore = pgOf ? await backends.snapshot(pgOf) : null;
   const result = await runLoad({ durationSeconds: SECONDS, connections: 10, ...options });
@@ -399,8 +496,14 @@ async function sideBySide(a: () => Promise<MeasuredLoad>, b: () => Promise<Measu
 
 function compare(name: string, ours: MeasuredLoad, baseline: MeasuredLoad): number {
   const ratio = ours.rps / baseline.rps;
-  const pg = ours.pgUsPerRequest !== undefined && baseline.pgUsPerRequest !== undefined ? `; PostgreSQL CPU ${us(ours.pgUsPerRequest)} vs ${us(baseline.pgUsPerRequest)}` : '';
-  const cpu = ours.cpuUsPerRequest && baseline.cpuUsPerRequest ? `; CPU ${us(ours.cpuUsPerRequest)} vs ${us(baseline.cpuUsPerRequest)} per request${pg}` : '';
+  const pg =
+    ours.pgUsPerRequest !== undefined && baseline.pgUsPerRequest !== undefined
+      ? `; PostgreSQL CPU ${us(ours.pgUsPerRequest)} vs ${us(baseline.pgUsPerRequest)}`
+      : '';
+  const cpu =
+    ours.cpuUsPerRequest && baseline.cpuUsPerRequest
+      ? `; CPU ${us(ours.cpuUsPerRequest)} vs ${us(baseline.cpuUsPerRequest)} per request${pg}`
+      : '';
   results.push([name, fmt.rps(ours.rps), fmt.rps(baseline.rps), fmt.pct(ratio), `${latency(ours)} (baseline ${latency(baseline)})${cpu}`]);
   return ratio;
 }
@@ -449,13 +552,24 @@ async function cli(env: Record<string, string>, ...args: string[]) {
 async function createKeys(env: Record<string, string>) {
   const tenants: { teamId: string; limitedKey: string; unlimitedKey: string }[] = [];
   for (let i = 0; i < TENANTS; i++) {
-    const team = await cli(env, 'teams', 'create', '--name', `bench-${i}`, '--plan', 'enterprise', '--subscription-until', '2099-01-01T00:00:00Z');
+    const team = await cli(
+      env,
+      'teams',
+      'create',
+      '--name',
+      `bench-${i}`,
+      '--plan',
+      'enterprise',
+      '--subscription-until',
+      '2099-01-01T00:00:00Z',
+    );
     const limitedKey: string = (await cli(env, 'keys', 'create', '--team', team.id, '--env', 'test', ...LIMITED)).key;
     tenants.push({ teamId: team.id, limitedKey, unlimitedKey: (await cli(env, 'keys', 'create', '--team', team.id, '--env', 'test')).key });
   }
   const teamId = tenants[0].teamId;
   const checkKeyIds: Record<number, string> = {};
-  for (const limit of CHECK_LIMITS) checkKeyIds[limit] = (await cli(env, 'keys', 'create', '--team', teamId, '--env', 'test', '--per-minute', String(limit))).id;
+  for (const limit of CHECK_LIMITS)
+    checkKeyIds[limit] = (await cli(env, 'keys', 'create', '--team', teamId, '--env', 'test', '--per-minute', String(limit))).id;
   return { tenants, checkKeyIds };
 }
 
@@ -497,7 +611,7 @@ function report(postgresVersion: string | null): void {
     'Only ratios measured side by side in the same run are comparable: the machine is shared and noisy.',
     `Start and poll use ${TENANTS} tenants, each with its own key limited as a paying customer's is (per minute 10,000,000, monthly`,
     '100,000,000, 1,000 client IPs: never reached), beside an unlimited key; start bodies carry text to show, a return URL and',
-    'metadata. CPU per request is the process\'s user + system time over the step; PostgreSQL CPU is that of the backends serving',
+    "metadata. CPU per request is the process's user + system time over the step; PostgreSQL CPU is that of the backends serving",
     'the service (or the baseline), read from /proc (background writers not counted). The rate-limit check alone calls the',
     'stores of the service (`PostgresQuotaStore`, `RedisQuotaStore`) from 10 callers on a key per limit (bench/rate-limit-check.ts).',
     '',

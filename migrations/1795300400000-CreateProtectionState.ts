@@ -71,7 +71,9 @@ export class CreateProtectionState1795300400000 implements MigrationInterface {
         CONSTRAINT fk_api_key_usage_api_key FOREIGN KEY (api_key_id) REFERENCES api_keys (id) ON DELETE CASCADE
       )`);
     await db.query(`COMMENT ON COLUMN api_key_usage.recent_requests IS 'accepted requests of the last 60 s: the sliding-window log'`);
-    await db.query(`COMMENT ON COLUMN api_key_usage.month_addresses IS 'distinct client addresses of the month, kept only while the key has an IP limit'`);
+    await db.query(
+      `COMMENT ON COLUMN api_key_usage.month_addresses IS 'distinct client addresses of the month, kept only while the key has an IP limit'`,
+    );
 
     // Accepts the request (and records it) only when every limit the key has allows it.
     await db.query(CONSUME_API_KEY_QUOTA_WITH_LOG);
@@ -84,7 +86,9 @@ export class CreateProtectionState1795300400000 implements MigrationInterface {
         expires_at timestamptz NOT NULL,
         CONSTRAINT pk_ip_blocks PRIMARY KEY (address)
       )`);
-    await db.query(`COMMENT ON COLUMN ip_blocks.expires_at IS 'when the row no longer matters: the block and every counted failure have ended'`);
+    await db.query(
+      `COMMENT ON COLUMN ip_blocks.expires_at IS 'when the row no longer matters: the block and every counted failure have ended'`,
+    );
     await db.query(`CREATE INDEX ix_ip_blocks_expires_at ON ip_blocks (expires_at)`);
 
     // Counts one failed attempt; the one that reaches the threshold blocks the address.

@@ -26,7 +26,9 @@ export class CountApiKeyRequestsPerSecond1795300615000 implements MigrationInter
                GROUP BY api_key_id) w
        WHERE u.api_key_id = w.api_key_id`);
     await db.query(`ALTER TABLE api_key_usage DROP COLUMN recent_requests`);
-    await db.query(`COMMENT ON COLUMN api_key_usage.minute_buckets IS 'accepted requests per second: [k] counts second minute_second - (k - 1), 61 at most'`);
+    await db.query(
+      `COMMENT ON COLUMN api_key_usage.minute_buckets IS 'accepted requests per second: [k] counts second minute_second - (k - 1), 61 at most'`,
+    );
     await db.query(`COMMENT ON COLUMN api_key_usage.minute_second IS 'the newest second counted (epoch seconds)'`);
 
     // Accepts the request (and records it) only when every limit the key has allows it.

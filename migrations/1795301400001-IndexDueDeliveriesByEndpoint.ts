@@ -9,7 +9,9 @@ export class IndexDueDeliveriesByEndpoint1795301400001 implements MigrationInter
   name = 'IndexDueDeliveriesByEndpoint1795301400001';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`CREATE INDEX ix_webhook_deliveries_endpoint_due ON webhook_deliveries (endpoint_id, next_attempt_at) WHERE status = 'pending'`);
+    await db.query(
+      `CREATE INDEX ix_webhook_deliveries_endpoint_due ON webhook_deliveries (endpoint_id, next_attempt_at) WHERE status = 'pending'`,
+    );
     await db.query(
       `UPDATE webhook_attempts a SET response_excerpt = NULL FROM webhook_deliveries d
         WHERE d.id = a.delivery_id AND d.payload_enc IS NULL AND a.response_excerpt IS NOT NULL`,

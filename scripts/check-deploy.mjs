@@ -24,16 +24,22 @@ function readYaml(path) {
 async function checkKubernetes() {
   const dir = join(DEPLOY, 'k8s');
   const objects = [];
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()) {
     for (const object of readYaml(join(dir, file))) {
       const where = `deploy/k8s/${file} ${object.kind}/${object.metadata?.name ?? '?'}`;
       if (object.kind === 'Kustomization') {
-        for (const resource of object.resources ?? []) if (!existsSync(join(dir, resource))) fail(where, `resource ${resource} does not exist`);
+        for (const resource of object.resources ?? [])
+          if (!existsSync(join(dir, resource))) fail(where, `resource ${resource} does not exist`);
         continue;
       }
       const [group, version] = object.apiVersion?.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
       const modulePath = `kubernetes-models/${group ? `${group}/` : ''}${version}/${object.kind}`;
-      const Model = await import(modulePath).then((module) => module[object.kind], () => undefined);
+      const Model = await import(modulePath).then(
+        (module) => module[object.kind],
+        () => undefined,
+      );
       if (!Model) {
         fail(where, `unknown apiVersion/kind ${object.apiVersion} ${object.kind}`);
         continue;
@@ -58,16 +64,26 @@ function crossCheckKubernetes(objects) {
     const pod = object.spec.template;
     if (!matches(object.spec.selector.matchLabels, pod.metadata?.labels)) fail(where, 'the selector does not match the pod labels');
     for (const container of pod.spec.containers) {
-      if (container.readinessProbe?.httpGet?.path !== '/health/ready') fail(where, `${container.name}: the readiness probe must GET /health/ready`);
-      if (container.livenessProbe?.httpGet?.path !== '/health/live') fail(where, `${container.name}: the liveness probe must GET /health/live`);
-      if (!container.resources?.requests?.cpu || !container.resources?.limits?.memory) fail(where, `${container.name}: needs a CPU request and a memory limit`);
+      if (container.readinessProbe?.httpGet?.path !== '/health/ready')
+        fail(where, `${container.name}: the readiness probe must GET /health/ready`);
+      if (container.livenessProbe?.httpGet?.path !== '/health/live')
+        fail(where, `${container.name}: the liveness probe must GET /health/live`);
+      if (!container.resources?.requests?.cpu || !container.resources?.limits?.memory)
+        fail(where, `${container.name}: needs a CPU request and a memory limit`);
       checkEnvSources(where, container, find);
     }
     const services = objects.filter(({ object: s }) => s.kind === 'Service' && matches(s.spec.selector, pod.metadata.labels));
     if (services.length === 0) fail(where, 'no Service selects its pods');
-    const budgets = objects.filter(({ object: p }) => p.kind === 'PodDisruptionBudget' && matches(p.spec.selector.matchLabels, pod.metadata.labels));
+    const budgets = objects.filter(
+      ({ object: p }) => p.kind === 'PodDisruptionBudget' && matches(p.spec.selector.matchLabels, pod.metadata.labels),
+    );
     if (budgets.length === 0) fail(where, 'no PodDisruptionBudget covers its pods');
-    const scalers = objects.filter(({ object: h }) => h.kind === 'HorizontalPodAutoscaler' && h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === object.metadata.name);
+    const scalers = objects.filter(
+      ({ object: h }) =>
+        h.kind === 'HorizontalPodAutoscaler' &&
+        h.spec.scaleTargetRef.kind === 'Deployment' &&
+        h.spec.scaleTargetRef.name === object.metadata.name,
+    );
     if (scalers.length === 0) fail(where, 'no HorizontalPodAutoscaler scales it');
   }
   for (const { where, object } of objects.filter(({ object: j }) => j.kind === 'Job')) {
@@ -82,8 +98,10 @@ function crossCheckKubernetes(objects) {
 
 function checkEnvSources(where, container, find) {
   for (const source of container.envFrom ?? []) {
-    if (source.configMapRef && !find('ConfigMap', source.configMapRef.name)) fail(where, `ConfigMap ${source.configMapRef.name} is not in deploy/k8s`);
-    if (source.secretRef && !find('Secret', source.secretRef.name)) fail(where, `Secret ${source.secretRef.name} has no example in deploy/k8s`);
+    if (source.configMapRef && !find('ConfigMap', source.configMapRef.name))
+      fail(where, `ConfigMap ${source.configMapRef.name} is not in deploy/k8s`);
+    if (source.secretRef && !find('Secret', source.secretRef.name))
+      fail(where, `Secret ${source.secretRef.name} has no example in deploy/k8s`);
   }
 }
 
@@ -97,7 +115,8 @@ function checkCompose() {
   ajv.removeKeyword('id');
   const { $schema: _draft, ...schema } = composeSchema.default ?? composeSchema;
   const validate = ajv.compile(schema);
-  if (!validate(compose)) for (const error of validate.errors) fail(where, `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`);
+  if (!validate(compose))
+    for (const error of validate.errors) fail(where, `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`);
   const services = compose.services ?? {};
   for (const [name, service] of Object.entries(services)) {
     const dependsOn = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {});
@@ -155,11 +174,27 @@ function checkDashboard() {
   return { queried: queried.size, missing };
 }
 
-const PROMQL_WORDS = new Set(['sum', 'max', 'min', 'avg', 'count', 'by', 'without', 'rate', 'irate', 'increase', 'histogram_quantile', 'le']);
+const PROMQL_WORDS = new Set([
+  'sum',
+  'max',
+  'min',
+  'avg',
+  'count',
+  'by',
+  'without',
+  'rate',
+  'irate',
+  'increase',
+  'histogram_quantile',
+  'le',
+]);
 
 /** The metric names a PromQL expression reads: what is left once labels, ranges and functions are taken out. */
 function metricNames(expr) {
-  const bare = expr.replace(/\{[^}]*\}/g, '').replace(/\[[^\]]*\]/g, '').replace(/\b(by|without)\s*\([^)]*\)/g, '');
+  const bare = expr
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\b(by|without)\s*\([^)]*\)/g, '');
   return [...bare.matchAll(/[a-zA-Z_:][\w:]*/g)]
     .map(([word]) => word)
     .filter((word) => !PROMQL_WORDS.has(word))
@@ -179,7 +214,13 @@ function exportedMetricNames() {
   };
   walk(join(ROOT, 'src'));
   // prom-client's default process metrics (collectDefaultMetrics).
-  for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) names.add(name);
+  for (const name of [
+    'process_cpu_seconds_total',
+    'process_resident_memory_bytes',
+    'nodejs_eventloop_lag_seconds',
+    'nodejs_heap_size_used_bytes',
+  ])
+    names.add(name);
   return names;
 }
 
@@ -188,7 +229,11 @@ checkCompose();
 const caddy = checkCaddyfile();
 const dashboard = checkDashboard();
 for (const problem of problems) console.error(`✗ ${problem}`);
-console.log(`Kubernetes manifests: API schemas (kubernetes-models) and cross-references; compose.yaml: Compose Specification schema and references; Caddyfile: ${caddy}.`);
-console.log(`Dashboard: ${dashboard.queried} metrics queried${dashboard.missing.length ? `; not exported by the service yet: ${dashboard.missing.join(', ')}` : ', all exported'}.`);
+console.log(
+  `Kubernetes manifests: API schemas (kubernetes-models) and cross-references; compose.yaml: Compose Specification schema and references; Caddyfile: ${caddy}.`,
+);
+console.log(
+  `Dashboard: ${dashboard.queried} metrics queried${dashboard.missing.length ? `; not exported by the service yet: ${dashboard.missing.join(', ')}` : ', all exported'}.`,
+);
 console.log(problems.length ? `${problems.length} problem(s)` : 'deploy/: no problems found');
 process.exitCode = problems.length ? 1 : 0;

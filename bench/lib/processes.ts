@@ -5,7 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /** The Node flags `npm start` gives the service (package.json, three levels above dist/bench/lib), so the bench measures that same process. */
-export const SERVICE_NODE_FLAGS: string[] = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+export const SERVICE_NODE_FLAGS: string[] = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }
+).scripts.start
   .split(/\s+/)
   .filter((arg) => arg.startsWith('--'));
 
@@ -17,7 +19,13 @@ export interface RunningProcess {
 }
 
 /** Starts a Node program and waits until `readyUrl` answers 200 (or the process says 'ready'). */
-export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 120_000, nodeFlags: string[] = []): Promise<RunningProcess> {
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  readyUrl: string,
+  timeoutMs = 120_000,
+  nodeFlags: string[] = [],
+): Promise<RunningProcess> {
   const startedAt = performance.now();
   const child = fork(script, [], { execArgv: nodeFlags, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   let exited = false;
@@ -26,7 +34,10 @@ export async function startProcess(script: string, env: Record<string, string>, 
   for (;;) {
     if (exited) throw new Error(`${script} exited before it was ready`);
     if (Date.now() > deadline) throw new Error(`${script} was not ready within ${timeoutMs} ms`);
-    const ok = await fetch(readyUrl).then((r) => r.ok, () => false);
+    const ok = await fetch(readyUrl).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await sleep(50);
   }

@@ -175,6 +175,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/{sessionId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the person's return to your returnUrl with its eidgw_nonce (docs/same-device.md) */
+        post: operations["sessions_confirmReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/{sessionId}/qr": {
         parameters: {
             query?: never;
@@ -364,6 +381,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/kiosk/eid-qr.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The <eid-qr session token lang> web component for your own pages (docs/same-device.md) */
+        get: operations["kiosk_component"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/kiosk/{sessionId}": {
         parameters: {
             query?: never;
@@ -373,6 +407,23 @@ export interface paths {
         };
         /** The kiosk page of a session: its rotating QR, then the outcome (open the start answer's kioskUrl) */
         get: operations["kiosk_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kiosk/{sessionId}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended) */
+        get: operations["kiosk_launch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -844,10 +895,15 @@ export interface components {
              */
             userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
             /**
-             * @description Same-device flows: where the e-ID app returns the user. Carry a nonce and check that the same browser comes back.
-             * @example https://rp.example/login/return?nonce=3f9a
+             * @description Same-device flows: where the e-ID app returns the user (https; http outside production). The service appends eidgw_nonce; your page sends it to POST /api/v1/auth/{sessionId}/return (docs/same-device.md).
+             * @example https://rp.example/login/return
              */
             returnUrl?: string;
+            /**
+             * @description Replace an order nobody picked up (startFailed) with a new one under the same session, until the session expires.
+             * @default false
+             */
+            autoRenew?: boolean;
             /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
             requirement?: {
                 [key: string]: unknown;
@@ -917,6 +973,23 @@ export interface components {
              * @description A page that shows the rotating QR; open it on a screen the user scans.
              */
             kioskUrl?: string;
+            /**
+             * Format: uri
+             * @description Opens the e-ID app on the same device (BankID's universal link); see docs/same-device.md.
+             * @example https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null
+             */
+            launchUrl?: string;
+        };
+        UserMessageDto: {
+            /**
+             * @description The code of BankID's recommended user message.
+             * @example RFA1
+             */
+            code: string;
+            /** @example Starta BankID-appen. */
+            sv: string;
+            /** @example Start your BankID app. */
+            en: string;
         };
         IdentifiedUserDto: {
             /**
@@ -1011,6 +1084,8 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
+            /** @description Pending and failed: BankID's recommended message to show the person. */
+            userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
@@ -1053,6 +1128,13 @@ export interface components {
             signature?: string;
             /** @description Base64 of the DER OCSP response about the user's certificate. */
             ocspResponse?: string;
+        };
+        ReturnDto: {
+            /**
+             * @description The eidgw_nonce parameter your returnUrl received.
+             * @example q2Vn8k0f3X1cR7yJtB9wAg
+             */
+            nonce: string;
         };
         QrFrameDto: {
             /**
@@ -1435,6 +1517,8 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
+            /** @description Pending and failed: BankID's recommended message to show the person. */
+            userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
@@ -2259,6 +2343,113 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "evidence_purged";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    sessions_confirmReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnDto"];
+            };
+        };
+        responses: {
+            /** @description The poll answer; still `pending` if the provider has not completed yet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStateDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `return_nonce_mismatch`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "return_nonce_mismatch";
                     };
                 };
             };
@@ -3478,6 +3669,24 @@ export interface operations {
             };
         };
     };
+    kiosk_component: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     kiosk_page: {
         parameters: {
             query?: never;
@@ -3521,6 +3730,29 @@ export interface operations {
                         code: "internal_error";
                     };
                 };
+            };
+        };
+    };
+    kiosk_launch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Kiosk <token from the kioskUrl fragment> */
+                authorization: string;
+            };
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags, ApiCreatedResponse, ApiOkResponse
 import { ManagementEndpoint } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
-import { QuotaStore } from '../protection/rate-limits/quota.store.js';
+import { QuotaStore, type MonthUsage } from '../protection/rate-limits/quota.store.js';
 import { apiKeyView } from './api-key-view.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
@@ -28,7 +28,11 @@ export class ApiKeysController {
   @ApiProblems(...BEARER_PROBLEMS)
   async list(@CurrentPrincipal() principal: UserPrincipal) {
     const keys = await this.apiKeys.listForTeam(principal.team.id);
-    const usage = (await this.quotas?.monthUsage(keys.map((key) => key.id), this.clock.now())) ?? new Map();
+    const usage: Map<string, MonthUsage> =
+      (await this.quotas?.monthUsage(
+        keys.map((key) => key.id),
+        this.clock.now(),
+      )) ?? new Map<string, MonthUsage>();
     return keys.map((key) => ({ ...apiKeyView(key), usageThisMonth: usage.get(key.id) ?? { requests: 0, addresses: 0 } }));
   }
 

@@ -10,7 +10,12 @@ import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey]), TeamsModule, ConfigModule.forFeature(protectionConfig), ConfigModule.forFeature(databaseConfig)],
+  imports: [
+    TypeOrmModule.forFeature([ApiKey]),
+    TeamsModule,
+    ConfigModule.forFeature(protectionConfig),
+    ConfigModule.forFeature(databaseConfig),
+  ],
   controllers: [ApiKeysController],
   providers: [ApiKeysService, apiKeyChangesProvider],
   exports: [ApiKeysService],

@@ -71,7 +71,9 @@ export class ApiKeysService {
       await this.teams.lockForUpdate(input.teamId, manager);
       const active = await manager.countBy(ApiKey, { teamId: input.teamId, revokedAt: IsNull() });
       if (plan.maxActiveKeys !== null && active >= plan.maxActiveKeys) {
-        throw new ValidationProblemException([{ pointer: '', detail: `the team has ${active} active API keys, the most its plan allows; revoke one first` }]);
+        throw new ValidationProblemException([
+          { pointer: '', detail: `the team has ${active} active API keys, the most its plan allows; revoke one first` },
+        ]);
       }
       return this.insert(manager.getRepository(ApiKey), bounded);
     });
@@ -140,7 +142,8 @@ export class ApiKeysService {
       // heard while the read was under way may postdate what it read: such a read is not cached.
       if (apiKey && this.changes.live && this.changes.generation === generation) this.cache.set(cacheKey, apiKey, now.getTime());
     }
-    if (!apiKey?.team || apiKey.revokedAt) throw new DomainException('invalid_api_key', 'The API key is not valid.', { failedAttempt: true });
+    if (!apiKey?.team || apiKey.revokedAt)
+      throw new DomainException('invalid_api_key', 'The API key is not valid.', { failedAttempt: true });
 
     if (apiKey.blockedUntil && apiKey.blockedUntil > now) {
       throw new DomainException('api_key_blocked', `The API key is blocked until ${apiKey.blockedUntil.toISOString()}.`);
@@ -174,7 +177,8 @@ function withinPlan(input: CreateApiKeyInput, plan: PlanKeyLimits): CreateApiKey
   for (const field of ['perMinuteLimit', 'monthlyLimit'] as const) {
     const max = plan.maxima[field];
     if (bounded[field] === undefined) bounded[field] = plan.defaults[field] ?? undefined;
-    else if (max !== null && bounded[field] > max) errors.push({ pointer: `/${field}`, detail: `${field} must not be greater than ${max} on the team's plan` });
+    else if (max !== null && bounded[field] > max)
+      errors.push({ pointer: `/${field}`, detail: `${field} must not be greater than ${max} on the team's plan` });
   }
   if (errors.length > 0) throw new ValidationProblemException(errors);
   return bounded;

@@ -55,6 +55,6 @@ export class RedisApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy
 
   async onModuleDestroy(): Promise<void> {
     this.subscribed = false;
-    await Promise.all([this.subscriber, this.publisher].map((client) => client?.quit().catch(() => client.disconnect())));
+    for (const client of [this.subscriber, this.publisher]) await client?.quit().catch(() => client.disconnect());
   }
 }

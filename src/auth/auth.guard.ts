@@ -52,9 +52,13 @@ export class AuthGuard implements CanActivate {
       throw new DomainException('endpoint_not_available', 'This endpoint is not open to API keys; use a team member token.');
     }
     if (!management && principal.kind === 'user') {
-      throw new DomainException('endpoint_not_available', 'This public API endpoint takes an API key; team member tokens serve the management API.');
+      throw new DomainException(
+        'endpoint_not_available',
+        'This public API endpoint takes an API key; team member tokens serve the management API.',
+      );
     }
-    if (principal.kind === 'apiKey') assertScopes(principal.apiKey, this.reflector.getAllAndOverride<ApiKeyScope[]>(REQUIRED_SCOPES, targets) ?? []);
+    if (principal.kind === 'apiKey')
+      assertScopes(principal.apiKey, this.reflector.getAllAndOverride<ApiKeyScope[]>(REQUIRED_SCOPES, targets) ?? []);
     const features = this.reflector.getAllAndOverride<string[]>(REQUIRED_FEATURES, targets) ?? [];
     const teamFeatures = featuresOf(principal.team);
     const missingFeatures = features.filter((feature) => !teamFeatures.has(feature));

@@ -26,7 +26,10 @@ export function positiveInt(value: string): number {
 /** A comma-separated list; with `allowed`, every item must be one of them. */
 export function list<T extends string>(allowed?: readonly T[]): (value: string) => T[] {
   return (value) => {
-    const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = allowed ? items.filter((item) => !allowed.includes(item as T)) : [];
     if (unknown.length > 0) throw new InvalidArgumentError(`unknown ${unknown.join(', ')} (allowed: ${allowed!.join(', ')}).`);
     return items as T[];

@@ -42,8 +42,19 @@ export class ConsoleLoginController {
   @Post('login/validate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Exchange the code for the console session cookie' })
-  @ApiOkResponse({ type: ConsoleLoginAnswerDto, description: 'Sets the `__Host-eidgw-console` cookie (HttpOnly, Secure, SameSite=Strict).' })
-  @ApiProblems('csrf_check_failed', 'rate_limit_exceeded', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'invalid_validation_code', 'validation_code_expired')
+  @ApiOkResponse({
+    type: ConsoleLoginAnswerDto,
+    description: 'Sets the `__Host-eidgw-console` cookie (HttpOnly, Secure, SameSite=Strict).',
+  })
+  @ApiProblems(
+    'csrf_check_failed',
+    'rate_limit_exceeded',
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'invalid_validation_code',
+    'validation_code_expired',
+  )
   async validateCode(@Body() body: LoginOtpValidateDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body);
     reply.header('set-cookie', sessionCookie(token, Math.floor(this.config.tokenTtlMs / 1000)));

@@ -38,7 +38,15 @@ export class CoalescingWriter<Item, Result> {
           batch.forEach((waiting, i) => waiting.resolve(results[i]));
         } catch (error) {
           if (batch.length === 1) batch[0].reject(error);
-          else await Promise.all(batch.map((waiting) => this.write([waiting.item]).then(([result]) => waiting.resolve(result), waiting.reject)));
+          else
+            await Promise.all(
+              batch.map((waiting) =>
+                this.write([waiting.item]).then(
+                  ([result]) => waiting.resolve(result),
+                  (error: unknown) => waiting.reject(error),
+                ),
+              ),
+            );
         }
       }
     } finally {

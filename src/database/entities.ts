@@ -18,10 +18,22 @@ import { CountApiKeyRequestsPerSecond1795300615000 } from '../../migrations/1795
 import { TrackOtpLockouts1795301400000 } from '../../migrations/1795301400000-TrackOtpLockouts.js';
 import { IndexDueDeliveriesByEndpoint1795301400001 } from '../../migrations/1795301400001-IndexDueDeliveriesByEndpoint.js';
 import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
-import { KeepSessionEvidence1795302300000 } from '../../migrations/1795302300000-KeepSessionEvidence.js';
+import { AddSameDeviceFlow1795303100000 } from '../../migrations/1795303100000-AddSameDeviceFlow.js';
+import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000-KeepSessionEvidence.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
-export const ENTITIES = [Team, User, ApiKey, Session, SimulatorOrder, OtpChallenge, SigningKey, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const ENTITIES = [
+  Team,
+  User,
+  ApiKey,
+  Session,
+  SimulatorOrder,
+  OtpChallenge,
+  SigningKey,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
+];
 export const MIGRATIONS = [
   CreateTeamsUsersApiKeys1795300000000,
   CreateSessionsAndSimulatorOrders1795300100000,
@@ -33,5 +45,6 @@ export const MIGRATIONS = [
   TrackOtpLockouts1795301400000,
   IndexDueDeliveriesByEndpoint1795301400001,
   AddTeamConsole1795302200000,
-  KeepSessionEvidence1795302300000,
+  AddSameDeviceFlow1795303100000,
+  KeepSessionEvidence1795303200000,
 ];

@@ -34,7 +34,7 @@ export class EntityInsert<T extends ObjectLiteral> {
 
   /** The entity's values in column order, as the database receives them. */
   valuesOf(entity: T): unknown[] {
-    return this.columns.map((column) => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
+    return this.columns.map((column): unknown => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
   }
 
   /** Inserts rows of values (from valuesOf) through `runner`, in as few statements as the limit allows. */
@@ -46,7 +46,10 @@ export class EntityInsert<T extends ObjectLiteral> {
   }
 
   insert(runner: Queryable, entities: T[]): Promise<void> {
-    return this.insertValues(runner, entities.map((entity) => this.valuesOf(entity)));
+    return this.insertValues(
+      runner,
+      entities.map((entity) => this.valuesOf(entity)),
+    );
   }
 
   /** The statement for `rows` rows, built once per size. */
@@ -54,7 +57,10 @@ export class EntityInsert<T extends ObjectLiteral> {
     let sql = this.statements.get(rows);
     if (!sql) {
       const width = this.columns.length;
-      const tuples = Array.from({ length: rows }, (_, row) => `(${this.columns.map((_, column) => `$${row * width + column + 1}`).join(', ')})`);
+      const tuples = Array.from(
+        { length: rows },
+        (_, row) => `(${this.columns.map((_, column) => `$${row * width + column + 1}`).join(', ')})`,
+      );
       sql = this.head + tuples.join(', ');
       this.statements.set(rows, sql);
     }

@@ -42,7 +42,8 @@ export class PreparedSelect<T extends ObjectLiteral> {
   /** An entity from a row that holds every column (see columnList). */
   hydrate(row: Record<string, unknown>): T {
     const entity = this.metadata.create() as T;
-    for (const column of this.columns) column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
+    for (const column of this.columns)
+      column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
     return entity;
   }
 }

@@ -44,6 +44,11 @@ export interface StartedOrder {
   /** For an animated QR (BankID). Never sent to a browser. */
   qr?: { startToken: string; startSecret: string };
   autoStartToken?: string;
+  /**
+   * The link that opens the e-ID app on the person's own device (BankID's universal link, the
+   * simulator's own app page); absent where the provider has no same-device start (docs/same-device.md).
+   */
+  launchUrl?: string;
 }
 
 export type CollectStatus = 'pending' | 'complete' | 'failed';

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userMessageTableForBrowser } from '../sessions/user-messages.js';
 
 export interface KioskAsset {
   body: Buffer;
@@ -15,18 +16,42 @@ const here = dirname(fileURLToPath(import.meta.url));
 // The page draws the QR itself with qrcode-generator's ES module (MIT, no dependencies), served from here.
 const qrcodeGenerator = join(dirname(createRequire(import.meta.url).resolve('qrcode-generator')), 'qrcode.mjs');
 
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const FILES: Record<string, { path: string; contentType: string }> = {
-  'kiosk.js': { path: join(here, 'assets', 'kiosk.js'), contentType: 'text/javascript; charset=utf-8' },
+  'kiosk.js': { path: join(here, 'assets', 'kiosk.js'), contentType: JAVASCRIPT },
+  'eid-qr.js': { path: join(here, 'assets', 'eid-qr.js'), contentType: JAVASCRIPT },
   'kiosk.css': { path: join(here, 'assets', 'kiosk.css'), contentType: 'text/css; charset=utf-8' },
-  'qrcode.mjs': { path: qrcodeGenerator, contentType: 'text/javascript; charset=utf-8' },
+  'qrcode.mjs': { path: qrcodeGenerator, contentType: JAVASCRIPT },
 };
 
-/** The kiosk page's few static files, read once at start (they are small and never change while running). */
+const asset = (body: Buffer, contentType: string): KioskAsset => ({
+  body,
+  contentType,
+  version: createHash('sha256').update(body).digest('hex').slice(0, 12),
+});
+
+// BankID's user messages, written out from the one table poll answers use, so <eid-qr> says the same.
+const userMessagesModule = () => {
+  const { texts, picks } = userMessageTableForBrowser();
+  return Buffer.from(`export const texts = ${JSON.stringify(texts)};\nexport const picks = ${JSON.stringify(picks)};\n`);
+};
+
+// Which file imports which (by the specifier written in it): the import is pinned to the imported file's
+// version, so a cached module never meets an older or newer neighbour after a release.
+const IMPORTS: [file: string, specifier: string, imported: string][] = [
+  ['eid-qr.js', './assets/qrcode.mjs', 'qrcode.mjs'],
+  ['eid-qr.js', './assets/user-messages.js', 'user-messages.js'],
+  ['kiosk.js', '../eid-qr.js', 'eid-qr.js'],
+];
+
+/** The kiosk page's and `<eid-qr>`'s few static files, read once at start (they are small and never change while running). */
 export function loadKioskAssets(): Map<string, KioskAsset> {
-  return new Map(
-    Object.entries(FILES).map(([name, { path, contentType }]) => {
-      const body = readFileSync(path);
-      return [name, { body, contentType, version: createHash('sha256').update(body).digest('hex').slice(0, 12) }];
-    }),
-  );
+  const assets = new Map(Object.entries(FILES).map(([name, { path, contentType }]) => [name, asset(readFileSync(path), contentType)]));
+  assets.set('user-messages.js', asset(userMessagesModule(), JAVASCRIPT));
+  for (const [file, specifier, imported] of IMPORTS) {
+    const text = assets.get(file)!.body.toString('utf8');
+    const pinned = text.replace(`'${specifier}'`, `'${specifier}?v=${assets.get(imported)!.version}'`);
+    assets.set(file, asset(Buffer.from(pinned), JAVASCRIPT));
+  }
+  return assets;
 }

@@ -3,25 +3,22 @@ import type { KioskAsset } from './kiosk-assets.js';
 export const KIOSK_LANGUAGES = ['sv', 'en'] as const;
 export type KioskLanguage = (typeof KIOSK_LANGUAGES)[number];
 
-const TEXT: Record<KioskLanguage, { title: string; heading: string; connecting: string; qrLabel: string; noScript: string }> = {
+const TEXT: Record<KioskLanguage, { title: string; heading: string; noScript: string }> = {
   sv: {
     title: 'Legitimera dig med BankID',
     heading: 'Legitimera dig med BankID',
-    connecting: 'Ansluter…',
-    qrLabel: 'QR-kod för BankID. Öppna BankID-appen och skanna koden.',
     noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
   },
   en: {
     title: 'Identify yourself with BankID',
     heading: 'Identify yourself with BankID',
-    connecting: 'Connecting…',
-    qrLabel: 'QR code for BankID. Open the BankID app and scan the code.',
     noScript: 'This page needs JavaScript to show the QR code.',
   },
 };
 
 /**
- * The kiosk page: static markup in the chosen language; kiosk.js does the rest. It carries no
+ * The kiosk page: a heading around `<eid-qr>` in the chosen language; kiosk.js hands the element its
+ * session and token, and the element does the rest (docs/kiosk.md). It carries no
  * secret (the token stays in the URL fragment) and nothing from the request but the language,
  * which is one of two fixed values, so nothing here needs escaping.
  */
@@ -41,12 +38,7 @@ export function kioskPage(language: KioskLanguage, assets: Map<string, KioskAsse
 <body>
 <main class="kiosk" data-state="connecting">
   <h1 class="heading">${text.heading}</h1>
-  <div class="stage">
-    <canvas class="qr" id="qr" role="img" aria-label="${text.qrLabel}" width="0" height="0" hidden>${text.qrLabel}</canvas>
-    <div class="outcome" id="outcome" hidden aria-hidden="true"></div>
-    <div class="spinner" id="spinner" aria-hidden="true"></div>
-  </div>
-  <p class="message" id="message" role="status" aria-live="polite">${text.connecting}</p>
+  <eid-qr lang="${language}"></eid-qr>
   <noscript><p class="message">${text.noScript}</p></noscript>
 </main>
 </body>

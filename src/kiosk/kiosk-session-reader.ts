@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
-import { qrSecretAad } from '../sessions/session-encryption.js';
+import { launchUrlAad, qrSecretAad } from '../sessions/session-encryption.js';
 import type { Session } from '../sessions/session.entity.js';
 import { SessionStore, type SessionProgress } from '../sessions/session.store.js';
 
@@ -12,6 +12,8 @@ export interface KioskSessionState {
   status: Session['status'];
   hintCode: string | null;
   orderTime: Date;
+  /** Orders replaced so far (autoRenew): a change means new frames and a new launch link. */
+  renewals: number;
   /** Present while the session is pending and has an animated QR. */
   qr?: { startToken: string; startSecret: string };
 }
@@ -27,22 +29,32 @@ export class KioskSessionReader {
   async forKiosk(sessionId: string): Promise<KioskSessionState> {
     const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
-    const { id, status, hintCode, orderTime, qrStartToken, qrStartSecretEnc } = session;
+    const { id, status, hintCode, orderTime, renewals, qrStartToken, qrStartSecretEnc } = session;
     const showsQr = status === 'pending' && qrStartToken && qrStartSecretEnc;
     return {
       id,
       status,
       hintCode,
       orderTime,
+      renewals,
       ...(showsQr ? { qr: { startToken: qrStartToken, startSecret: this.cipher.decrypt(qrStartSecretEnc, qrSecretAad(id)) } } : {}),
     };
+  }
+
+  /** The current order's same-device link while the session is pending (docs/same-device.md). */
+  async launchUrl(sessionId: string): Promise<string | null> {
+    const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
+    if (!session) throw new DomainException('session_not_found', 'No such session.');
+    return session.status === 'pending' && session.launchUrlEnc
+      ? this.cipher.decrypt(session.launchUrlEnc, launchUrlAad(session.id))
+      : null;
   }
 
   /**
    * Of the sessions a kiosk process watches, those whose status or hint is no longer what it last
    * saw: one query a second for all of them, however many.
    */
-  changes(known: { id: string; hintCode: string | null }[]): Promise<SessionProgress[]> {
+  changes(known: Omit<SessionProgress, 'status'>[]): Promise<SessionProgress[]> {
     return this.sessions.changedSince(known);
   }
 }

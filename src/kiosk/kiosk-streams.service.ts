@@ -102,10 +102,12 @@ export class KioskStreamsService implements OnModuleDestroy {
     if (this.refreshing || this.watches.size === 0) return;
     this.refreshing = true;
     try {
-      const known = [...this.watches.values()].map(({ state }) => ({ id: state.id, hintCode: state.hintCode }));
+      const known = [...this.watches.values()].map(({ state }) => ({ id: state.id, hintCode: state.hintCode, renewals: state.renewals }));
       for (const change of await this.sessions.changes(known)) {
         const watch = this.watches.get(change.id);
         if (!watch) continue;
+        if (change.status === 'pending' && change.renewals !== watch.state.renewals) await this.followRenewal(watch);
+        if (change.status === watch.state.status && change.hintCode === watch.state.hintCode) continue;
         Object.assign(watch.state, { status: change.status, hintCode: change.hintCode });
         this.broadcast(watch, sse('status', statusOf(watch.state)));
         if (change.status !== 'pending') {
@@ -119,6 +121,16 @@ export class KioskStreamsService implements OnModuleDestroy {
     } finally {
       this.refreshing = false;
     }
+  }
+
+  /** A renewed order (autoRenew): frames continue at once from the new order, on the same stream. */
+  private async followRenewal(watch: Watch): Promise<void> {
+    const fresh = await this.sessions.forKiosk(watch.state.id);
+    if (!fresh.qr) return;
+    clearTimeout(watch.frameTimer);
+    Object.assign(watch, { state: { ...fresh, hintCode: watch.state.hintCode }, orderTimeMs: fresh.orderTime.getTime(), lastQrTime: -1 });
+    this.sendFrame(watch);
+    this.scheduleFrame(watch);
   }
 
   onModuleDestroy(): void {
@@ -136,10 +148,13 @@ export class KioskStreamsService implements OnModuleDestroy {
    */
   private scheduleFrame(watch: Watch): void {
     const due = watch.orderTimeMs + (watch.lastQrTime + 1) * 1000;
-    watch.frameTimer = setTimeout(() => {
-      this.sendFrame(watch);
-      this.scheduleFrame(watch);
-    }, Math.max(0, due - this.clock.nowMs()));
+    watch.frameTimer = setTimeout(
+      () => {
+        this.sendFrame(watch);
+        this.scheduleFrame(watch);
+      },
+      Math.max(0, due - this.clock.nowMs()),
+    );
   }
 
   private sendFrame(watch: Watch): void {

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Options, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
@@ -9,9 +9,20 @@ import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { loadKioskAssets } from './kiosk-assets.js';
 import { KioskLinks } from './kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
+import { KioskSessionReader } from './kiosk-session-reader.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 
-/** The kiosk page (docs/kiosk.md): no API key; the page's token in the URL fragment is the only credential. */
+// `<eid-qr>` runs on the RP's own pages: its files and the stream are readable from any origin. That is
+// safe because no cookie is ever sent or honoured; the kiosk token in a header is the only credential.
+const CROSS_ORIGIN = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
+const PREFLIGHT = {
+  ...CROSS_ORIGIN,
+  'access-control-allow-methods': 'GET',
+  'access-control-allow-headers': 'authorization',
+  'access-control-max-age': '600',
+};
+
+/** The kiosk page and `<eid-qr>` (docs/kiosk.md): no API key; the kiosk token is the only credential. */
 @ApiTags('kiosk')
 @Public()
 @Controller('kiosk')
@@ -22,6 +33,7 @@ export class KioskController {
   constructor(
     private readonly links: KioskLinks,
     private readonly streams: KioskStreamsService,
+    private readonly reader: KioskSessionReader,
     @Inject(kioskConfig.KEY) config: KioskConfig,
   ) {
     this.pageHeaders = kioskPageHeaders(config.frameAncestors);
@@ -30,13 +42,21 @@ export class KioskController {
   @Get('assets/:name')
   @ApiExcludeEndpoint()
   asset(@Param('name') name: string, @Res() reply: FastifyReply): void {
-    const asset = this.assets.get(name);
-    if (!asset) throw new DomainException('not_found', 'No such resource.');
-    void reply
-      .header('content-type', asset.contentType)
-      .header('cache-control', 'public, max-age=86400')
-      .header('x-content-type-options', 'nosniff')
-      .send(asset.body);
+    this.sendAsset(reply, name, 'public, max-age=86400');
+  }
+
+  @Get('eid-qr.js')
+  @ApiOperation({ summary: 'The <eid-qr session token lang> web component for your own pages (docs/same-device.md)' })
+  component(@Res() reply: FastifyReply): void {
+    // RPs link this address without a version: a short cache lets a release reach them within minutes.
+    this.sendAsset(reply, 'eid-qr.js', 'public, max-age=300');
+  }
+
+  @Options(':sessionId/:stream')
+  @HttpCode(204)
+  @ApiExcludeEndpoint()
+  preflight(@Res() reply: FastifyReply): void {
+    void reply.status(204).headers(PREFLIGHT).send();
   }
 
   @Get(':sessionId')
@@ -53,6 +73,20 @@ export class KioskController {
     void reply.headers(this.pageHeaders).type('text/html; charset=utf-8').send(kioskPage(language, this.assets));
   }
 
+  @Get(':sessionId/launch')
+  @ApiHeader({ name: 'authorization', description: 'Kiosk <token from the kioskUrl fragment>', required: true })
+  @ApiOperation({ summary: "The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended)" })
+  async launch(
+    @Param('sessionId') sessionId: string,
+    @Headers('authorization') authorization: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    void reply.headers(CROSS_ORIGIN);
+    this.links.authorize(authorization, sessionId);
+    const launchUrl = await this.reader.launchUrl(sessionId);
+    void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send({ launchUrl });
+  }
+
   @Get(':sessionId/events')
   @ApiHeader({ name: 'authorization', description: 'Kiosk <token from the kioskUrl fragment>', required: true })
   @ApiOperation({ summary: 'Server-sent events for the kiosk page: a QR frame every second, then status changes' })
@@ -65,6 +99,8 @@ export class KioskController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    // Set first, so that <eid-qr> on another origin can also read a refusal (and show "invalid link").
+    void reply.headers(CROSS_ORIGIN);
     this.links.authorize(authorization, sessionId);
     const state = await this.streams.prepare(sessionId);
     // From here the stream is ours: Fastify must not answer (or time out) this request itself.
@@ -78,6 +114,7 @@ export class KioskController {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'x-request-id': String(request.id),
+      ...CROSS_ORIGIN,
     });
     // After a blip the page reconnects itself (it sends a header, so it reads the stream with fetch).
     raw.write('retry: 2000\n\n');
@@ -87,5 +124,16 @@ export class KioskController {
     };
     raw.on('close', () => this.streams.detach(sessionId, viewer));
     this.streams.attach(state, viewer);
+  }
+
+  private sendAsset(reply: FastifyReply, name: string, cacheControl: string): void {
+    const asset = this.assets.get(name);
+    if (!asset) throw new DomainException('not_found', 'No such resource.');
+    void reply
+      .headers(CROSS_ORIGIN)
+      .header('content-type', asset.contentType)
+      .header('cache-control', cacheControl)
+      .header('x-content-type-options', 'nosniff')
+      .send(asset.body);
   }
 }

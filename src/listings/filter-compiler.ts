@@ -152,7 +152,11 @@ class ColumnFilterCompiler {
   }
 
   private set(values: unknown, pointer: string): string | null {
-    if (!Array.isArray(values) || values.length > MAX_SET_VALUES || !values.every((v) => v === null || (typeof v === 'string' && v.length <= MAX_TEXT_LENGTH))) {
+    if (
+      !Array.isArray(values) ||
+      values.length > MAX_SET_VALUES ||
+      !values.every((v) => v === null || (typeof v === 'string' && v.length <= MAX_TEXT_LENGTH))
+    ) {
       return this.fail(pointer, `must be an array of at most ${MAX_SET_VALUES} strings (null for blank)`);
     }
     // An empty set selects nothing, as an empty set filter in a grid shows no rows.
@@ -176,7 +180,8 @@ class ColumnFilterCompiler {
 
   private knownKeys(filter: Filter, allowed: readonly string[], pointer: string): boolean {
     const unknown = Object.keys(filter).filter((key) => !allowed.includes(key));
-    for (const key of unknown) this.errors.push({ pointer: `${pointer}/${escapePointer(key)}`, detail: 'is not a property of this filter' });
+    for (const key of unknown)
+      this.errors.push({ pointer: `${pointer}/${escapePointer(key)}`, detail: 'is not a property of this filter' });
     return unknown.length === 0;
   }
 

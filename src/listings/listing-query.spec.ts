@@ -15,8 +15,7 @@ const LISTING = defineListing({
 });
 const scope = (p: { add(v: unknown): string }) => `t.team_id = ${p.add('team-1')}`;
 
-const compile = (request: Partial<ListingRequestDto>) =>
-  compileListing(LISTING, { startRow: 0, endRow: 10, ...request }, scope);
+const compile = (request: Partial<ListingRequestDto>) => compileListing(LISTING, { startRow: 0, endRow: 10, ...request }, scope);
 
 /** The WHERE clause after the scope, and the parameters after the scope's. */
 function filterOf(filterModel: Record<string, unknown>): { where: string; parameters: unknown[] } {
@@ -50,13 +49,23 @@ describe(compileListing.name, () => {
   });
 
   it('should sort by several columns in the order given', () => {
-    const { page } = compile({ sortModel: [{ colId: 'count', sort: 'desc' }, { colId: 'name', sort: 'asc' }] });
+    const { page } = compile({
+      sortModel: [
+        { colId: 'count', sort: 'desc' },
+        { colId: 'name', sort: 'asc' },
+      ],
+    });
     expect(page.sql).toContain('ORDER BY t.count DESC, t.name ASC, t.id LIMIT');
   });
 
   it.each<[string, Record<string, unknown>, string, unknown[]]>([
     ['text equals (any case)', { name: { filterType: 'text', type: 'equals', filter: 'Acme' } }, 'lower(t.name) = lower($2)', ['Acme']],
-    ['text notEqual (keeps blanks)', { name: { filterType: 'text', type: 'notEqual', filter: 'Acme' } }, 'lower(t.name) IS DISTINCT FROM lower($2)', ['Acme']],
+    [
+      'text notEqual (keeps blanks)',
+      { name: { filterType: 'text', type: 'notEqual', filter: 'Acme' } },
+      'lower(t.name) IS DISTINCT FROM lower($2)',
+      ['Acme'],
+    ],
     ['text contains', { name: { filterType: 'text', type: 'contains', filter: 'cm' } }, 't.name ILIKE $2', ['%cm%']],
     ['text startsWith', { name: { filterType: 'text', type: 'startsWith', filter: 'Ac' } }, 't.name ILIKE $2', ['Ac%']],
     ['text endsWith', { name: { filterType: 'text', type: 'endsWith', filter: 'me' } }, 't.name ILIKE $2', ['%me']],
@@ -80,8 +89,18 @@ describe(compileListing.name, () => {
       '(t.created_at >= $2 AND t.created_at < $3)',
       [day('2026-11-01'), day('2026-11-02')],
     ],
-    ['date greaterThan (after the day)', { createdAt: { filterType: 'date', type: 'greaterThan', dateFrom: '2026-11-01' } }, 't.created_at >= $2', [day('2026-11-02')]],
-    ['date lessThan (before the day)', { createdAt: { filterType: 'date', type: 'lessThan', dateFrom: '2026-11-01', dateTo: null } }, 't.created_at < $2', [day('2026-11-01')]],
+    [
+      'date greaterThan (after the day)',
+      { createdAt: { filterType: 'date', type: 'greaterThan', dateFrom: '2026-11-01' } },
+      't.created_at >= $2',
+      [day('2026-11-02')],
+    ],
+    [
+      'date lessThan (before the day)',
+      { createdAt: { filterType: 'date', type: 'lessThan', dateFrom: '2026-11-01', dateTo: null } },
+      't.created_at < $2',
+      [day('2026-11-01')],
+    ],
     ['date blank', { createdAt: { filterType: 'date', type: 'blank' } }, 't.created_at IS NULL', []],
     ['set', { name: { filterType: 'set', values: ['a', 'b'] } }, 't.name = ANY($2::text[])', [['a', 'b']]],
     ['set with blank', { name: { filterType: 'set', values: ['a', null] } }, '(t.name = ANY($2::text[]) OR t.name IS NULL)', [['a']]],
@@ -128,34 +147,35 @@ describe(compileListing.name, () => {
   });
 
   describe('injection attempts', () => {
-    it.each([
-      ["'; DROP TABLE things; --"],
-      ["x' OR '1'='1"],
-      ['$1) OR (TRUE'],
-      ['"; SELECT pg_sleep(10); --'],
-      ['\\'],
-    ])('should keep the value %p out of the SQL text', (value) => {
-      expect(filterOf({ name: { filterType: 'text', type: 'equals', filter: value } })).toEqual({ where: 'lower(t.name) = lower($2)', parameters: [value] });
-      expect(filterOf({ name: { filterType: 'set', values: [value] } })).toEqual({ where: 't.name = ANY($2::text[])', parameters: [[value]] });
-    });
+    it.each([["'; DROP TABLE things; --"], ["x' OR '1'='1"], ['$1) OR (TRUE'], ['"; SELECT pg_sleep(10); --'], ['\\']])(
+      'should keep the value %p out of the SQL text',
+      (value) => {
+        expect(filterOf({ name: { filterType: 'text', type: 'equals', filter: value } })).toEqual({
+          where: 'lower(t.name) = lower($2)',
+          parameters: [value],
+        });
+        expect(filterOf({ name: { filterType: 'set', values: [value] } })).toEqual({
+          where: 't.name = ANY($2::text[])',
+          parameters: [[value]],
+        });
+      },
+    );
 
     it('should escape LIKE wildcards so they match literally', () => {
       expect(filterOf({ name: { filterType: 'text', type: 'contains', filter: '50%_off\\' } }).parameters).toEqual(['%50\\%\\_off\\\\%']);
     });
 
-    it.each([
-      ['name; DROP TABLE things'],
-      ['t.name'],
-      ['name" FROM pg_user --'],
-      ['__proto__'],
-      ['constructor'],
-      ['toString'],
-    ])('should refuse the column %p in filters and sorts', (colId) => {
-      expect(errorsOf({ filterModel: { [colId]: { filterType: 'text', type: 'equals', filter: 'x' } } })).toEqual([
-        { pointer: `/filterModel/${colId}`, detail: expect.stringContaining('unknown column') },
-      ]);
-      expect(errorsOf({ sortModel: [{ colId, sort: 'asc' }] })).toEqual([{ pointer: '/sortModel/0/colId', detail: expect.stringContaining('unknown column') }]);
-    });
+    it.each([['name; DROP TABLE things'], ['t.name'], ['name" FROM pg_user --'], ['__proto__'], ['constructor'], ['toString']])(
+      'should refuse the column %p in filters and sorts',
+      (colId) => {
+        expect(errorsOf({ filterModel: { [colId]: { filterType: 'text', type: 'equals', filter: 'x' } } })).toEqual([
+          { pointer: `/filterModel/${colId}`, detail: expect.stringContaining('unknown column') },
+        ]);
+        expect(errorsOf({ sortModel: [{ colId, sort: 'asc' }] })).toEqual([
+          { pointer: '/sortModel/0/colId', detail: expect.stringContaining('unknown column') },
+        ]);
+      },
+    );
 
     it('should refuse an operator or filter type outside the lists', () => {
       expect(errorsOf({ filterModel: { name: { filterType: 'text', type: "equals' OR 1=1", filter: 'x' } } })).toEqual([
@@ -174,21 +194,78 @@ describe(compileListing.name, () => {
     ['a page over 1,000 rows', { startRow: 0, endRow: 1001 }, '/endRow'],
     ['an empty page', { startRow: 5, endRow: 5 }, '/endRow'],
     ['endRow before startRow', { startRow: 10, endRow: 5 }, '/endRow'],
-    ['a column sorted twice', { sortModel: [{ colId: 'name', sort: 'asc' }, { colId: 'name', sort: 'desc' }] }, '/sortModel/1/colId'],
-    ['a text filter on a number column', { filterModel: { count: { filterType: 'text', type: 'equals', filter: '1' } } }, '/filterModel/count/filterType'],
-    ['a number filter on a text column', { filterModel: { name: { filterType: 'number', type: 'equals', filter: 1 } } }, '/filterModel/name/filterType'],
-    ['a set filter on a date column', { filterModel: { createdAt: { filterType: 'set', values: ['x'] } } }, '/filterModel/createdAt/filterType'],
-    ['a text operator on a number', { filterModel: { count: { filterType: 'number', type: 'contains', filter: 1 } } }, '/filterModel/count/type'],
-    ['inRange on a number (not in the seed)', { filterModel: { count: { filterType: 'number', type: 'inRange', filter: 1 } } }, '/filterModel/count/type'],
-    ['a number given as text', { filterModel: { count: { filterType: 'number', type: 'equals', filter: '1' } } }, '/filterModel/count/filter'],
+    [
+      'a column sorted twice',
+      {
+        sortModel: [
+          { colId: 'name', sort: 'asc' },
+          { colId: 'name', sort: 'desc' },
+        ],
+      },
+      '/sortModel/1/colId',
+    ],
+    [
+      'a text filter on a number column',
+      { filterModel: { count: { filterType: 'text', type: 'equals', filter: '1' } } },
+      '/filterModel/count/filterType',
+    ],
+    [
+      'a number filter on a text column',
+      { filterModel: { name: { filterType: 'number', type: 'equals', filter: 1 } } },
+      '/filterModel/name/filterType',
+    ],
+    [
+      'a set filter on a date column',
+      { filterModel: { createdAt: { filterType: 'set', values: ['x'] } } },
+      '/filterModel/createdAt/filterType',
+    ],
+    [
+      'a text operator on a number',
+      { filterModel: { count: { filterType: 'number', type: 'contains', filter: 1 } } },
+      '/filterModel/count/type',
+    ],
+    [
+      'inRange on a number (not in the seed)',
+      { filterModel: { count: { filterType: 'number', type: 'inRange', filter: 1 } } },
+      '/filterModel/count/type',
+    ],
+    [
+      'a number given as text',
+      { filterModel: { count: { filterType: 'number', type: 'equals', filter: '1' } } },
+      '/filterModel/count/filter',
+    ],
     ['a missing text value', { filterModel: { name: { filterType: 'text', type: 'equals' } } }, '/filterModel/name/filter'],
-    ['a text value too long', { filterModel: { name: { filterType: 'text', type: 'equals', filter: 'x'.repeat(501) } } }, '/filterModel/name/filter'],
-    ['a date in another form', { filterModel: { createdAt: { filterType: 'date', type: 'lessThan', dateFrom: '01/11/2026' } } }, '/filterModel/createdAt/dateFrom'],
-    ['a date that does not exist', { filterModel: { createdAt: { filterType: 'date', type: 'lessThan', dateFrom: '2026-02-30' } } }, '/filterModel/createdAt/dateFrom'],
-    ['inRange without dateTo', { filterModel: { createdAt: { filterType: 'date', type: 'inRange', dateFrom: '2026-01-01' } } }, '/filterModel/createdAt/dateTo'],
-    ['inRange backwards', { filterModel: { createdAt: { filterType: 'date', type: 'inRange', dateFrom: '2026-02-01', dateTo: '2026-01-01' } } }, '/filterModel/createdAt/dateTo'],
+    [
+      'a text value too long',
+      { filterModel: { name: { filterType: 'text', type: 'equals', filter: 'x'.repeat(501) } } },
+      '/filterModel/name/filter',
+    ],
+    [
+      'a date in another form',
+      { filterModel: { createdAt: { filterType: 'date', type: 'lessThan', dateFrom: '01/11/2026' } } },
+      '/filterModel/createdAt/dateFrom',
+    ],
+    [
+      'a date that does not exist',
+      { filterModel: { createdAt: { filterType: 'date', type: 'lessThan', dateFrom: '2026-02-30' } } },
+      '/filterModel/createdAt/dateFrom',
+    ],
+    [
+      'inRange without dateTo',
+      { filterModel: { createdAt: { filterType: 'date', type: 'inRange', dateFrom: '2026-01-01' } } },
+      '/filterModel/createdAt/dateTo',
+    ],
+    [
+      'inRange backwards',
+      { filterModel: { createdAt: { filterType: 'date', type: 'inRange', dateFrom: '2026-02-01', dateTo: '2026-01-01' } } },
+      '/filterModel/createdAt/dateTo',
+    ],
     ['set values that are not strings', { filterModel: { name: { filterType: 'set', values: [1] } } }, '/filterModel/name/values'],
-    ['an unknown property', { filterModel: { name: { filterType: 'text', type: 'equals', filter: 'x', raw: 'SELECT' } } }, '/filterModel/name/raw'],
+    [
+      'an unknown property',
+      { filterModel: { name: { filterType: 'text', type: 'equals', filter: 'x', raw: 'SELECT' } } },
+      '/filterModel/name/raw',
+    ],
     ['a filter that is not an object', { filterModel: { name: 'x' } }, '/filterModel/name'],
     ['no conditions', { filterModel: { name: { filterType: 'text', operator: 'AND', conditions: [] } } }, '/filterModel/name/conditions'],
     [
@@ -211,7 +288,11 @@ describe(compileListing.name, () => {
   });
 
   it('should report every mistake at once', () => {
-    const errors = errorsOf({ startRow: 0, endRow: 2000, filterModel: { nope: {}, count: { filterType: 'number', type: 'equals', filter: 'x' } } });
+    const errors = errorsOf({
+      startRow: 0,
+      endRow: 2000,
+      filterModel: { nope: {}, count: { filterType: 'number', type: 'equals', filter: 'x' } },
+    });
     expect(errors.map((error) => error.pointer)).toEqual(['/endRow', '/filterModel/nope', '/filterModel/count/filter']);
   });
 });

@@ -34,7 +34,10 @@ export function compileListing(definition: ListingDefinition, request: ListingRe
   const limit = parameters.add(pageSize + 1);
   const offset = parameters.add(request.startRow);
   return {
-    page: { sql: `SELECT ${select} FROM ${definition.from} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, parameters: parameters.values },
+    page: {
+      sql: `SELECT ${select} FROM ${definition.from} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+      parameters: parameters.values,
+    },
     count,
     pageSize,
   };
@@ -46,7 +49,12 @@ function compileSort(definition: ListingDefinition, request: ListingRequestDto, 
   const terms = sortModel.flatMap((item, i) => {
     const column = Object.hasOwn(definition.columns, item.colId) ? definition.columns[item.colId] : undefined;
     if (!column || seen.has(item.colId)) {
-      errors.push({ pointer: `/sortModel/${i}/colId`, detail: column ? 'sorts the same column twice' : `unknown column; sortable columns are ${Object.keys(definition.columns).join(', ')}` });
+      errors.push({
+        pointer: `/sortModel/${i}/colId`,
+        detail: column
+          ? 'sorts the same column twice'
+          : `unknown column; sortable columns are ${Object.keys(definition.columns).join(', ')}`,
+      });
       return [];
     }
     seen.add(item.colId);

@@ -40,7 +40,10 @@ export class ListingRequestDto {
 
   @ApiPropertyOptional({
     description: 'Column id → filter: text, number, date (inRange), set, blank/notBlank, or {operator: AND|OR, conditions}.',
-    example: { status: { filterType: 'set', values: ['complete'] }, createdAt: { filterType: 'date', type: 'inRange', dateFrom: '2026-11-01', dateTo: '2026-11-30' } },
+    example: {
+      status: { filterType: 'set', values: ['complete'] },
+      createdAt: { filterType: 'date', type: 'inRange', dateFrom: '2026-11-01', dateTo: '2026-11-30' },
+    },
   })
   @IsOptional()
   @IsObject()

@@ -23,6 +23,9 @@ export class MetricsController {
 
   @Get()
   async scrape(@Res() reply: FastifyReply): Promise<void> {
-    void reply.header('content-type', this.registry.contentType).header('cache-control', 'no-store').send(await this.text.get());
+    void reply
+      .header('content-type', this.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await this.text.get());
   }
 }

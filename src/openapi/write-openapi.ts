@@ -12,10 +12,14 @@ import { buildOpenApiDocument } from './openapi-document.js';
  * database, port or secret is needed.
  */
 async function main(): Promise<void> {
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter({ TRUST_PROXY: [], REQUEST_TIMEOUT: 10_000 }), {
-    preview: true,
-    logger: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule,
+    createFastifyAdapter({ TRUST_PROXY: [], REQUEST_TIMEOUT: 10_000 }),
+    {
+      preview: true,
+      logger: false,
+    },
+  );
   const text = `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`;
   const target = process.argv[2] ?? 'openapi.json';
   if (target === '--stdout') process.stdout.write(text);

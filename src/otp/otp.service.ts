@@ -88,7 +88,11 @@ export class OtpService {
     const now = this.clock.now();
     // The try is counted before the comparison, so parallel guesses cannot exceed the allowance.
     const tried = await this.challenges.countTry(userGuid, audience.teamId, now, this.config.maxAttempts);
-    if (!tried) throw new DomainException('validation_code_expired', 'No valid code for this userGuid: it expired, was used, or ran out of tries. Request a new one.');
+    if (!tried)
+      throw new DomainException(
+        'validation_code_expired',
+        'No valid code for this userGuid: it expired, was used, or ran out of tries. Request a new one.',
+      );
 
     if (!constantTimeEqual(codeHmac(this.secret.key, userGuid, request.validationCode), tried.codeHmac)) {
       throw await this.wrongCode(userGuid, tried.attempts, now);

@@ -4,3 +4,5 @@ export const completionAad = (sessionId: string) => `sessions:${sessionId}:compl
 export const signedTextsAad = (sessionId: string) => `sessions:${sessionId}:signed_texts`;
 export const evidenceAad = (sessionId: string) => `sessions:${sessionId}:evidence`;
 export const resultTokenAad = (sessionId: string) => `sessions:${sessionId}:result_token`;
+export const launchUrlAad = (sessionId: string) => `sessions:${sessionId}:launch_url`;
+export const renewalRequestAad = (sessionId: string) => `sessions:${sessionId}:renewal_request`;

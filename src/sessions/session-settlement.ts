@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
-import type { CollectResult, CompletedIdentity } from '../eid-providers/eid-provider.js';
+import type { CollectResult, CompletedIdentity, StartOrderRequest } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
 import { ResultTokenSigner } from '../evidence/result-token-signer.js';
 import { WebhookOutbox, type SessionEndedEvent } from '../webhooks/webhook-outbox.js';
 import { describeProviderError } from './provider-error.js';
-import { completionAad, evidenceAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import { completionAad, evidenceAad, launchUrlAad, qrSecretAad, renewalRequestAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
 import { SessionMetrics } from './session-metrics.js';
@@ -102,9 +102,15 @@ export class SessionSettlement {
   /** Writes what collects found, all in one transaction; answers each session as it now stands. */
   private async settle(collects: { session: Session; collected: CollectResult | null }[]): Promise<Session[]> {
     const now = this.clock.now();
-    const applied = await this.applyTransitions(collects.map(({ session, collected }) => ({ session, transition: transitionAfterCollect(session, collected, now) })));
+    const transitions = collects.map(({ session, collected }) => transitionAfterCollect(session, collected, now));
+    // An order nobody picked up is replaced instead of failing the session (autoRenew): no transition, no webhook.
+    const renewing = transitions.map((transition, i) => renews(collects[i].session, transition, now));
+    await Promise.all(collects.filter((_, i) => renewing[i]).map(({ session }) => this.renew(session, now)));
+    const applied = await this.applyTransitions(
+      collects.map(({ session }, i) => ({ session, transition: renewing[i] ? { kind: 'none' as const } : transitions[i] })),
+    );
     // A session that something else ended meanwhile (a cancel, another replica) is read again.
-    return Promise.all(applied.map((session, i) => session ?? this.store.getById(collects[i].session.id)));
+    return Promise.all(applied.map(async (session, i) => session ?? (await this.store.getById(collects[i].session.id))));
   }
 
   /**
@@ -125,10 +131,13 @@ export class SessionSettlement {
     }
     if (changed.length === 0) return items.map(({ session }) => session);
     const outcome = await this.store.transaction(async (manager) => {
-      const updated = await this.store.writeTransitions(manager, changed.map(({ session, changes }) => rowOf(session, changes)));
+      const updated = await this.store.writeTransitions(
+        manager,
+        changed.map(({ session, changes }) => rowOf(session, changes)),
+      );
       const events = changed
         .filter(({ session, transition }) => updated.has(session.id) && transition.kind !== 'progress')
-        .map(({ session, changes, completion, outcome }) => endedEvent({ ...session, ...changes } as Session, completion, outcome));
+        .map(({ session, changes, completion, outcome }) => endedEvent({ ...session, ...changes }, completion, outcome));
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
@@ -141,6 +150,31 @@ export class SessionSettlement {
       if (!changes) return session;
       return outcome.updated.has(session.id) ? Object.assign(session, changes) : null;
     });
+  }
+
+  /**
+   * Starts a new order with the session's first request (the same returnUrl and nonce) and puts it in
+   * place; if the provider cannot start one now, the next collect tries again (docs/same-device.md).
+   */
+  private async renew(session: Session, now: Date): Promise<void> {
+    const provider = this.providers.find(session.provider);
+    if (!provider || !session.renewalRequestEnc) return;
+    try {
+      const request = this.cipher.decryptJson<StartOrderRequest>(session.renewalRequestEnc, renewalRequestAad(session.id));
+      const order = await provider.start(request);
+      const renewed = {
+        orderRef: order.orderRef,
+        qrStartToken: order.qr?.startToken ?? null,
+        qrStartSecretEnc: order.qr ? this.cipher.encrypt(order.qr.startSecret, qrSecretAad(session.id)) : null,
+        orderTime: order.orderTime,
+        launchUrlEnc: order.launchUrl ? this.cipher.encrypt(order.launchUrl, launchUrlAad(session.id)) : null,
+      };
+      if (await this.store.renewOrder(session.id, session.orderRef, renewed, now)) {
+        Object.assign(session, renewed, { hintCode: 'outstandingTransaction', renewals: session.renewals + 1, lastCollectedAt: now });
+      }
+    } catch (error) {
+      this.logger.warn({ sessionId: session.id, provider: session.provider, err: describeProviderError(error) }, 'Order renewal failed');
+    }
   }
 
   /**
@@ -182,6 +216,11 @@ interface Finalised {
   changes: Partial<Session>;
   completion: CompletedIdentity | null;
   outcome: SessionOutcome;
+}
+
+/** autoRenew: an order that failed startFailed is replaced while the session has time left. */
+function renews(session: Session, transition: SessionTransition, now: Date): boolean {
+  return transition.kind === 'fail' && transition.hintCode === 'startFailed' && session.autoRenew && now < session.expiresAt;
 }
 
 /** Every column a transition may touch: a progress keeps the pending values. */

@@ -1,6 +1,7 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import type { EvidenceView } from '../evidence/evidence.service.js';
 import type { Session } from './session.entity.js';
+import { userMessageFor } from './user-messages.js';
 
 /** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */
 export interface SessionOutcome {
@@ -8,8 +9,11 @@ export interface SessionOutcome {
   resultToken?: string;
 }
 
-/** The poll body (docs/api.md): status and hint, and the identity, evidence and signed result once final (until purged). */
+/** The poll body (docs/api.md): status, hint and BankID's message for it, and the identity, evidence and signed result once final (until purged). */
 export function sessionView(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome = {}) {
+  // A returnUrl means the app was to open on the person's own device (docs/same-device.md).
+  const sameDevice = session.returnNonceHash !== null;
+  const userMessage = userMessageFor(session.status, session.hintCode, { launch: sameDevice ? 'autostart' : 'qr', mobile: sameDevice });
   return {
     sessionId: session.id,
     provider: session.provider,
@@ -17,6 +21,7 @@ export function sessionView(session: Session, completion: CompletedIdentity | nu
     environment: session.environment,
     status: session.status,
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
+    ...(userMessage ? { userMessage } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
     ...(session.completedAt ? { completedAt: session.completedAt.toISOString() } : {}),
     ...(outcome.evidence ? { evidence: outcome.evidence } : {}),

@@ -76,4 +76,30 @@ export class Session {
 
   @Column('timestamptz', { name: 'pii_purged_at', nullable: true })
   piiPurgedAt: Date | null;
+
+  /** SHA-256 of the return nonce given to the provider inside returnUrl (docs/same-device.md). */
+  @Column('bytea', { name: 'return_nonce_hash', nullable: true })
+  returnNonceHash: Buffer | null;
+
+  @Column('smallint', { name: 'return_nonce_failures', default: 0 })
+  returnNonceFailures: number;
+
+  /** When the RP's return call was accepted: only once. */
+  @Column('timestamptz', { name: 'returned_at', nullable: true })
+  returnedAt: Date | null;
+
+  /** The current order's same-device link, encrypted (an autostart token is a bearer capability). */
+  @Column('bytea', { name: 'launch_url_enc', nullable: true })
+  launchUrlEnc: Buffer | null;
+
+  @Column('boolean', { name: 'auto_renew', default: false })
+  autoRenew: boolean;
+
+  /** With autoRenew: the order request, encrypted, so a new order can be started like the first. */
+  @Column('bytea', { name: 'renewal_request_enc', nullable: true })
+  renewalRequestEnc: Buffer | null;
+
+  /** How many times the order was replaced after startFailed. */
+  @Column('integer', { default: 0 })
+  renewals: number;
 }

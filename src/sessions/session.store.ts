@@ -16,11 +16,21 @@ export interface SessionTransitionRow {
   completedAt: Date | null;
 }
 
-/** A watched session's status and hint as a kiosk last saw or now sees them. */
+/** A watched session's status, hint and order (renewals count the orders replaced) as a kiosk last saw or now sees them. */
 export interface SessionProgress {
   id: string;
   status: Session['status'];
   hintCode: string | null;
+  renewals: number;
+}
+
+/** The columns a renewed order replaces. */
+export interface RenewedOrderRow {
+  orderRef: string;
+  qrStartToken: string | null;
+  qrStartSecretEnc: Buffer | null;
+  orderTime: Date;
+  launchUrlEnc: Buffer | null;
 }
 
 /** Every statement on the sessions table. */
@@ -115,16 +125,55 @@ export class SessionStore {
    * Of the given sessions, those whose status or hint is no longer what the caller last saw: one
    * query for all of them, however many, and the database does the comparing.
    */
-  async changedSince(known: { id: string; hintCode: string | null }[]): Promise<SessionProgress[]> {
+  async changedSince(known: Omit<SessionProgress, 'status'>[]): Promise<SessionProgress[]> {
     if (known.length === 0) return [];
-    const rows: { id: string; status: Session['status']; hint_code: string | null }[] = await this.dataSource.query(
-      `SELECT s.id, s.status, s.hint_code
+    const rows: { id: string; status: Session['status']; hint_code: string | null; renewals: number }[] = await this.dataSource.query(
+      `SELECT s.id, s.status, s.hint_code, s.renewals
          FROM sessions s
-         JOIN unnest($1::uuid[], $2::text[]) AS known(id, hint_code) ON known.id = s.id
-        WHERE s.status <> 'pending' OR s.hint_code IS DISTINCT FROM known.hint_code`,
-      [known.map((k) => k.id), known.map((k) => k.hintCode)],
+         JOIN unnest($1::uuid[], $2::text[], $3::int[]) AS known(id, hint_code, renewals) ON known.id = s.id
+        WHERE s.status <> 'pending' OR s.hint_code IS DISTINCT FROM known.hint_code OR s.renewals <> known.renewals`,
+      [known.map((k) => k.id), known.map((k) => k.hintCode), known.map((k) => k.renewals)],
     );
-    return rows.map((row) => ({ id: row.id, status: row.status, hintCode: row.hint_code }));
+    return rows.map((row) => ({ id: row.id, status: row.status, hintCode: row.hint_code, renewals: row.renewals }));
+  }
+
+  /**
+   * Puts a new order in place of the one that failed startFailed, if the session is still pending on
+   * that order (docs/same-device.md); false when something else changed it first.
+   */
+  async renewOrder(id: string, failedOrderRef: string, order: RenewedOrderRow, now: Date): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE sessions
+          SET order_ref = $3, qr_start_token = $4, qr_start_secret_enc = $5, order_time = $6, launch_url_enc = $7,
+              hint_code = 'outstandingTransaction', renewals = renewals + 1, last_collected_at = $8
+        WHERE id = $1 AND order_ref = $2 AND status = 'pending'`,
+      [id, failedOrderRef, order.orderRef, order.qrStartToken, order.qrStartSecretEnc, order.orderTime, order.launchUrlEnc, now],
+    );
+    return affected > 0;
+  }
+
+  /**
+   * Counts a wrong return nonce while the return is still open; answers the new count, or null when the
+   * return was accepted already or the limit was reached (such a call is not counted).
+   */
+  async countReturnNonceFailure(id: string, limit: number): Promise<number | null> {
+    const [rows]: [{ failures: number }[]] = await this.dataSource.query(
+      `UPDATE sessions SET return_nonce_failures = return_nonce_failures + 1
+        WHERE id = $1 AND returned_at IS NULL AND return_nonce_failures < $2
+       RETURNING return_nonce_failures AS failures`,
+      [id, limit],
+    );
+    return rows[0]?.failures ?? null;
+  }
+
+  /** Accepts the one return of a complete session; false when it was accepted before or the nonce was locked. */
+  async markReturned(id: string, now: Date, limit: number): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE sessions SET returned_at = $2
+        WHERE id = $1 AND status = 'complete' AND returned_at IS NULL AND return_nonce_failures < $3`,
+      [id, now, limit],
+    );
+    return affected > 0;
   }
 
   /** Erases the personal data of sessions that ended at or before `endedBefore`; keeps status and times. */
@@ -132,6 +181,7 @@ export class SessionStore {
     const [, purged]: [unknown, number] = await this.dataSource.query(
       `UPDATE sessions
           SET completion_enc = NULL, qr_start_secret_enc = NULL, end_user_ip = NULL, metadata = NULL,
+              launch_url_enc = NULL, renewal_request_enc = NULL,
               signed_texts_enc = NULL, evidence_enc = NULL, result_token_enc = NULL, pii_purged_at = $1
         WHERE pii_purged_at IS NULL AND status <> 'pending' AND completed_at <= $2`,
       [now, endedBefore],

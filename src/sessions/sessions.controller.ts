@@ -11,6 +11,7 @@ import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { QrQueryDto } from './dto/qr-query.dto.js';
 import { RawEvidenceDto } from './dto/evidence-answers.dto.js';
 import { QrFrameDto, SessionStateDto, StartSessionAnswerDto } from './dto/session-answers.dto.js';
+import { ReturnDto } from './dto/return.dto.js';
 import { StartSessionDto } from './dto/start-session.dto.js';
 import { SessionsService } from './sessions.service.js';
 
@@ -71,6 +72,16 @@ export class SessionsController {
   @ApiProblems(...API_KEY_PROBLEMS, 'session_not_found', 'evidence_not_found', 'evidence_purged')
   evidence(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.evidence(principal, sessionId);
+  }
+
+  @Post(':sessionId/return')
+  @HttpCode(200)
+  @Scopes('sessions:read')
+  @ApiOperation({ summary: "Confirm the person's return to your returnUrl with its eidgw_nonce (docs/same-device.md)" })
+  @ApiOkResponse({ type: SessionStateDto, description: 'The poll answer; still `pending` if the provider has not completed yet.' })
+  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'return_nonce_mismatch')
+  confirmReturn(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string, @Body() body: ReturnDto) {
+    return this.sessions.confirmReturn(principal, sessionId, body.nonce);
   }
 
   @Get(':sessionId/qr')

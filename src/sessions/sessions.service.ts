@@ -6,20 +6,25 @@ import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
+import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import type { CompletedIdentity, EidProvider } from '../eid-providers/eid-provider.js';
+import type { CompletedIdentity, EidProvider, StartOrderRequest } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { KioskLinks } from '../kiosk/kiosk-links.js';
 import type { StartSessionDto } from './dto/start-session.dto.js';
 import { describeProviderError } from './provider-error.js';
 import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
-import { completionAad, evidenceAad, qrSecretAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import { newReturnNonce, returnNonceHash, returnNonceMatches, returnUrlProblem, withReturnNonce } from './return-url.js';
+import { completionAad, evidenceAad, launchUrlAad, qrSecretAad, renewalRequestAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
 import { signedTextsOf } from './session-result.js';
 import { SessionSettlement } from './session-settlement.js';
 import { SessionMetrics } from './session-metrics.js';
 import { sessionView, type SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
+
+/** Wrong return nonces a session tolerates; the third fails it (docs/same-device.md). */
+export const RETURN_NONCE_ATTEMPTS = 3;
 
 /** The API's use cases on sessions: start, poll, cancel and the QR. How sessions end is SessionSettlement's. */
 @Injectable()
@@ -35,24 +40,29 @@ export class SessionsService {
     private readonly kioskLinks: KioskLinks,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly metrics: SessionMetrics,
+    @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
   async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionDto) {
+    const returnUrlError = request.returnUrl === undefined ? undefined : returnUrlProblem(request.returnUrl, this.server.production);
+    if (returnUrlError) throw new ValidationProblemException([{ pointer: '/returnUrl', detail: returnUrlError }]);
     const provider = this.providers.forStart(providerName, principal.apiKey.environment);
-    const order = await this.callProvider(provider, 'start', () =>
-      provider.start({
-        environment: principal.apiKey.environment,
-        endUserIp: request.endUserIp,
-        userVisibleData: request.userVisibleData,
-        userVisibleDataFormat: request.userVisibleDataFormat,
-        requirement: request.requirement,
-        returnUrl: request.returnUrl,
-      }),
-    );
+    // The nonce rides inside the returnUrl the provider gets; we keep only its hash (docs/same-device.md).
+    const returnNonce = request.returnUrl === undefined ? undefined : newReturnNonce();
+    const orderRequest: StartOrderRequest = {
+      environment: principal.apiKey.environment,
+      endUserIp: request.endUserIp,
+      userVisibleData: request.userVisibleData,
+      userVisibleDataFormat: request.userVisibleDataFormat,
+      requirement: request.requirement,
+      returnUrl: request.returnUrl && returnNonce ? withReturnNonce(request.returnUrl, returnNonce) : undefined,
+    };
+    const order = await this.callProvider(provider, 'start', () => provider.start(orderRequest));
     const now = this.clock.now();
     const id = randomUUID();
     // Kept to check the provider's signature against (docs/evidence.md).
     const texts = signedTextsOf(request);
+    const autoRenew = request.autoRenew === true && Boolean(order.qr || order.launchUrl);
     const session: Session = {
       id,
       teamId: principal.team.id,
@@ -77,6 +87,13 @@ export class SessionsService {
       // The order was just made: the first collect is due one interval from now.
       lastCollectedAt: now,
       piiPurgedAt: null,
+      returnNonceHash: returnNonce ? returnNonceHash(returnNonce) : null,
+      returnNonceFailures: 0,
+      returnedAt: null,
+      launchUrlEnc: order.launchUrl ? this.cipher.encrypt(order.launchUrl, launchUrlAad(id)) : null,
+      autoRenew,
+      renewalRequestEnc: autoRenew ? this.cipher.encryptJson(orderRequest, renewalRequestAad(id)) : null,
+      renewals: 0,
     };
     await this.store.insert(session);
     this.metrics.sessionStarted(provider.name, 'auth');
@@ -87,6 +104,7 @@ export class SessionsService {
       qrStartToken: order.qr?.startToken,
       qrStartSecret: order.qr?.startSecret,
       autoStartToken: order.autoStartToken,
+      launchUrl: order.launchUrl,
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
       // A kiosk can only show an animated QR: providers without one get no link.
@@ -108,6 +126,40 @@ export class SessionsService {
     const updated = await this.settlement.apply(session, { kind: 'fail', hintCode: 'cancelled' });
     if (!updated) throw new DomainException('session_not_pending', 'The session has already ended.');
     return this.view(updated);
+  }
+
+  /**
+   * The RP's page got the person back with this nonce (docs/same-device.md): a match answers the poll
+   * body and, once the session is complete, is accepted only once; wrong nonces are counted and the
+   * third fails a pending session, since another browser is trying to finish it.
+   */
+  async confirmReturn(principal: ApiKeyPrincipal, sessionId: string, nonce: string): Promise<SessionView> {
+    const session = await this.findForKey(principal, sessionId);
+    const mismatch = (detail: string) => new DomainException('return_nonce_mismatch', detail);
+    if (!session.returnNonceHash) throw mismatch('The session was started without a returnUrl.');
+    if (session.returnedAt || session.returnNonceFailures >= RETURN_NONCE_ATTEMPTS) {
+      throw mismatch('The return of this session was accepted already or is locked.');
+    }
+    if (!returnNonceMatches(nonce, session.returnNonceHash)) {
+      const failures = await this.store.countReturnNonceFailure(session.id, RETURN_NONCE_ATTEMPTS);
+      if (failures === RETURN_NONCE_ATTEMPTS && session.status === 'pending') await this.failForReturn(session);
+      throw mismatch('The nonce does not match this session.');
+    }
+    const current = await this.settlement.collectIfDue(session);
+    if (current.status === 'complete' && !(await this.store.markReturned(current.id, this.clock.now(), RETURN_NONCE_ATTEMPTS))) {
+      throw mismatch('The return of this session was accepted already or is locked.');
+    }
+    return this.view(current);
+  }
+
+  private async failForReturn(session: Session): Promise<void> {
+    const provider = this.providers.find(session.provider);
+    // The order is withdrawn too, so the app cannot still complete it for whoever holds it.
+    if (provider)
+      await provider
+        .cancel(session)
+        .catch((error: unknown) => this.logger.warn({ provider: provider.name, err: describeProviderError(error) }, 'Cancel failed'));
+    await this.settlement.apply(session, { kind: 'fail', hintCode: 'returnNonceMismatch' });
   }
 
   /** A pending session of the caller's team and environment, with its decrypted QR secret. */

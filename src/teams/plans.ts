@@ -23,8 +23,24 @@ export interface PlanKeyLimits {
 
 /** docs/security.md (plan limits): what a team member may set on the team's keys. */
 export const PLAN_KEY_LIMITS: Record<Plan, PlanKeyLimits> = {
-  free: { defaults: { perMinuteLimit: 60, monthlyLimit: 10_000 }, maxima: { perMinuteLimit: 600, monthlyLimit: 100_000 }, maxActiveKeys: 10 },
-  pro: { defaults: { perMinuteLimit: 600, monthlyLimit: 1_000_000 }, maxima: { perMinuteLimit: 6_000, monthlyLimit: 10_000_000 }, maxActiveKeys: 100 },
-  max: { defaults: { perMinuteLimit: 6_000, monthlyLimit: 10_000_000 }, maxima: { perMinuteLimit: 60_000, monthlyLimit: 100_000_000 }, maxActiveKeys: 1_000 },
-  enterprise: { defaults: { perMinuteLimit: null, monthlyLimit: null }, maxima: { perMinuteLimit: null, monthlyLimit: null }, maxActiveKeys: null },
+  free: {
+    defaults: { perMinuteLimit: 60, monthlyLimit: 10_000 },
+    maxima: { perMinuteLimit: 600, monthlyLimit: 100_000 },
+    maxActiveKeys: 10,
+  },
+  pro: {
+    defaults: { perMinuteLimit: 600, monthlyLimit: 1_000_000 },
+    maxima: { perMinuteLimit: 6_000, monthlyLimit: 10_000_000 },
+    maxActiveKeys: 100,
+  },
+  max: {
+    defaults: { perMinuteLimit: 6_000, monthlyLimit: 10_000_000 },
+    maxima: { perMinuteLimit: 60_000, monthlyLimit: 100_000_000 },
+    maxActiveKeys: 1_000,
+  },
+  enterprise: {
+    defaults: { perMinuteLimit: null, monthlyLimit: null },
+    maxima: { perMinuteLimit: null, monthlyLimit: null },
+    maxActiveKeys: null,
+  },
 };

@@ -72,7 +72,8 @@ export class TokensService {
       // Claims are checked after the signature: an expired token is one of ours, not a guess (docs/protection.md).
       if (error instanceof errors.JWTExpired) throw new DomainException('invalid_token', 'The bearer token has expired; log in again.');
       // Anything else (the database behind the key set is down) is ours, not the caller's: a 500.
-      if (error instanceof errors.JOSEError) throw new DomainException('invalid_token', 'The bearer token is not valid.', { failedAttempt: true });
+      if (error instanceof errors.JOSEError)
+        throw new DomainException('invalid_token', 'The bearer token is not valid.', { failedAttempt: true });
       throw error;
     }
   }

@@ -6,5 +6,10 @@ import { User } from './user.entity.js';
 import { UserStore } from './user.store.js';
 import { UsersService } from './users.service.js';
 
-@Module({ imports: [TypeOrmModule.forFeature([User]), TeamsModule], controllers: [MeController], providers: [UserStore, UsersService], exports: [UsersService] })
+@Module({
+  imports: [TypeOrmModule.forFeature([User]), TeamsModule],
+  controllers: [MeController],
+  providers: [UserStore, UsersService],
+  exports: [UsersService],
+})
 export class UsersModule {}

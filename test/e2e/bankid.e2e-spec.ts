@@ -69,6 +69,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       qrStartToken: expect.any(String),
       autoStartToken: expect.any(String),
     });
+    // BankID's universal link for the same device; the way back is the server-side returnUrl (docs/same-device.md).
+    expect(started.body.launchUrl).toBe(`https://app.bankid.com/?autostarttoken=${started.body.autoStartToken}&redirect=null`);
     const { sessionId } = started.body;
     const [auth] = fake.requestsTo('auth');
     expect(auth).toEqual({
@@ -85,7 +87,18 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const orderRef = await orderRefOf(sessionId);
     expect(fake.order(orderRef)?.qrStartToken).toBe(started.body.qrStartToken);
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, {
+      sessionId,
+      provider: 'bankid',
+      environment: 'test',
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+      userMessage: {
+        code: 'RFA1',
+        sv: 'Starta BankID-appen i din mobil och skanna QR-koden.',
+        en: 'Start the BankID app on your phone and scan the QR code.',
+      },
+    });
 
     // The frame is computed from the time of BankID's auth answer; the fake app checks its HMAC and its age.
     e2e.clock.advance(1_000);
@@ -94,7 +107,18 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     expect(fake.scanQr(frame.qrData)).toBe(orderRef);
 
     e2e.clock.advance(COLLECT_MS);
-    await poll(sessionId).expect(200, { sessionId, provider: 'bankid', environment: 'test', status: 'pending', hintCode: 'userSign' });
+    await poll(sessionId).expect(200, {
+      sessionId,
+      provider: 'bankid',
+      environment: 'test',
+      status: 'pending',
+      hintCode: 'userSign',
+      userMessage: {
+        code: 'RFA9',
+        sv: 'Skriv in din säkerhetskod i BankID-appen och välj Identifiera eller Skriv under.',
+        en: 'Enter your security code in the BankID app and select Identify or Sign.',
+      },
+    });
 
     fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
@@ -187,6 +211,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const { sessionId, autoStartToken } = (await start(body).expect(200)).body;
     expect(fake.requestsTo('auth').at(-1)?.body).toEqual({
       ...body,
+      // The service's own nonce rides along (docs/same-device.md).
+      returnUrl: expect.stringMatching(/^https:\/\/rp\.example\/return\?nonce=abc&eidgw_nonce=[A-Za-z0-9_-]{22}$/),
       userVisibleData: Buffer.from(body.userVisibleData).toString('base64'),
       returnRisk: true,
     });

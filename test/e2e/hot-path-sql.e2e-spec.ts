@@ -65,6 +65,13 @@ describe('Hot-path SQL on the sessions table', () => {
       completedAt: null,
       lastCollectedAt: new Date('2026-11-22T10:00:00.123Z'),
       piiPurgedAt: null,
+      returnNonceHash: null,
+      returnNonceFailures: 0,
+      returnedAt: null,
+      launchUrlEnc: null,
+      autoRenew: false,
+      renewalRequestEnc: null,
+      renewals: 0,
       ...overrides,
     });
 

@@ -185,6 +185,31 @@ describe('Kiosk page and event stream', () => {
     expect(stream.ended).toBe(true);
   });
 
+  it('should carry on with the frames of a renewed order on the same stream (autoRenew), with no failure shown', async () => {
+    const started = (
+      await e2e.http
+        .post('/api/v1/auth/simulator/start')
+        .set('x-api-key', e2e.key)
+        .send({ endUserIp: '192.0.2.10', autoRenew: true })
+        .expect(200)
+    ).body;
+    const token = /#t=(.+)$/.exec(started.kioskUrl)![1];
+    const stream = await open(started.sessionId, `Kiosk ${token}`);
+    expect(await stream.next()).toMatchObject({ event: 'status', data: { status: 'pending' } });
+    expect((await stream.next())?.data.qrData).toContain(started.qrStartToken);
+
+    // Nobody scans for longer than the simulator's start timeout: the order fails startFailed and is renewed.
+    e2e.clock.advance(31_000);
+    await e2e.app.get(SessionSettlement).collectDue();
+    await e2e.app.get(KioskStreamsService).refreshStatuses();
+    let event = await stream.next();
+    while (event?.event === 'frame' && String(event.data.qrData).includes(started.qrStartToken)) event = await stream.next();
+    expect(event).toMatchObject({ event: 'frame', data: { qrTime: 0 } });
+    const current = (await e2e.http.get(`/api/v1/auth/${started.sessionId}/qr`).set('x-api-key', e2e.key).expect(200)).body;
+    expect(event?.data.qrData).toBe(current.qrData);
+    expect(stream.ended).toBe(false);
+  });
+
   it('should answer a finished session with its outcome only', async () => {
     const { sessionId, token } = await start();
     await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);

@@ -51,13 +51,25 @@ describe('Identity sessions (simulator)', () => {
       qrStartToken: expect.any(String),
       qrStartSecret: expect.any(String),
       autoStartToken: expect.any(String),
+      launchUrl: expect.stringMatching(/^https?:\/\/[^/]+\/simulator\/app\?autostarttoken=[0-9a-f-]{36}$/),
       createdAt: e2e.clock.now().toISOString(),
       expiresAt: new Date(e2e.clock.nowMs() + 180_000).toISOString(),
       kioskUrl: expect.stringMatching(/^https?:\/\/[^/]+\/kiosk\/[0-9a-f-]{36}#t=[A-Za-z0-9_-]{28}$/),
     });
     const { sessionId, qrStartToken, qrStartSecret } = started.body;
 
-    await poll(sessionId).expect(200, { sessionId, provider: 'simulator', environment: 'test', status: 'pending', hintCode: 'outstandingTransaction' });
+    await poll(sessionId).expect(200, {
+      sessionId,
+      provider: 'simulator',
+      environment: 'test',
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+      userMessage: {
+        code: 'RFA1',
+        sv: 'Starta BankID-appen i din mobil och skanna QR-koden.',
+        en: 'Start the BankID app on your phone and scan the QR code.',
+      },
+    });
 
     e2e.clock.advance(1_000);
     const json = await qr(sessionId).expect(200);
@@ -178,6 +190,7 @@ describe('Identity sessions (simulator)', () => {
       environment: 'test',
       status: 'failed',
       hintCode: 'cancelled',
+      userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: 'Action cancelled. Please try again.' },
       completedAt: expect.any(String),
       resultToken: expect.any(String),
     });

@@ -172,6 +172,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
         environment: 'test',
         status: 'failed',
         hintCode: 'cancelled',
+        userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: 'Action cancelled. Please try again.' },
         completedAt: e2e.clock.now().toISOString(),
         resultToken: expect.any(String),
       },
@@ -761,7 +762,21 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
 
   it.each([
     [['webhooks', 'create', '--url', 'https://example.com/'], 2, 'usage', /required option '--team <id>' not specified/],
-    [['webhooks', 'create', '--team', '00000000-0000-4000-8000-000000000000', '--url', 'https://example.com/', '--events', 'auth.session.started'], 2, 'usage', /unknown auth\.session\.started/],
+    [
+      [
+        'webhooks',
+        'create',
+        '--team',
+        '00000000-0000-4000-8000-000000000000',
+        '--url',
+        'https://example.com/',
+        '--events',
+        'auth.session.started',
+      ],
+      2,
+      'usage',
+      /unknown auth\.session\.started/,
+    ],
     [['webhooks', 'rotate-secret', '--id', '00000000-0000-4000-8000-000000000000'], 1, 'not_found', /No webhook endpoint/],
   ])('should refuse the command %j', async (argv, exitCode, code, message) => {
     expect(await cli(...argv)).toMatchObject({ exitCode, output: { error: { code, message: expect.stringMatching(message) } } });

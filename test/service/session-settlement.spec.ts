@@ -92,7 +92,11 @@ describe(SessionSettlement.name, () => {
 
     expect(outcome).toBeNull();
     const stored = await get(SessionStore).getById(sessionId);
-    expect({ status: stored.status, hintCode: stored.hintCode, completionEnc: stored.completionEnc }).toEqual({ status: 'failed', hintCode: 'cancelled', completionEnc: null });
+    expect({ status: stored.status, hintCode: stored.hintCode, completionEnc: stored.completionEnc }).toEqual({
+      status: 'failed',
+      hintCode: 'cancelled',
+      completionEnc: null,
+    });
     expect(await messagesOf(sessionId)).toEqual([{ event_type: 'auth.session.failed' }]);
   });
 
@@ -104,7 +108,10 @@ describe(SessionSettlement.name, () => {
       context.clock.advance(2_500);
       second.clock.advance(2_500);
 
-      const [a, b] = await Promise.all([get(SessionSettlement).collectDue(), second.module.get(SessionSettlement, { strict: false }).collectDue()]);
+      const [a, b] = await Promise.all([
+        get(SessionSettlement).collectDue(),
+        second.module.get(SessionSettlement, { strict: false }).collectDue(),
+      ]);
 
       expect([...a, ...b].filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
       for (const id of ids) expect(await messagesOf(id)).toHaveLength(1);

@@ -21,11 +21,10 @@ describe(WebhookDispatcher.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    context = await createServiceContext({ ...database.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_RETRY_SCHEDULE: '10s,20s' }, [
-      WebhooksModule,
-      SessionsModule,
-      ApiKeysModule,
-    ]);
+    context = await createServiceContext(
+      { ...database.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_RETRY_SCHEDULE: '10s,20s' },
+      [WebhooksModule, SessionsModule, ApiKeysModule],
+    );
     receiver = await WebhookReceiver.start();
   });
 
@@ -42,7 +41,9 @@ describe(WebhookDispatcher.name, () => {
     const { team, apiKey } = await createTeamWithKey(context.module);
     const { endpoint, secret } = await get(WebhookEndpointsService).create(team.id, { url: receiver.url() });
     // A message belongs to a session (a foreign key): a real one, though the event is made up here.
-    const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team } as ApiKeyPrincipal, 'simulator', { endUserIp: '192.0.2.1' });
+    const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team } as ApiKeyPrincipal, 'simulator', {
+      endUserIp: '192.0.2.1',
+    });
     const event: SessionEndedEvent = {
       teamId: team.id,
       environment: 'test',
@@ -110,7 +111,10 @@ describe(WebhookDispatcher.name, () => {
     await dispatch();
 
     expect(await deliveryOf(event.sessionId)).toMatchObject({ attempt_count: 1 });
-    const [endpoint]: { disabled_reason: string | null }[] = await get(DataSource).query(`SELECT disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpointId]);
+    const [endpoint]: { disabled_reason: string | null }[] = await get(DataSource).query(
+      `SELECT disabled_reason FROM webhook_endpoints WHERE id = $1`,
+      [endpointId],
+    );
     expect(endpoint.disabled_reason).toBe('gone');
   });
 });

@@ -28,13 +28,19 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
     .requiredOption('--team <id>', 'the team id', uuid)
     .option('--name <name>', 'a name to recognise the key by')
     .addOption(new Option('--env <env>', 'environment (default: test)').choices(API_KEY_ENVIRONMENTS))
-    .option('--scopes <list>', `comma-separated, of ${API_KEY_SCOPES.join(', ')} (default: sessions:read,sessions:write)`, list(API_KEY_SCOPES))
+    .option(
+      '--scopes <list>',
+      `comma-separated, of ${API_KEY_SCOPES.join(', ')} (default: sessions:read,sessions:write)`,
+      list(API_KEY_SCOPES),
+    )
     .option('--per-minute <n>', 'requests per minute', positiveInt)
     .option('--monthly <n>', 'requests per calendar month', positiveInt)
     .option('--ip-limit <n>', 'requests per minute from one client IP', positiveInt)
     .option('--valid-until <iso>', 'when the key expires (ISO 8601)', isoDate)
     .action(async (options: CreateKeyOptions) => {
-      const { apiKey, key } = await (await cli.service(apiKeysService)).create({
+      const { apiKey, key } = await (
+        await cli.service(apiKeysService)
+      ).create({
         teamId: options.team,
         name: options.name,
         environment: options.env,
@@ -61,7 +67,9 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
     .description('Refuse a key with 403 api_key_blocked until a time')
     .requiredOption('--id <id>', 'the key id', uuid)
     .requiredOption('--until <iso>', 'the end of the block (ISO 8601)', isoDate)
-    .action(async (options: { id: string; until: Date }) => cli.answer(apiKeyView(await (await cli.service(apiKeysService)).block(options.id, options.until))));
+    .action(async (options: { id: string; until: Date }) =>
+      cli.answer(apiKeyView(await (await cli.service(apiKeysService)).block(options.id, options.until))),
+    );
 
   keys
     .command('revoke')

@@ -17,7 +17,9 @@ export function addTeamCommands(program: Command, cli: CliRuntime): void {
     .option('--features <list>', 'extra features beyond the plan, comma-separated', list())
     .option('--subscription-until <iso>', 'when the subscription ends (ISO 8601)', isoDate)
     .action(async (options: { name: string; plan?: Plan; features?: string[]; subscriptionUntil?: Date }) => {
-      const team = await (await cli.service(teamsService)).create({
+      const team = await (
+        await cli.service(teamsService)
+      ).create({
         name: options.name,
         plan: options.plan,
         extraFeatures: options.features,

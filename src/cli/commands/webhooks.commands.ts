@@ -26,7 +26,9 @@ export function addWebhookCommands(program: Command, cli: CliRuntime): void {
     .option('--events <list>', `comma-separated, of ${WEBHOOK_EVENT_TYPES.join(', ')} (default: all)`, list(WEBHOOK_EVENT_TYPES))
     .option('--description <text>', 'a note for the team')
     .action(async (options: CreateEndpointOptions) => {
-      const { endpoint, secret } = await (await cli.service(endpointsService)).create(options.team, {
+      const { endpoint, secret } = await (
+        await cli.service(endpointsService)
+      ).create(options.team, {
         url: options.url,
         environment: options.env,
         eventTypes: options.events,

@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'evidence_purged'
   | 'not_found'
   | 'session_not_pending'
+  | 'return_nonce_mismatch'
   | 'order_in_progress'
   | 'provider_rejected_request'
   | 'qr_invalid'
@@ -65,6 +66,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   evidence_purged: { status: 410, title: 'Evidence purged' },
   not_found: { status: 404, title: 'Not Found' },
   session_not_pending: { status: 409, title: 'Session not pending' },
+  return_nonce_mismatch: { status: 409, title: 'Return nonce mismatch' },
   order_in_progress: { status: 409, title: 'Order already in progress' },
   provider_rejected_request: { status: 400, title: 'Request refused by the provider' },
   qr_invalid: { status: 400, title: 'Invalid QR code' },

@@ -1,10 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
-import { ProviderUnavailableError, type CollectResult, type EidProvider, type OrderReference, type StartOrderRequest, type StartedOrder } from '../eid-provider.js';
+import {
+  ProviderUnavailableError,
+  type CollectResult,
+  type EidProvider,
+  type OrderReference,
+  type StartOrderRequest,
+  type StartedOrder,
+} from '../eid-provider.js';
 import { BankIdError } from './bankid-client.js';
 import { BankIdConnections, type BankIdConnection } from './bankid-connections.js';
 import { decideFailure, loggableDetails, type BankIdOperation } from './bankid-failures.js';
+import { bankIdLaunchUrl } from './bankid-launch-url.js';
 import { authRequestBody, collectResult, FAILED_HINT_CODES, PENDING_HINT_CODES } from './bankid-order.js';
 
 const KNOWN_HINT_CODES = new Set<string>([...PENDING_HINT_CODES, ...FAILED_HINT_CODES]);
@@ -37,6 +45,7 @@ export class BankIdProvider implements EidProvider {
       orderTime: this.clock.now(),
       qr: { startToken: order.qrStartToken, startSecret: order.qrStartSecret },
       autoStartToken: order.autoStartToken,
+      launchUrl: bankIdLaunchUrl(order.autoStartToken),
     };
   }
 
@@ -81,7 +90,13 @@ export class BankIdProvider implements EidProvider {
     const { exception, level } = decideFailure(operation, error);
     const fields =
       error instanceof BankIdError
-        ? { kind: error.kind, errorCode: error.errorCode, httpStatus: error.detail.httpStatus, details: loggableDetails(error.detail.bankIdDetails), cause: error.detail.cause }
+        ? {
+            kind: error.kind,
+            errorCode: error.errorCode,
+            httpStatus: error.detail.httpStatus,
+            details: loggableDetails(error.detail.bankIdDetails),
+            cause: error.detail.cause,
+          }
         : { kind: 'unexpected', type: (error as Error)?.name };
     const message =
       level === 'error'

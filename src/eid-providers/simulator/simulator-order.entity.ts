@@ -44,4 +44,8 @@ export class SimulatorOrder {
 
   @Column('timestamptz', { name: 'cancelled_at', nullable: true })
   cancelledAt: Date | null;
+
+  /** Where the simulated app page sends the person when they are done (the RP's returnUrl, nonce included). */
+  @Column('text', { name: 'return_url', nullable: true })
+  returnUrl: string | null;
 }

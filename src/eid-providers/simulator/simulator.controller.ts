@@ -10,7 +10,7 @@ import { ApiProblems, VALIDATION } from '../../common/problem-details/api-proble
 import { ScanAnswerDto } from './dto/scan-answer.dto.js';
 
 // A test identity (Skatteverket's test personal numbers start 1990…); overridable per scan.
-const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
+export const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
 
 @ApiTags('simulator')
 @Controller('api/v1/simulator')

@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import type { IssuedEvidence } from '../../evidence/evidence-authority.js';
 import { SimulatorEvidence } from '../../evidence/simulator-evidence.provider.js';
@@ -52,6 +53,7 @@ export class SimulatorProvider implements EidProvider {
     private readonly clock: Clock,
     private readonly evidence: SimulatorEvidence,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
+    @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
   }
@@ -80,6 +82,7 @@ export class SimulatorProvider implements EidProvider {
       signedTextsEnc: Object.keys(texts).length ? this.cipher.encryptJson(texts, textsAad(orderRef)) : null,
       evidenceEnc: null,
       cancelledAt: null,
+      returnUrl: request.returnUrl ?? null,
     };
     await this.orders.insert(order);
     return {
@@ -87,6 +90,8 @@ export class SimulatorProvider implements EidProvider {
       orderTime: order.createdAt,
       qr: { startToken: order.qrStartToken, startSecret: qrStartSecret },
       autoStartToken,
+      // The simulated app is a page of this service, so a same-device flow runs with no phone (docs/same-device.md).
+      launchUrl: `${this.server.publicBaseUrl}/simulator/app?autostarttoken=${autoStartToken}`,
     };
   }
 
@@ -130,6 +135,14 @@ export class SimulatorProvider implements EidProvider {
     const texts: SignedTexts = order.signedTextsEnc ? this.cipher.decryptJson(order.signedTextsEnc, textsAad(order.orderRef)) : {};
     const issued = await this.evidence.issue({ user, funcId: 'Identification', ...texts, now });
     return { bankIdIssueDate: now.toISOString().slice(0, 10), ...issued };
+  }
+
+  /** What the simulated app page needs to know about the order its autostart token opens (undefined: none). */
+  async appOrder(autoStartToken: string): Promise<{ waiting: boolean; returnUrl: string | null } | undefined> {
+    const order = await this.orders.findByAutoStartTokenHash(sha256(autoStartToken));
+    if (!order) return undefined;
+    const waiting = simulatorOrderStatus(order, this.clock.now(), this.timings).status === 'pending' && !order.scannedAt;
+    return { waiting, returnUrl: order.returnUrl };
   }
 
   private resultOf(order: SimulatorOrder, now: Date): CollectResult {

@@ -12,7 +12,12 @@ export class SmtpOtpDelivery extends OtpDelivery {
     timeoutMs: number,
   ) {
     super();
-    this.transport = nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+    this.transport = nodemailer.createTransport({
+      url,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    });
   }
 
   async send(message: OtpMessage): Promise<void> {

@@ -18,7 +18,8 @@ const OPERAND = String.raw`(?:\(\s*)*(?:['"\`]*[\w@$.]+['"\`]*\s*|['"\`]+\s*)?(?
 const SYMBOL_COMPARISON = String.raw`(?:=|<>|!=|<=>|<=|>=|<|>)`;
 // After a closed quote, word operators too; after a number or at the start, prose ("2 and I like it") has them.
 const COMPARISON = String.raw`(?:${SYMBOL_COMPARISON}|\blike\b|\brlike\b|\bregexp\b|\bin\s*\(|\bbetween\b)`;
-const SQL_STATEMENT = String.raw`(?:select\b[^;]{0,200}?\bfrom\b|select\s+\*|insert\s+into\b|update\s+[\w."\`\[\]]+\s+set\b|delete\s+from\b|` +
+const SQL_STATEMENT =
+  String.raw`(?:select\b[^;]{0,200}?\bfrom\b|select\s+\*|insert\s+into\b|update\s+[\w."\`\[\]]+\s+set\b|delete\s+from\b|` +
   String.raw`drop\s+(?:table|database|schema|user|view|function|procedure|index)\b|truncate\s+(?:table\s+)?[\w."\`]|` +
   String.raw`alter\s+(?:table|database|user)\b|create\s+(?:table|user|database|function|procedure|trigger)\b|` +
   String.raw`exec(?:ute)?\s*(?:\(\s*)?(?:xp_|sp_|master\.|@|'|")|declare\s+@|shutdown\b|waitfor\s+(?:delay|time)\b|` +
@@ -39,14 +40,16 @@ export const SQL_INJECTION: readonly Signature[] = [
   // a literal closed, then a function probing the database: ' and substring(password,1,1)='a
   /['"`]\s*(?:\)\s*)*(?:or|and)\s+(?:isnull|ifnull|nullif|sleep|pg_sleep|benchmark|exists|ascii|ord|substring|substr|mid|length|char|if|case|randomblob)\s*\(/,
   // ' or true--   ' and sleep(5)   ' or 1#   ' and (select ...)
-  new RegExp(String.raw`${CLOSE}(?:or|and|xor|\|\||&&)\s*(?:\(\s*)*(?:true|false|null|not\b|exists\b|select\b|sleep\b|benchmark\b|pg_sleep\b|\d+\s*(?:--|#|/\*|;|$))`),
+  new RegExp(
+    String.raw`${CLOSE}(?:or|and|xor|\|\||&&)\s*(?:\(\s*)*(?:true|false|null|not\b|exists\b|select\b|sleep\b|benchmark\b|pg_sleep\b|\d+\s*(?:--|#|/\*|;|$))`,
+  ),
   // a literal closed and the rest commented out: admin'--   admin' -- -   admin' #   admin'/*
   // (prose such as `"Hello" -- she said` passes: a spaced `--` counts only at the end)
-  /['"]\)*--|['"]\s*(?:\)\s*)*(?:--[\s+\-]*$|#\s*$|\/\*)/,
+  /['"]\)*--|['"]\s*(?:\)\s*)*(?:--[\s+-]*$|#\s*$|\/\*)/,
   // ' order by 3--   ' group by 1,2   ' having 1=1   '+(select ...)   '||(select ...)
   /['"`)]\s*(?:order|group)\s+by\s+\d/,
   /['"`)]\s*having\s+\d+\s*=|\bhaving\s+\d+\s*=\s*\d+\s*(?:--|#|\/\*|;|$)|\bgroup\s+by\s+[\w.]+\s+having\b/,
-  /\b(?:order|group)\s+by\s+\d+(?:\s*,\s*\d+)*\s*(?:--[\s+\-]*$|#\s*$|\/\*|;)/,
+  /\b(?:order|group)\s+by\s+\d+(?:\s*,\s*\d+)*\s*(?:--[\s+-]*$|#\s*$|\/\*|;)/,
   /['"`]\s*(?:\+|\|\||&&|(?:or|and|xor|r?like|regexp|in)\b|=|<>|!=|<|>)\s*\(+\s*select\b/,
   // quote-equals-quote tautologies: 1'='1   '=' 'or'
   /\w['"]\s*=\s*['"]\w|['"]\s*=\s*['"]\s*['"]?\s*(?:or|and)\b/,
@@ -56,9 +59,9 @@ export const SQL_INJECTION: readonly Signature[] = [
   // stacked statements: '; drop table users   1; waitfor delay '0:0:5'
   new RegExp(String.raw`;\s*${SQL_STATEMENT}`),
   // whole statements that ordinary text does not contain
-  /\bselect\s+(?:\*|[\w.$]+(?:\s*,\s*[\w.$]+)+|count\s*\(\s*\*\s*\))\s+from\s+[\w.$`"\[\]]+\s*(?:$|where\b|;|--|#|\/\*|limit\b|order\b|group\b|join\b|inner\b|left\b|\))/,
-  /\binsert\s+into\s+[\w."`\[\]]+\s*(?:\(|values\b|select\b)/,
-  /\bupdate\s+[\w."`\[\]]+\s+set\s+[\w."`\[\]]+\s*=/,
+  /\bselect\s+(?:\*|[\w.$]+(?:\s*,\s*[\w.$]+)+|count\s*\(\s*\*\s*\))\s+from\s+[\w.$`"[\]]+\s*(?:$|where\b|;|--|#|\/\*|limit\b|order\b|group\b|join\b|inner\b|left\b|\))/,
+  /\binsert\s+into\s+[\w."`[\]]+\s*(?:\(|values\b|select\b)/,
+  /\bupdate\s+[\w."`[\]]+\s+set\s+[\w."`[\]]+\s*=/,
   /\bdelete\s+from\s+\S+\s+where\b/,
   /\bdrop\s+(?:table|database|schema)\s+(?:if\s+exists\s+)?[\w."`]+\s*(?:;|--|#|\/\*|cascade\b)/,
   // time-based and out-of-band probes, system catalogues, error-based helpers
@@ -93,7 +96,11 @@ export const CROSS_SITE_SCRIPTING: readonly Signature[] = [
   // breaking out of an attribute into a new one: " onmouseover="alert(1)
   new RegExp(String.raw`['"\`][\s/]*${EVENT}\s*=`),
   // a script URL in an attribute or on its own: href="javascript:...", javascript:alert(1)
-  withinOneTag('<[a-z]', String.raw`\b(?:href|src|action|formaction|data|background|poster|srcdoc|xlink:href|dynsrc|lowsrc|code|codebase|style)\s*=`, SCHEME),
+  withinOneTag(
+    '<[a-z]',
+    String.raw`\b(?:href|src|action|formaction|data|background|poster|srcdoc|xlink:href|dynsrc|lowsrc|code|codebase|style)\s*=`,
+    SCHEME,
+  ),
   new RegExp(String.raw`${SCHEME}\s*(?:[\w$.]+\s*[(\`=\[]|//|/\*|\(|\`)`),
   /\bdata\s*:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript)/,
   /\burl\s*\(\s*(?:['"]\s*)?(?:javascript|vbscript)\s*:/,
@@ -110,11 +117,11 @@ export const CROSS_SITE_SCRIPTING: readonly Signature[] = [
 
 export const PATH_TRAVERSAL: readonly Signature[] = [
   // ../  ..\  ..;/  and a `..` segment at either end (`/..`, `..` alone)
-  /\.\.[\/\\]|\.\.;|(?:^|[\/\\])\.\.$|^\.\.(?:[\/\\]|$)/,
+  /\.\.[/\\]|\.\.;|(?:^|[/\\])\.\.$|^\.\.(?:[/\\]|$)/,
   // `..` followed by an encoded separator some decoders still understand
   /\.\.(?:0x2f|0x5c|%2f|%5c)/,
   // well-known files and directories reached through a traversal or a file URL
-  /(?:^|[\/\\:])(?:etc[\/\\](?:passwd|shadow|group|hosts|issue|motd|sudoers|crontab)|proc[\/\\]self[\/\\]|windows[\/\\](?:win\.ini|system32)|winnt[\/\\]|boot\.ini|web-inf[\/\\]|\.ssh[\/\\]|\.git[\/\\]|\.htaccess|\.htpasswd|id_rsa)/,
+  /(?:^|[/\\:])(?:etc[/\\](?:passwd|shadow|group|hosts|issue|motd|sudoers|crontab)|proc[/\\]self[/\\]|windows[/\\](?:win\.ini|system32)|winnt[/\\]|boot\.ini|web-inf[/\\]|\.ssh[/\\]|\.git[/\\]|\.htaccess|\.htpasswd|id_rsa)/,
   /\bfile:\/\//,
 ];
 

@@ -16,7 +16,7 @@ const ASCII = /^[\x00-\x7f]*$/;
  */
 function decodeUtf8Leniently(bytes: Buffer): string {
   let text = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const lead = bytes[i];
     const length = lead >= 0xf0 && lead < 0xf8 ? 4 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xc0 && lead < 0xe0 ? 2 : 1;
     let codePoint = length === 1 ? lead : lead & (0xff >> (length + 1));
@@ -54,12 +54,7 @@ export function unescapeUnicode(text: string): string {
 export function fold(text: string): string {
   // Plain ASCII has nothing for NFKC and the look-alike maps to do.
   if (ASCII.test(text)) return text.replace(/\0/g, '').toLowerCase();
-  return text
-    .normalize('NFKC')
-    .replace(SLASH_LOOKALIKES, '/')
-    .replace(BACKSLASH_LOOKALIKES, '\\')
-    .replace(/\0/g, '')
-    .toLowerCase();
+  return text.normalize('NFKC').replace(SLASH_LOOKALIKES, '/').replace(BACKSLASH_LOOKALIKES, '\\').replace(/\0/g, '').toLowerCase();
 }
 
 /**

@@ -7,8 +7,8 @@ import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { clientAddressOf } from '../client-address.js';
 import { PerIpWindow } from './per-ip-window.js';
 
-// The anonymous routes anyone may call in a loop: the simulator's scan and phone answers, the kiosk.
-const LIMITED = /^\/(?:api\/v1\/simulator\/(?:scan|phone)|kiosk\/)/;
+// The anonymous routes anyone may call in a loop: the simulator's scan, phone answers and app page, the kiosk.
+const LIMITED = /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/app|kiosk\/)/;
 
 /** Per-client-address limits on the anonymous simulator and kiosk routes (docs/protection.md). */
 @Injectable()
@@ -30,7 +30,9 @@ export class PublicRouteLimitsHooks implements OnModuleInit {
       if (!LIMITED.test(request.url)) return;
       const retryAfter = this.window.take(clientAddressOf(request.ip), this.clock.nowMs());
       if (retryAfter !== null) {
-        throw new DomainException('rate_limit_exceeded', 'Too many requests from this address to this route.', { headers: { 'retry-after': String(retryAfter) } });
+        throw new DomainException('rate_limit_exceeded', 'Too many requests from this address to this route.', {
+          headers: { 'retry-after': String(retryAfter) },
+        });
       }
     });
   }

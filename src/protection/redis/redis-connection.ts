@@ -5,7 +5,12 @@ import { CONSUME_QUOTA_LUA, RECORD_FAILURE_LUA } from './protection-scripts.js';
 
 /** Lua scripts run atomically in Redis: each one is a whole decision, as the SQL functions are. */
 export interface ProtectionCommands {
-  consumeQuota(minuteKey: string, usageKey: string, addressesKey: string, ...args: (string | number)[]): Promise<[number, number, number, number, number, number]>;
+  consumeQuota(
+    minuteKey: string,
+    usageKey: string,
+    addressesKey: string,
+    ...args: (string | number)[]
+  ): Promise<[number, number, number, number, number, number]>;
   recordFailure(failuresKey: string, blockKey: string, ...args: (string | number)[]): Promise<number>;
 }
 

@@ -45,6 +45,13 @@ export class StartSessionAnswerDto {
 
   @ApiPropertyOptional({ format: 'uri', description: 'A page that shows the rotating QR; open it on a screen the user scans.' })
   kioskUrl?: string;
+
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: "Opens the e-ID app on the same device (BankID's universal link); see docs/same-device.md.",
+    example: 'https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null',
+  })
+  launchUrl?: string;
 }
 
 export class IdentifiedUserDto {
@@ -67,6 +74,17 @@ export class DeviceDto {
 }
 
 /** The poll and cancel answer, and the `data` of webhook events (docs/api.md, docs/webhooks.md). */
+export class UserMessageDto {
+  @ApiProperty({ example: 'RFA1', description: "The code of BankID's recommended user message." })
+  code: string;
+
+  @ApiProperty({ example: 'Starta BankID-appen.' })
+  sv: string;
+
+  @ApiProperty({ example: 'Start your BankID app.' })
+  en: string;
+}
+
 export class SessionStateDto {
   @ApiProperty(SESSION_ID)
   sessionId: string;
@@ -92,6 +110,9 @@ export class SessionStateDto {
       'Pending: `outstandingTransaction`, `noClient`, `started`, `userMrtd`, `userCallConfirm`, `userSign`. Failed: `expiredTransaction`, `certificateErr`, `userCancel`, `cancelled`, `startFailed`, … (unknown codes pass through).',
   })
   hintCode?: string;
+
+  @ApiPropertyOptional({ type: UserMessageDto, description: "Pending and failed: BankID's recommended message to show the person." })
+  userMessage?: UserMessageDto;
 
   @ApiPropertyOptional({ type: IdentifiedUserDto, description: 'Once complete, until personal data is purged.' })
   user?: IdentifiedUserDto;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  IsBoolean,
   IsIn,
   IsIP,
   IsObject,
@@ -11,6 +12,7 @@ import {
   registerDecorator,
   type ValidationOptions,
 } from 'class-validator';
+import { RETURN_URL_MAX_INPUT_LENGTH, RETURN_URL_TOO_LONG } from '../return-url.js';
 
 const METADATA_MAX_BYTES = 1024;
 
@@ -55,15 +57,25 @@ export class StartSessionDto {
   userVisibleDataFormat?: 'plaintext' | 'simpleMarkdownV1';
 
   @ApiPropertyOptional({
-    maxLength: 512,
-    example: 'https://rp.example/login/return?nonce=3f9a',
-    description: 'Same-device flows: where the e-ID app returns the user. Carry a nonce and check that the same browser comes back.',
+    maxLength: RETURN_URL_MAX_INPUT_LENGTH,
+    example: 'https://rp.example/login/return',
+    description:
+      'Same-device flows: where the e-ID app returns the user (https; http outside production). The service appends eidgw_nonce; ' +
+      'your page sends it to POST /api/v1/auth/{sessionId}/return (docs/same-device.md).',
   })
   @IsOptional()
   @IsString()
-  @MaxLength(512)
+  @MaxLength(RETURN_URL_MAX_INPUT_LENGTH, { message: RETURN_URL_TOO_LONG })
   @Matches(/^[a-z][a-z0-9+.-]*:\/\/\S+$/i, { message: 'returnUrl must be an absolute URL' })
   returnUrl?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Replace an order nobody picked up (startFailed) with a new one under the same session, until the session expires.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  autoRenew?: boolean;
 
   @ApiPropertyOptional({
     type: 'object',

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the provider's evidence and its result token, each encrypted and erased with the personal data;
  * the simulator keeps the texts of its orders and the evidence it issued on approval.
  */
-export class KeepSessionEvidence1795302300000 implements MigrationInterface {
-  name = 'KeepSessionEvidence1795302300000';
+export class KeepSessionEvidence1795303200000 implements MigrationInterface {
+  name = 'KeepSessionEvidence1795303200000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE sessions ADD COLUMN signed_texts_enc bytea, ADD COLUMN evidence_enc bytea, ADD COLUMN result_token_enc bytea`);

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+
+export type SimulatorAppPageState = 'waiting' | 'done' | 'gone';
+
+// One small stylesheet, allowed by its hash, so the page needs no second request and no 'unsafe-inline'.
+const STYLE = `
+:root { color-scheme: light; font-family: system-ui, sans-serif; }
+body { margin: 0; background: #183e4f; color: #fff; min-height: 100vh; display: flex; }
+main { margin: auto; padding: 24px; width: 100%; max-width: 420px; box-sizing: border-box; text-align: center; }
+h1 { font-size: 1.4rem; margin: 0 0 8px; }
+p { line-height: 1.45; }
+.badge { display: inline-block; padding: 2px 10px; border-radius: 999px; background: #f6c344; color: #183e4f; font-size: .8rem; font-weight: 700; }
+form { display: grid; gap: 12px; margin-top: 28px; }
+button { font: inherit; font-size: 1.1rem; padding: 16px; border-radius: 12px; border: 0; cursor: pointer; min-height: 56px; }
+#approve { background: #fff; color: #183e4f; font-weight: 700; }
+#cancel { background: transparent; color: #fff; border: 2px solid #fff; }
+`.trim();
+const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+
+const TEXT: Record<SimulatorAppPageState, { heading: string; body: string }> = {
+  waiting: {
+    heading: 'Identify yourself?',
+    body: 'A service on this device asks you to identify yourself with BankID. This is the simulator: no real identity is used.',
+  },
+  done: { heading: 'Done', body: 'You can go back to the browser you came from.' },
+  gone: {
+    heading: 'No order to show',
+    body: 'This link does not open a waiting order: it was used already, has expired, or is not valid.',
+  },
+};
+
+/**
+ * The simulator's stand-in for the BankID app on the same device (docs/same-device.md): static markup,
+ * no script; approving or cancelling is a plain form post. The only value from the request on the page
+ * is the autostart token, which the controller has checked to be a UUID, so nothing here needs escaping.
+ */
+export function simulatorAppPage(state: SimulatorAppPageState, autoStartToken?: string): string {
+  const text = TEXT[state];
+  const form =
+    state === 'waiting' && autoStartToken
+      ? `<form method="post" action="/simulator/app">
+  <input type="hidden" name="autostarttoken" value="${autoStartToken}">
+  <button id="approve" name="action" value="approve">Identify</button>
+  <button id="cancel" name="action" value="cancel">Cancel</button>
+</form>`
+      : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>BankID (simulator)</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main data-state="${state}">
+  <span class="badge">SIMULATOR</span>
+  <h1>${text.heading}</h1>
+  <p>${text.body}</p>
+  ${form}
+</main>
+</body>
+</html>
+`;
+}
+
+/**
+ * A strict policy: no script at all, our one stylesheet by hash, forms only to this page and, after the
+ * post, the redirect to the RP's returnUrl (browsers check a form's redirect against form-action too).
+ */
+export function simulatorAppPageHeaders(returnOrigin?: string): Record<string, string> {
+  const csp = [
+    "default-src 'none'",
+    `style-src 'sha256-${STYLE_HASH}'`,
+    "base-uri 'none'",
+    `form-action 'self'${returnOrigin ? ` ${returnOrigin}` : ''}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    'content-security-policy': csp,
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+}
