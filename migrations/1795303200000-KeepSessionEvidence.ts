@@ -9,7 +9,9 @@ export class KeepSessionEvidence1795303200000 implements MigrationInterface {
   name = 'KeepSessionEvidence1795303200000';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`ALTER TABLE sessions ADD COLUMN signed_texts_enc bytea, ADD COLUMN evidence_enc bytea, ADD COLUMN result_token_enc bytea`);
+    await db.query(
+      `ALTER TABLE sessions ADD COLUMN signed_texts_enc bytea, ADD COLUMN evidence_enc bytea, ADD COLUMN result_token_enc bytea`,
+    );
     await db.query(`ALTER TABLE simulator_orders ADD COLUMN signed_texts_enc bytea, ADD COLUMN evidence_enc bytea`);
   }
 

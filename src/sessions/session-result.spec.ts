@@ -16,7 +16,9 @@ const session = (overrides: Partial<Session> = {}): Session =>
 
 describe('signedTextsOf', () => {
   it('should encode the visible text as the BankID client sends it, and keep non-visible data as given', () => {
-    expect(signedTextsOf({ userVisibleData: 'Logga in på Exempel' })).toEqual({ userVisibleData: Buffer.from('Logga in på Exempel', 'utf8').toString('base64') });
+    expect(signedTextsOf({ userVisibleData: 'Logga in på Exempel' })).toEqual({
+      userVisibleData: Buffer.from('Logga in på Exempel', 'utf8').toString('base64'),
+    });
     expect(signedTextsOf({ userNonVisibleData: 'AAEC' })).toEqual({ userNonVisibleData: 'AAEC' });
     expect(signedTextsOf({})).toEqual({});
   });

@@ -21,7 +21,11 @@ export function signedTextsOf(request: { userVisibleData?: string; userNonVisibl
  * The claims of a final session's result token (docs/evidence.md). Sessions that do not record an
  * operation and channel are identifications in the app.
  */
-export function sessionResult(session: Session, completion: Omit<CompletedIdentity, 'evidence'> | null, evidence: StoredEvidence | undefined): SessionResult {
+export function sessionResult(
+  session: Session,
+  completion: Omit<CompletedIdentity, 'evidence'> | null,
+  evidence: StoredEvidence | undefined,
+): SessionResult {
   const kind = session as Partial<Record<'operation' | 'channel', string>>;
   return {
     teamId: session.teamId,

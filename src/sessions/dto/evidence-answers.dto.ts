@@ -29,7 +29,12 @@ export class EvidenceDto {
   @ApiPropertyOptional({ example: '2024-03-01', description: "When the user's BankID was issued." })
   bankIdIssueDate?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { mrtd: true }, description: 'BankID step-up checks that were made.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { mrtd: true },
+    description: 'BankID step-up checks that were made.',
+  })
   stepUp?: Record<string, unknown>;
 
   @ApiPropertyOptional({ example: 'low', description: "BankID's risk indication of the order." })
