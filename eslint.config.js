@@ -41,6 +41,6 @@ export default defineConfig(
     extends: [tseslint.configs.disableTypeChecked],
   },
   { files: ['src/kiosk/assets/**/*.js'], languageOptions: { globals: globals.browser } },
-  { files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'jest.config.js'], languageOptions: { globals: globals.node } },
+  { files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', 'jest.config.js'], languageOptions: { globals: globals.node } },
   prettier,
 );

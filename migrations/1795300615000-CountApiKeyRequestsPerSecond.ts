@@ -1,38 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { CONSUME_API_KEY_QUOTA_WITH_LOG } from './1795300400000-CreateProtectionState.js';
 
-/**
- * The per-minute limit counts in 61 one-second buckets per key instead of a log of timestamps, so a
- * decision costs the same at a limit of 60 and of 10,000,000 (docs/protection.md, "Per-key rate
- * limits"). consume_api_key_quota() locks the key's row in the one statement that decides and records.
- */
-export class CountApiKeyRequestsPerSecond1795300615000 implements MigrationInterface {
-  name = 'CountApiKeyRequestsPerSecond1795300615000';
-
-  async up(db: QueryRunner): Promise<void> {
-    await db.query(`DROP FUNCTION consume_api_key_quota(uuid, inet, timestamptz, integer, integer, integer)`);
-    await db.query(`
-      ALTER TABLE api_key_usage
-        ADD COLUMN minute_buckets integer[] NOT NULL DEFAULT '{}',
-        ADD COLUMN minute_second bigint NOT NULL DEFAULT 0`);
-    // Carry the log over, so a key's current minute is still counted across the upgrade.
-    await db.query(`
-      UPDATE api_key_usage u
-         SET minute_second = w.head,
-             minute_buckets = ARRAY(SELECT count(*) FILTER (WHERE s = w.head - (k - 1))::integer
-                                      FROM generate_series(1, 61) k, unnest(w.seconds) s GROUP BY k ORDER BY k)
-        FROM (SELECT api_key_id, max(s) AS head, array_agg(s) AS seconds
-                FROM api_key_usage, LATERAL unnest(recent_requests) t, LATERAL (SELECT floor(extract(epoch FROM t))::bigint AS s) x
-               GROUP BY api_key_id) w
-       WHERE u.api_key_id = w.api_key_id`);
-    await db.query(`ALTER TABLE api_key_usage DROP COLUMN recent_requests`);
-    await db.query(
-      `COMMENT ON COLUMN api_key_usage.minute_buckets IS 'accepted requests per second: [k] counts second minute_second - (k - 1), 61 at most'`,
-    );
-    await db.query(`COMMENT ON COLUMN api_key_usage.minute_second IS 'the newest second counted (epoch seconds)'`);
-
-    // Accepts the request (and records it) only when every limit the key has allows it.
-    await db.query(`
+/** Accepts the request (and records it) only when every limit the key has allows it; 1795302315000 replaces it and restores it in its down(). */
+export const CONSUME_API_KEY_QUOTA_PER_SECOND = `
       CREATE FUNCTION consume_api_key_quota(
         p_api_key_id uuid, p_address inet, p_now timestamptz,
         p_per_minute integer, p_monthly integer, p_address_limit integer)
@@ -101,7 +71,39 @@ export class CountApiKeyRequestsPerSecond1795300615000 implements MigrationInter
           INSERT INTO api_key_usage (api_key_id, month) VALUES (p_api_key_id, this_month) ON CONFLICT DO NOTHING;
         END LOOP;
       END
-      $$`);
+      $$`;
+
+/**
+ * The per-minute limit counts in 61 one-second buckets per key instead of a log of timestamps, so a
+ * decision costs the same at a limit of 60 and of 10,000,000 (docs/protection.md, "Per-key rate
+ * limits"). consume_api_key_quota() locks the key's row in the one statement that decides and records.
+ */
+export class CountApiKeyRequestsPerSecond1795300615000 implements MigrationInterface {
+  name = 'CountApiKeyRequestsPerSecond1795300615000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(`DROP FUNCTION consume_api_key_quota(uuid, inet, timestamptz, integer, integer, integer)`);
+    await db.query(`
+      ALTER TABLE api_key_usage
+        ADD COLUMN minute_buckets integer[] NOT NULL DEFAULT '{}',
+        ADD COLUMN minute_second bigint NOT NULL DEFAULT 0`);
+    // Carry the log over, so a key's current minute is still counted across the upgrade.
+    await db.query(`
+      UPDATE api_key_usage u
+         SET minute_second = w.head,
+             minute_buckets = ARRAY(SELECT count(*) FILTER (WHERE s = w.head - (k - 1))::integer
+                                      FROM generate_series(1, 61) k, unnest(w.seconds) s GROUP BY k ORDER BY k)
+        FROM (SELECT api_key_id, max(s) AS head, array_agg(s) AS seconds
+                FROM api_key_usage, LATERAL unnest(recent_requests) t, LATERAL (SELECT floor(extract(epoch FROM t))::bigint AS s) x
+               GROUP BY api_key_id) w
+       WHERE u.api_key_id = w.api_key_id`);
+    await db.query(`ALTER TABLE api_key_usage DROP COLUMN recent_requests`);
+    await db.query(
+      `COMMENT ON COLUMN api_key_usage.minute_buckets IS 'accepted requests per second: [k] counts second minute_second - (k - 1), 61 at most'`,
+    );
+    await db.query(`COMMENT ON COLUMN api_key_usage.minute_second IS 'the newest second counted (epoch seconds)'`);
+
+    await db.query(CONSUME_API_KEY_QUOTA_PER_SECOND);
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -6,12 +6,16 @@ import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
 import type { Env } from './config/env.validation.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { assertSignFieldSizes, SIGN_ROUTES } from './sessions/sign-body-sizes.js';
 
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
 const BODY_LIMIT_BYTES = 64 * 1024;
+// Except a signature's: a text that encodes to 40,000 base64 characters (up to 6 bytes a byte once
+// JSON-escaped) and 200,000 characters of hidden data (docs/api.md, "Signing and the phone channel").
+const SIGN_BODY_LIMIT_BYTES = 384 * 1024;
 
 export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIMEOUT'>): FastifyAdapter {
-  return new FastifyAdapter({
+  const adapter = new FastifyAdapter({
     // Slow clients (docs/operations.md): the headers and body must arrive within REQUEST_TIMEOUT, and an
     // idle keep-alive connection closes after as long. Node reads them when it creates the server (hence
     // `http`) and checks once a second rather than every 30 s.
@@ -34,6 +38,15 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIM
       });
     },
   });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRoute', (route) => {
+    if (SIGN_ROUTES.has(route.url)) route.bodyLimit = SIGN_BODY_LIMIT_BYTES;
+  });
+  // Registered before the input guard's hook, so it runs first: see sign-body-sizes.ts.
+  fastify.addHook('preValidation', async (request) => {
+    if (SIGN_ROUTES.has(request.routeOptions.url ?? '')) assertSignFieldSizes(request.body);
+  });
+  return adapter;
 }
 
 /** Everything main.ts and the e2e tests share, so tests run the production pipeline. */

@@ -209,6 +209,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sign/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a signing session: the end user signs a text in the e-ID app (QR or autostart) */
+        post: operations["signAndPhone_sign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone/auth/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Identify the person on a call with you: their e-ID app asks them to confirm the call (no QR) */
+        post: operations["signAndPhone_phoneAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone/sign/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Have the person on a call with you sign a text in their e-ID app (no QR) */
+        post: operations["signAndPhone_phoneSign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -237,6 +288,23 @@ export interface paths {
         put?: never;
         /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
         post: operations["simulator_scan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulator/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
+        post: operations["simulator_phone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -909,6 +977,18 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
              *       "orderId": "A-1001"
@@ -1145,12 +1225,132 @@ export interface components {
             /** @example bankid.67df3917-fa0d-44e5-b327-edcc928297f8.1.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8 */
             qrData: string;
             /**
-             * @description Whole seconds since the order was made.
+             * @description Whole seconds since the order was made; absent for a static code (Freja eID).
              * @example 1
              */
-            qrTime: number;
+            qrTime?: number;
             /** @enum {string} */
             status: "pending";
+        };
+        StartSignDto: {
+            /**
+             * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
+             * @example 192.0.2.10
+             */
+            endUserIp: string;
+            /**
+             * @description How the app renders userVisibleData.
+             * @default plaintext
+             * @enum {string}
+             */
+            userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
+            /**
+             * @description Same-device flows: where the e-ID app returns the user (https; http outside production). The service appends eidgw_nonce; your page sends it to POST /api/v1/auth/{sessionId}/return (docs/same-device.md).
+             * @example https://rp.example/login/return
+             */
+            returnUrl?: string;
+            /**
+             * @description Replace an order nobody picked up (startFailed) with a new one under the same session, until the session expires.
+             * @default false
+             */
+            autoRenew?: boolean;
+            /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
+            requirement?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
+             * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
+             * @example {
+             *       "orderId": "A-1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description Plain text the user signs, shown in the e-ID app; at most what encodes to 40,000 base64 characters. */
+            userVisibleData: string;
+            /** @description Base64 data that is signed but not shown, e.g. a hash of the document. */
+            userNonVisibleData?: string;
+        };
+        StartPhoneAuthDto: {
+            /** @description Plain text the e-ID app shows the user. */
+            userVisibleData?: string;
+            /**
+             * @description How the app renders userVisibleData.
+             * @default plaintext
+             * @enum {string}
+             */
+            userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
+            /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
+            requirement?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
+             * @example {
+             *       "orderId": "A-1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /**
+             * @description The person on the call: 12 digits, YYYYMMDDNNNN, with a valid check digit.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description Who made the call: the user, or the RP (your call centre).
+             * @enum {string}
+             */
+            callInitiator: "user" | "RP";
+        };
+        StartPhoneSignDto: {
+            /**
+             * @description How the app renders userVisibleData.
+             * @default plaintext
+             * @enum {string}
+             */
+            userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
+            /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
+            requirement?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
+             * @example {
+             *       "orderId": "A-1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /**
+             * @description The person on the call: 12 digits, YYYYMMDDNNNN, with a valid check digit.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description Who made the call: the user, or the RP (your call centre).
+             * @enum {string}
+             */
+            callInitiator: "user" | "RP";
+            /** @description Plain text the user signs, shown in the e-ID app; at most what encodes to 40,000 base64 characters. */
+            userVisibleData: string;
+            /** @description Base64 data that is signed but not shown. */
+            userNonVisibleData?: string;
         };
         SortModelItemDto: {
             /** @example createdAt */
@@ -1202,6 +1402,16 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
+            /**
+             * @description `auth` identifies the end user, `sign` has them sign a text.
+             * @enum {string}
+             */
+            operation: "auth" | "sign";
+            /**
+             * @description `app`: QR or autostart on a device; `phone`: the RP's call centre.
+             * @enum {string}
+             */
+            channel: "app" | "phone";
             /** @enum {string} */
             status: "pending" | "complete" | "failed";
             hintCode?: string;
@@ -1246,10 +1456,40 @@ export interface components {
             action?: "approve" | "cancel";
         };
         ScanAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
             /** @enum {boolean} */
             scanned: true;
             /** @enum {string} */
             action: "approve" | "cancel";
+        };
+        PhoneAnswerDto: {
+            /**
+             * @description The person the phone session was started for.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description approve: confirm the call and sign; decline: "I am not on a call".
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "decline";
+            name?: string;
+            givenName?: string;
+            surname?: string;
+        };
+        PhoneAnswerAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
+            /** @enum {boolean} */
+            answered: true;
+            /** @enum {string} */
+            action: "approve" | "decline";
         };
         WebhookEndpointDto: {
             /** Format: uuid */
@@ -1265,7 +1505,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1296,7 +1536,7 @@ export interface components {
              */
             url: string;
             /** @description Default: every event type. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             /**
              * @description Sessions started with keys of this environment are sent here.
              * @default test
@@ -1319,7 +1559,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1352,7 +1592,7 @@ export interface components {
              */
             url?: string;
             /** @description Default: every event type. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed")[];
             /** @description null clears it. */
             description?: Record<string, never> | null;
             /** @description false pauses deliveries (pending ones wait); true resumes them and forgives past failures. */
@@ -1401,7 +1641,7 @@ export interface components {
             /** Format: uuid */
             sessionId: string;
             /** @enum {string} */
-            eventType: "auth.session.completed" | "auth.session.failed";
+            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attemptCount: number;
@@ -2551,7 +2791,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `session_not_pending`. */
+            /** @description Conflict: `session_not_pending`, `qr_not_available`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2559,7 +2799,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code: "session_not_pending";
+                        code: "session_not_pending" | "qr_not_available";
                     };
                 };
             };
@@ -2584,6 +2824,444 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    signAndPhone_sign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartSignDto"];
+            };
+        };
+        responses: {
+            /** @description Phone sessions have no QR fields, autostart token or kioskUrl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSessionAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "provider_rejected_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`, `operation_not_supported`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider" | "operation_not_supported";
+                    };
+                };
+            };
+            /** @description Conflict: `order_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "order_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    signAndPhone_phoneAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartPhoneAuthDto"];
+            };
+        };
+        responses: {
+            /** @description Phone sessions have no QR fields, autostart token or kioskUrl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSessionAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "provider_rejected_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`, `operation_not_supported`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider" | "operation_not_supported";
+                    };
+                };
+            };
+            /** @description Conflict: `order_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "order_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    signAndPhone_phoneSign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartPhoneSignDto"];
+            };
+        };
+        responses: {
+            /** @description Phone sessions have no QR fields, autostart token or kioskUrl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSessionAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "provider_rejected_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`, `operation_not_supported`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider" | "operation_not_supported";
+                    };
+                };
+            };
+            /** @description Conflict: `order_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "order_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
                     };
                 };
             };
@@ -2725,6 +3403,111 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    simulator_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
+                };
+            };
+            /** @description Bad Request: validation (`errors`, no `code`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not Found: `not_found`, `order_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found" | "order_not_found";
                     };
                 };
             };
@@ -3678,12 +4461,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description An ES module defining `<eid-qr>`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
             };
         };
     };
@@ -3747,12 +4544,65 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description `{launchUrl}`: a URL, or null once the order has ended. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        launchUrl: string | null;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_kiosk_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "invalid_kiosk_token";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
             };
         };
     };

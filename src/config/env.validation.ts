@@ -83,7 +83,7 @@ export const envSchema = z
       .string()
       .default('simulator')
       .transform((text) => text.split(',').map((s) => s.trim()).filter(Boolean))
-      .pipe(z.array(z.enum(['simulator', 'bankid'], { message: 'each entry must be simulator or bankid' })).min(1)),
+      .pipe(z.array(z.enum(['simulator', 'bankid', 'freja'], { message: 'each entry must be simulator, bankid or freja' })).min(1)),
     BANKID_URL: httpUrl.default('https://appapi2.bankid.com/rp/v6.0'),
     BANKID_TEST_URL: httpUrl.default('https://appapi2.test.bankid.com/rp/v6.0'),
     BANKID_PFX: optionalText,
@@ -101,6 +101,22 @@ export const envSchema = z
     BANKID_TEST_EVIDENCE_ROOTS: optionalText,
     BANKID_TIMEOUT: duration('5s'),
     BANKID_RETRY_SCHEDULE: durationList('250ms,1s'),
+    // Freja eID (docs/freja.md): the same key-material rules as BankID's, plus its result signing certificates.
+    FREJA_URL: httpUrl.default('https://services.prod.frejaeid.com'),
+    FREJA_TEST_URL: httpUrl.default('https://services.test.frejaeid.com'),
+    FREJA_PFX: optionalText,
+    FREJA_PASSPHRASE: optionalText,
+    FREJA_CERT: optionalText,
+    FREJA_KEY: optionalText,
+    FREJA_CA: optionalText,
+    FREJA_TEST_PFX: optionalText,
+    FREJA_TEST_PASSPHRASE: optionalText,
+    FREJA_TEST_CERT: optionalText,
+    FREJA_TEST_KEY: optionalText,
+    FREJA_TEST_CA: optionalText,
+    FREJA_JWS_CERTS: optionalText,
+    FREJA_TEST_JWS_CERTS: optionalText,
+    FREJA_TIMEOUT: duration('5s'),
     OTP_DELIVERY: z.enum(['smtp', 'http', 'log']).default('log'),
     OTP_HTTP_URL: httpUrl.optional(),
     SMTP_URL: z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -178,15 +194,15 @@ export const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['OTP_HTTP_URL'], message: 'is required when OTP_DELIVERY=http' });
     if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL)
       ctx.addIssue({ code: 'custom', path: ['WEB_CONCURRENCY'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
-    for (const prefix of ['BANKID', 'BANKID_TEST'] as const) {
+    for (const prefix of ['BANKID', 'BANKID_TEST', 'FREJA', 'FREJA_TEST'] as const) {
       const [pfx, cert, key] = [env[`${prefix}_PFX`], env[`${prefix}_CERT`], env[`${prefix}_KEY`]];
       if (pfx && (cert || key))
         ctx.addIssue({ code: 'custom', path: [`${prefix}_PFX`], message: `cannot be combined with ${prefix}_CERT/${prefix}_KEY` });
       if (Boolean(cert) !== Boolean(key))
         ctx.addIssue({ code: 'custom', path: [`${prefix}_CERT`], message: `and ${prefix}_KEY must be given together` });
     }
-    for (const variable of ['BANKID_URL', 'BANKID_TEST_URL'] as const) {
-      // Plain HTTP exists only for local fakes: BankID itself requires mutual TLS.
+    for (const variable of ['BANKID_URL', 'BANKID_TEST_URL', 'FREJA_URL', 'FREJA_TEST_URL'] as const) {
+      // Plain HTTP exists only for local fakes: BankID and Freja require mutual TLS.
       if (production && env[variable].startsWith('http:'))
         ctx.addIssue({ code: 'custom', path: [variable], message: 'must be an https URL when NODE_ENV=production' });
     }
@@ -200,6 +216,21 @@ export const envSchema = z
         ctx.addIssue({ code: 'custom', path: ['BANKID_CA'], message: "(BankID's CA certificate) is required when PROVIDERS includes bankid" });
       if (test && env.BANKID_TEST_URL.startsWith('https:') && !env.BANKID_TEST_CA && !env.BANKID_CA)
         ctx.addIssue({ code: 'custom', path: ['BANKID_TEST_CA'], message: "or BANKID_CA (BankID's test CA certificate) is required for the test environment" });
+    }
+    if (env.PROVIDERS.includes('freja')) {
+      // An environment is served when it has an RP certificate and Freja's result signing certificates.
+      const live = Boolean(env.FREJA_PFX || env.FREJA_CERT);
+      const test = Boolean(env.FREJA_TEST_PFX || env.FREJA_TEST_CERT) || live;
+      if (!live && !test)
+        ctx.addIssue({ code: 'custom', path: ['FREJA_PFX'], message: 'or FREJA_CERT + FREJA_KEY (the RP certificate) is required when PROVIDERS includes freja' });
+      if (!env.FREJA_JWS_CERTS && !env.FREJA_TEST_JWS_CERTS)
+        ctx.addIssue({ code: 'custom', path: ['FREJA_JWS_CERTS'], message: "or FREJA_TEST_JWS_CERTS (Freja's result signing certificates) is required when PROVIDERS includes freja" });
+      if (env.FREJA_JWS_CERTS && !live)
+        ctx.addIssue({ code: 'custom', path: ['FREJA_PFX'], message: 'or FREJA_CERT + FREJA_KEY is required for live keys (FREJA_JWS_CERTS is set)' });
+      if (env.FREJA_JWS_CERTS && env.FREJA_URL.startsWith('https:') && !env.FREJA_CA)
+        ctx.addIssue({ code: 'custom', path: ['FREJA_CA'], message: "(the CA of Freja's server certificate) is required for live keys" });
+      if (env.FREJA_TEST_JWS_CERTS && test && env.FREJA_TEST_URL.startsWith('https:') && !env.FREJA_TEST_CA && !env.FREJA_CA)
+        ctx.addIssue({ code: 'custom', path: ['FREJA_TEST_CA'], message: "or FREJA_CA (the CA of Freja's test server certificate) is required for test keys" });
     }
   });
 

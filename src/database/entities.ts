@@ -17,7 +17,9 @@ import { IndexIpBlocksInForce1795300500000 } from '../../migrations/179530050000
 import { CountApiKeyRequestsPerSecond1795300615000 } from '../../migrations/1795300615000-CountApiKeyRequestsPerSecond.js';
 import { TrackOtpLockouts1795301400000 } from '../../migrations/1795301400000-TrackOtpLockouts.js';
 import { IndexDueDeliveriesByEndpoint1795301400001 } from '../../migrations/1795301400001-IndexDueDeliveriesByEndpoint.js';
+import { AddSessionOperationAndChannel1795301700000 } from '../../migrations/1795301700000-AddSessionOperationAndChannel.js';
 import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
+import { ReserveApiKeyAllowances1795302315000 } from '../../migrations/1795302315000-ReserveApiKeyAllowances.js';
 import { AddSameDeviceFlow1795303100000 } from '../../migrations/1795303100000-AddSameDeviceFlow.js';
 import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000-KeepSessionEvidence.js';
 
@@ -44,7 +46,9 @@ export const MIGRATIONS = [
   CountApiKeyRequestsPerSecond1795300615000,
   TrackOtpLockouts1795301400000,
   IndexDueDeliveriesByEndpoint1795301400001,
+  AddSessionOperationAndChannel1795301700000,
   AddTeamConsole1795302200000,
+  ReserveApiKeyAllowances1795302315000,
   AddSameDeviceFlow1795303100000,
   KeepSessionEvidence1795303200000,
 ];

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import type { EidProvider } from './eid-provider.js';
+import type { EidChannel, EidOperation, EidProvider } from './eid-provider.js';
 
 export const EID_PROVIDERS = Symbol('EID_PROVIDERS');
 
@@ -16,11 +16,17 @@ export class EidProviderRegistry {
     this.byName = new Map(providers.filter((p) => enabled.has(p.name)).map((p) => [p.name, p]));
   }
 
-  /** For a new session: unknown, disabled, or not for this key's environment → 404 unknown_provider. */
-  forStart(name: string, environment: ApiKeyEnvironment): EidProvider {
+  /**
+   * For a new session: unknown, disabled, or not for this key's environment → 404 unknown_provider;
+   * a provider without this operation or channel → 404 operation_not_supported (docs/api.md).
+   */
+  forStart(name: string, environment: ApiKeyEnvironment, kind: { operation: EidOperation; channel: EidChannel } = { operation: 'auth', channel: 'app' }): EidProvider {
     const provider = this.byName.get(name);
     if (!provider || !provider.supports(environment)) {
       throw new DomainException('unknown_provider', `No e-ID provider of that name is available to ${environment} keys.`);
+    }
+    if (!provider.offers(kind.operation, kind.channel)) {
+      throw new DomainException('operation_not_supported', `The provider ${name} does not offer ${kind.operation} on the ${kind.channel} channel.`);
     }
     return provider;
   }

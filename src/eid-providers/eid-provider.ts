@@ -9,6 +9,8 @@ export interface EidProvider {
   readonly name: string;
   /** Whether keys of this environment may use the provider (the simulator is test-only). */
   supports(environment: ApiKeyEnvironment): boolean;
+  /** Whether the provider offers this operation on this channel (docs/api.md: operation_not_supported). */
+  offers(operation: EidOperation, channel: EidChannel): boolean;
   start(request: StartOrderRequest): Promise<StartedOrder>;
   collect(order: OrderReference): Promise<CollectResult>;
   /**
@@ -19,14 +21,40 @@ export interface EidProvider {
   cancel(order: OrderReference): Promise<void>;
   /** For providers that keep orders of their own: drops those no session can collect any more. */
   purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
+  /**
+   * For a provider whose QR code never changes (an app link holding the order's reference): its
+   * content. Without it, a QR is the animated one made from the order's `qr` secret.
+   */
+  staticQrData?(orderRef: string): string;
 }
+
+/** auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel"). */
+export type EidOperation = 'auth' | 'sign';
+/** app: a QR or an autostart on a device; phone: the user is on a call with the RP, no QR. */
+export type EidChannel = 'app' | 'phone';
+
+export const EID_OPERATIONS: readonly EidOperation[] = ['auth', 'sign'];
+export const EID_CHANNELS: readonly EidChannel[] = ['app', 'phone'];
 
 export interface StartOrderRequest {
   environment: ApiKeyEnvironment;
-  endUserIp: string;
+  operation: EidOperation;
+  channel: EidChannel;
+  /** app channel only: the end user's device address. */
+  endUserIp?: string;
+  /** Plain text shown in the app (the provider encodes it as its protocol wants); required for sign. */
   userVisibleData?: string;
   userVisibleDataFormat?: 'plaintext' | 'simpleMarkdownV1';
+  /** sign only: base64 given by the RP, signed but not shown. */
+  userNonVisibleData?: string;
   requirement?: Record<string, unknown>;
+  /** phone channel only: who the provider asks to confirm the call, and who started the call. */
+  personalNumber?: string;
+  callInitiator?: 'user' | 'RP';
+  /** For providers that can address a known user (Freja eID); others leave them unread. */
+  userInfoType?: string;
+  userInfo?: string;
+  minRegistrationLevel?: string;
   /** Where the e-ID app sends the user back after an autostart (same-device) order. */
   returnUrl?: string;
 }
@@ -41,7 +69,7 @@ export interface StartedOrder {
   orderRef: string;
   /** When the provider created the order: the QR clock starts here (BankID: the auth response time). */
   orderTime: Date;
-  /** For an animated QR (BankID). Never sent to a browser. */
+  /** For an animated QR (BankID, app channel). Never sent to a browser. */
   qr?: { startToken: string; startSecret: string };
   autoStartToken?: string;
   /**

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { BankIdModule } from './bankid/bankid.module.js';
 import { BankIdProvider } from './bankid/bankid.provider.js';
 import type { EidProvider } from './eid-provider.js';
+import { FrejaModule } from './freja/freja.module.js';
+import { FrejaProvider } from './freja/freja.provider.js';
 import { EID_PROVIDERS, EidProviderRegistry } from './eid-provider.registry.js';
 import { SimulatorAppController } from './simulator/simulator-app.controller.js';
 import { SimulatorController } from './simulator/simulator.controller.js';
@@ -9,10 +11,10 @@ import { SimulatorModule } from './simulator/simulator.module.js';
 import { SimulatorProvider } from './simulator/simulator.provider.js';
 
 @Module({
-  imports: [SimulatorModule, BankIdModule],
+  imports: [SimulatorModule, BankIdModule, FrejaModule],
   controllers: [SimulatorController, SimulatorAppController],
   providers: [
-    { provide: EID_PROVIDERS, inject: [SimulatorProvider, BankIdProvider], useFactory: (...providers: EidProvider[]) => providers },
+    { provide: EID_PROVIDERS, inject: [SimulatorProvider, BankIdProvider, FrejaProvider], useFactory: (...providers: EidProvider[]) => providers },
     EidProviderRegistry,
   ],
   exports: [EidProviderRegistry],

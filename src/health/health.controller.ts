@@ -7,6 +7,8 @@ import { DatabaseHealth } from '../database/database-health.js';
 import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { ProblemDto } from '../common/problem-details/problem.dto.js';
 import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
+import { FrejaCertificateCheck } from '../eid-providers/freja/freja-certificate.check.js';
+import { certificateReadiness } from './certificate-readiness.js';
 import { LiveDto, ReadyDto, CertificateStatusDto } from './dto/health-answers.dto.js';
 
 // Two checks need no framework: @nestjs/terminus 12 also drags in a peer conflict (mikro-orm wants Nest 11).
@@ -20,6 +22,7 @@ export class HealthController {
   constructor(
     private readonly database: DatabaseHealth,
     private readonly bankIdCertificates: BankIdCertificateCheck,
+    private readonly frejaCertificates: FrejaCertificateCheck,
     @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
     this.databaseChecks = new RecentValue(server.anonymousCacheTtlMs, () => this.checkDatabase());
@@ -35,8 +38,8 @@ export class HealthController {
   }
 
   /**
-   * Ready to serve: the database answers, every migration of this build is applied, and no BankID
-   * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
+   * Ready to serve: the database answers, every migration of this build is applied, and no BankID or
+   * Freja RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
    */
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied' })
@@ -49,25 +52,20 @@ export class HealthController {
   })
   async ready() {
     const checks = await this.databaseChecks.get();
-    const certificates = this.bankIdCertificates.statuses();
-    const expired = certificates.filter((c) => c.state === 'expired').map((c) => c.environment);
-    if (checks.database !== 'up' || checks.migrations !== 'applied' || expired.length) {
-      const certificateProblem = expired.length ? `, BankID RP certificate expired for ${expired.join(' and ')} keys` : '';
+    const certificates = certificateReadiness([
+      { label: 'BankID', check: 'bankidCertificates', statuses: this.bankIdCertificates.statuses() },
+      { label: 'Freja', check: 'frejaCertificates', statuses: this.frejaCertificates.statuses() },
+    ]);
+    if (checks.database !== 'up' || checks.migrations !== 'applied' || certificates.expired.length) {
+      const certificateProblem = certificates.expired.map((problem) => `, ${problem}`).join('');
       throw new ServiceUnavailableException(
         `Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`,
       );
     }
-    const warnings = certificates
-      .filter((c) => c.state === 'expiring')
-      .map((c) => `The BankID RP certificate for ${c.environment} keys expires in ${c.daysLeft} days (${c.expiresAt}): renew it.`);
+    const { warnings } = certificates;
     return {
       status: warnings.length ? 'warn' : 'ok',
-      checks: {
-        ...checks,
-        ...(certificates.length
-          ? { bankidCertificates: Object.fromEntries(certificates.map(({ environment, ...status }) => [environment, status])) }
-          : {}),
-      },
+      checks: { ...checks, ...certificates.checks },
       ...(warnings.length ? { warnings } : {}),
     };
   }

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
-import { launchUrlAad, qrSecretAad } from '../sessions/session-encryption.js';
+import type { QrSource } from '../qr/qr-frame.js';
+import { launchUrlAad } from '../sessions/session-encryption.js';
+import { SessionQrSources } from '../sessions/session-qr-sources.js';
 import type { Session } from '../sessions/session.entity.js';
 import { SessionStore, type SessionProgress } from '../sessions/session.store.js';
 
@@ -14,8 +16,8 @@ export interface KioskSessionState {
   orderTime: Date;
   /** Orders replaced so far (autoRenew): a change means new frames and a new launch link. */
   renewals: number;
-  /** Present while the session is pending and has an animated QR. */
-  qr?: { startToken: string; startSecret: string };
+  /** Present while the session is pending and has a QR. */
+  qr?: QrSource;
 }
 
 /** The kiosk's read model of sessions: by id alone, since the kiosk's token already names the session. */
@@ -23,22 +25,16 @@ export interface KioskSessionState {
 export class KioskSessionReader {
   constructor(
     private readonly sessions: SessionStore,
+    private readonly qrSources: SessionQrSources,
     private readonly cipher: DataCipher,
   ) {}
 
   async forKiosk(sessionId: string): Promise<KioskSessionState> {
     const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
-    const { id, status, hintCode, orderTime, renewals, qrStartToken, qrStartSecretEnc } = session;
-    const showsQr = status === 'pending' && qrStartToken && qrStartSecretEnc;
-    return {
-      id,
-      status,
-      hintCode,
-      orderTime,
-      renewals,
-      ...(showsQr ? { qr: { startToken: qrStartToken, startSecret: this.cipher.decrypt(qrStartSecretEnc, qrSecretAad(id)) } } : {}),
-    };
+    const { id, status, hintCode, orderTime, renewals } = session;
+    const qr = status === 'pending' ? this.qrSources.of(session) : null;
+    return { id, status, hintCode, orderTime, renewals, ...(qr ? { qr } : {}) };
   }
 
   /** The current order's same-device link while the session is pending (docs/same-device.md). */

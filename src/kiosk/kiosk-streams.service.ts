@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
-import { qrData, qrTimeAt } from '../qr/qr-frame.js';
+import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { KioskSessionReader, type KioskSessionState } from './kiosk-session-reader.js';
 
 /** One open event stream: the HTTP response, seen as something to write events to. */
@@ -165,8 +165,8 @@ export class KioskStreamsService implements OnModuleDestroy {
   }
 
   private frameEvent(watch: Watch, qrTime: number): string {
-    const { startToken, startSecret } = watch.state.qr!;
-    return sse('frame', { qrTime, qrData: qrData(startToken, startSecret, qrTime) });
+    // A static code is sent each second too: the page treats frames that stop as a lost stream (docs/kiosk.md).
+    return sse('frame', { qrTime, qrData: qrFrame(watch.state.qr!, qrTime).qrData });
   }
 
   private broadcast(watch: Watch, event: string): void {

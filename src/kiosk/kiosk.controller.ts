@@ -47,6 +47,9 @@ export class KioskController {
 
   @Get('eid-qr.js')
   @ApiOperation({ summary: 'The <eid-qr session token lang> web component for your own pages (docs/same-device.md)' })
+  @ApiProduces('text/javascript')
+  @ApiOkResponse({ description: 'An ES module defining `<eid-qr>`.', content: { 'text/javascript': { schema: { type: 'string' } } } })
+  @ApiProblems()
   component(@Res() reply: FastifyReply): void {
     // RPs link this address without a version: a short cache lets a release reach them within minutes.
     this.sendAsset(reply, 'eid-qr.js', 'public, max-age=300');
@@ -76,6 +79,11 @@ export class KioskController {
   @Get(':sessionId/launch')
   @ApiHeader({ name: 'authorization', description: 'Kiosk <token from the kioskUrl fragment>', required: true })
   @ApiOperation({ summary: "The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended)" })
+  @ApiOkResponse({
+    description: '`{launchUrl}`: a URL, or null once the order has ended.',
+    content: { 'application/json': { schema: { type: 'object', properties: { launchUrl: { type: ['string', 'null'], format: 'uri' } }, required: ['launchUrl'] } } },
+  })
+  @ApiProblems('invalid_kiosk_token', 'session_not_found', 'rate_limit_exceeded')
   async launch(
     @Param('sessionId') sessionId: string,
     @Headers('authorization') authorization: string | undefined,

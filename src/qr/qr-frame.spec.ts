@@ -1,4 +1,4 @@
-import { parseQrData, qrAuthCode, qrData, qrTimeAt } from './qr-frame.js';
+import { parseQrData, qrAuthCode, qrData, qrFrame, qrTimeAt } from './qr-frame.js';
 
 // BankID's published example (RP guidelines), also used by fortifiedid/bankidapi and the Rust crate `bankid`.
 const TOKEN = '67df3917-fa0d-44e5-b327-edcc928297f8';
@@ -44,5 +44,10 @@ describe('QR frame maths', () => {
     `freja.${TOKEN}.0.${'a'.repeat(64)}`,
   ])('should refuse malformed %p', (text) => {
     expect(parseQrData(text)).toBeNull();
+  });
+
+  it('should animate a frame from the secret, and show a static code as it is, without qrTime', () => {
+    expect(qrFrame({ kind: 'animated', startToken: TOKEN, startSecret: SECRET }, 7)).toEqual({ qrData: qrData(TOKEN, SECRET, 7), qrTime: 7 });
+    expect(qrFrame({ kind: 'static', qrData: 'app://link?ref=1' }, 7)).toEqual({ qrData: 'app://link?ref=1' });
   });
 });

@@ -15,6 +15,14 @@ export function qrData(qrStartToken: string, qrStartSecret: string, qrTime: numb
   return `bankid.${qrStartToken}.${qrTime}.${qrAuthCode(qrStartSecret, qrTime)}`;
 }
 
+/** A pending session's QR: the animated code made from its secret, or a provider's code that never changes. */
+export type QrSource = { kind: 'animated'; startToken: string; startSecret: string } | { kind: 'static'; qrData: string };
+
+/** What the QR shows `qrTime` seconds into the order; a static code has no qrTime. */
+export function qrFrame(source: QrSource, qrTime: number): { qrData: string; qrTime?: number } {
+  return source.kind === 'static' ? { qrData: source.qrData } : { qrData: qrData(source.startToken, source.startSecret, qrTime), qrTime };
+}
+
 export interface ParsedQrData {
   qrStartToken: string;
   qrTime: number;

@@ -7,6 +7,8 @@ export const SESSION_LISTING = defineListing({
     sessionId: { sql: 's.id::text', type: 'text' },
     provider: { sql: 's.provider', type: 'text' },
     environment: { sql: 's.environment', type: 'text' },
+    operation: { sql: 's.operation', type: 'text' },
+    channel: { sql: 's.channel', type: 'text' },
     status: { sql: 's.status', type: 'text' },
     hintCode: { sql: 's.hint_code', type: 'text' },
     apiKeyId: { sql: 's.api_key_id::text', type: 'text' },

@@ -142,7 +142,7 @@ export class SessionSettlement {
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
     for (const { session, transition, changes } of changed) {
-      if (transition.kind !== 'progress' && outcome.updated.has(session.id)) this.metrics.sessionEnded({ ...session, ...changes }, 'auth');
+      if (transition.kind !== 'progress' && outcome.updated.has(session.id)) this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
     }
     const changesById = new Map(changed.map(({ session, changes }) => [session.id, changes]));
     return items.map(({ session }) => {
@@ -242,7 +242,8 @@ function endedEvent(session: Session, completion: CompletedIdentity | null, outc
     teamId: session.teamId,
     environment: session.environment,
     sessionId: session.id,
-    type: session.status === 'complete' ? 'auth.session.completed' : 'auth.session.failed',
+    // sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md).
+    type: `${session.operation}.session.${session.status === 'complete' ? 'completed' : 'failed'}`,
     occurredAt: session.completedAt!,
     data: { ...sessionView(session, completion, outcome), ...(session.metadata ? { metadata: session.metadata } : {}) },
   };

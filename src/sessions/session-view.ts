@@ -19,6 +19,8 @@ export function sessionView(session: Session, completion: CompletedIdentity | nu
     provider: session.provider,
     // Which world answered (docs/security.md): a live integration can refuse a simulated identity.
     environment: session.environment,
+    operation: session.operation,
+    channel: session.channel,
     status: session.status,
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
     ...(userMessage ? { userMessage } : {}),

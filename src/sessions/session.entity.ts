@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { EidChannel, EidOperation } from '../eid-providers/eid-provider.js';
 import type { SessionStatus } from './session-state.js';
 
 @Entity('sessions')
@@ -18,6 +19,14 @@ export class Session {
 
   @Column('text')
   provider: string;
+
+  /** auth or sign (docs/api.md, "Signing and the phone channel"). */
+  @Column('text')
+  operation: EidOperation;
+
+  /** app (QR, autostart) or phone (no QR). */
+  @Column('text')
+  channel: EidChannel;
 
   /** The provider's reference: BankID orderRef, Freja authRef. */
   @Column('text', { name: 'order_ref' })

@@ -5,7 +5,7 @@ import { Scopes } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { API_KEY_PROBLEMS, ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
-import { qrData, qrTimeAt } from '../qr/qr-frame.js';
+import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { negotiateQrFormat } from '../qr/qr-format.js';
 import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { QrQueryDto } from './dto/qr-query.dto.js';
@@ -97,7 +97,7 @@ export class SessionsController {
       'image/svg+xml': { schema: { type: 'string' } },
     },
   })
-  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'session_not_pending')
+  @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'session_not_pending', 'qr_not_available')
   async qr(
     @CurrentPrincipal() principal: ApiKeyPrincipal,
     @Param('sessionId') sessionId: string,
@@ -105,18 +105,17 @@ export class SessionsController {
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { session, qrStartSecret } = await this.sessions.pendingForQr(principal, sessionId);
+    const { session, qr } = await this.sessions.pendingForQr(principal, sessionId);
     const now = this.clock.now();
-    const qrTime = qrTimeAt(session.orderTime, now);
-    const data = qrData(session.qrStartToken!, qrStartSecret, qrTime);
+    const frame = qrFrame(qr, qrTimeAt(session.orderTime, now));
     const format = negotiateQrFormat(query.format, accept);
     // A frame is valid for one second: never let a cache keep it.
     void reply.header('cache-control', 'no-store').header('vary', 'accept');
     if (format === 'json') {
-      void reply.send({ sessionId: session.id, qrData: data, qrTime, status: session.status });
+      void reply.send({ sessionId: session.id, ...frame, status: session.status });
       return;
     }
-    const image = this.renderer.render(session.id, data, format, query.size, now.getTime());
+    const image = this.renderer.render(session.id, frame.qrData, format, query.size, now.getTime());
     void reply.type(format === 'png' ? 'image/png' : 'image/svg+xml').send(image);
   }
 }

@@ -8,6 +8,7 @@ import { QrModule } from '../qr/qr.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
 import { SessionMetrics } from './session-metrics.js';
+import { SessionQrSources } from './session-qr-sources.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
@@ -15,11 +16,12 @@ import { SessionSettlement } from './session-settlement.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
 import { SessionsService } from './sessions.service.js';
+import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule, EvidenceModule],
-  controllers: [SessionsController, SessionsListingController],
-  providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionCollectorJob, SessionPiiPurgeJob],
-  exports: [SessionStore],
+  controllers: [SessionsController, SignAndPhoneController, SessionsListingController],
+  providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionQrSources, SessionCollectorJob, SessionPiiPurgeJob],
+  exports: [SessionStore, SessionQrSources],
 })
 export class SessionsModule {}

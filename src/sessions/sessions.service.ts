@@ -8,15 +8,17 @@ import { ValidationProblemException } from '../common/problem-details/validation
 import { isUuid } from '../common/validation/is-uuid.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import type { CompletedIdentity, EidProvider, StartOrderRequest } from '../eid-providers/eid-provider.js';
+import type { CompletedIdentity, EidChannel, EidOperation, EidProvider, StartOrderRequest } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { KioskLinks } from '../kiosk/kiosk-links.js';
-import type { StartSessionDto } from './dto/start-session.dto.js';
+import type { StartSessionBody } from './dto/start-session-body.js';
 import { describeProviderError } from './provider-error.js';
 import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
 import { newReturnNonce, returnNonceHash, returnNonceMatches, returnUrlProblem, withReturnNonce } from './return-url.js';
 import { completionAad, evidenceAad, launchUrlAad, qrSecretAad, renewalRequestAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
 import { signedTextsOf } from './session-result.js';
+import type { QrSource } from '../qr/qr-frame.js';
+import { SessionQrSources } from './session-qr-sources.js';
 import { SessionSettlement } from './session-settlement.js';
 import { SessionMetrics } from './session-metrics.js';
 import { sessionView, type SessionView } from './session-view.js';
@@ -25,6 +27,7 @@ import { SessionStore } from './session.store.js';
 
 /** Wrong return nonces a session tolerates; the third fails it (docs/same-device.md). */
 export const RETURN_NONCE_ATTEMPTS = 3;
+const AUTH_APP = { operation: 'auth', channel: 'app' } as const;
 
 /** The API's use cases on sessions: start, poll, cancel and the QR. How sessions end is SessionSettlement's. */
 @Injectable()
@@ -38,24 +41,38 @@ export class SessionsService {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly kioskLinks: KioskLinks,
+    private readonly qrSources: SessionQrSources,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly metrics: SessionMetrics,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
-  async start(principal: ApiKeyPrincipal, providerName: string, request: StartSessionDto) {
+  /** Starts any of the four kinds (docs/api.md, "Signing and the phone channel"); the body was validated for its kind. */
+  async start(
+    principal: ApiKeyPrincipal,
+    providerName: string,
+    request: StartSessionBody,
+    kind: { operation: EidOperation; channel: EidChannel } = AUTH_APP,
+  ) {
     const returnUrlError = request.returnUrl === undefined ? undefined : returnUrlProblem(request.returnUrl, this.server.production);
     if (returnUrlError) throw new ValidationProblemException([{ pointer: '/returnUrl', detail: returnUrlError }]);
-    const provider = this.providers.forStart(providerName, principal.apiKey.environment);
+    const provider = this.providers.forStart(providerName, principal.apiKey.environment, kind);
     // The nonce rides inside the returnUrl the provider gets; we keep only its hash (docs/same-device.md).
     const returnNonce = request.returnUrl === undefined ? undefined : newReturnNonce();
     const orderRequest: StartOrderRequest = {
       environment: principal.apiKey.environment,
+      ...kind,
       endUserIp: request.endUserIp,
       userVisibleData: request.userVisibleData,
       userVisibleDataFormat: request.userVisibleDataFormat,
+      userNonVisibleData: request.userNonVisibleData,
       requirement: request.requirement,
       returnUrl: request.returnUrl && returnNonce ? withReturnNonce(request.returnUrl, returnNonce) : undefined,
+      personalNumber: request.personalNumber,
+      callInitiator: request.callInitiator,
+      userInfoType: request.userInfoType,
+      userInfo: request.userInfo,
+      minRegistrationLevel: request.minRegistrationLevel,
     };
     const order = await this.callProvider(provider, 'start', () => provider.start(orderRequest));
     const now = this.clock.now();
@@ -69,13 +86,15 @@ export class SessionsService {
       apiKeyId: principal.apiKey.id,
       environment: principal.apiKey.environment,
       provider: provider.name,
+      operation: kind.operation,
+      channel: kind.channel,
       orderRef: order.orderRef,
       status: 'pending',
       hintCode: 'outstandingTransaction',
       qrStartToken: order.qr?.startToken ?? null,
       qrStartSecretEnc: order.qr ? this.cipher.encrypt(order.qr.startSecret, qrSecretAad(id)) : null,
       orderTime: order.orderTime,
-      endUserIp: request.endUserIp,
+      endUserIp: request.endUserIp ?? null,
       metadata: request.metadata ?? null,
       completionEnc: null,
       signedTextsEnc: Object.keys(texts).length ? this.cipher.encryptJson(texts, signedTextsAad(id)) : null,
@@ -96,10 +115,12 @@ export class SessionsService {
       renewals: 0,
     };
     await this.store.insert(session);
-    this.metrics.sessionStarted(provider.name, 'auth');
+    this.metrics.sessionStarted(provider.name, kind.operation);
     return {
       sessionId: id,
       provider: provider.name,
+      operation: session.operation,
+      channel: session.channel,
       status: session.status,
       qrStartToken: order.qr?.startToken,
       qrStartSecret: order.qr?.startSecret,
@@ -107,8 +128,8 @@ export class SessionsService {
       launchUrl: order.launchUrl,
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
-      // A kiosk can only show an animated QR: providers without one get no link.
-      kioskUrl: order.qr ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
+      // A kiosk shows a QR: providers without one get no link.
+      kioskUrl: order.qr || provider.staticQrData ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
     };
   }
 
@@ -162,13 +183,14 @@ export class SessionsService {
     await this.settlement.apply(session, { kind: 'fail', hintCode: 'returnNonceMismatch' });
   }
 
-  /** A pending session of the caller's team and environment, with its decrypted QR secret. */
-  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qrStartSecret: string }> {
+  /** A pending session of the caller's team and environment, with what its QR is made from. */
+  async pendingForQr(principal: ApiKeyPrincipal, sessionId: string): Promise<{ session: Session; qr: QrSource }> {
     const session = await this.findForKey(principal, sessionId);
-    if (session.status !== 'pending' || this.clock.now() >= session.expiresAt || !session.qrStartSecretEnc || !session.qrStartToken) {
-      throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
-    }
-    return { session, qrStartSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)) };
+    // A phone session never had a QR: the user is on a call, and the order is in their app already.
+    if (session.channel === 'phone') throw new DomainException('qr_not_available', 'A phone session has no QR code.');
+    const qr = session.status === 'pending' && this.clock.now() < session.expiresAt ? this.qrSources.of(session) : null;
+    if (!qr) throw new DomainException('session_not_pending', 'The session is no longer waiting for a scan.');
+    return { session, qr };
   }
 
   /** The raw evidence of a complete session (docs/evidence.md): 410 once purged with the personal data. */

@@ -1,4 +1,5 @@
-export const WEBHOOK_EVENT_TYPES = ['auth.session.completed', 'auth.session.failed'] as const;
+// By the session's operation, on either channel (docs/webhooks.md, "Events").
+export const WEBHOOK_EVENT_TYPES = ['auth.session.completed', 'auth.session.failed', 'sign.session.completed', 'sign.session.failed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent to one endpoint on request from the console, never subscribed to (docs/webhooks.md). */

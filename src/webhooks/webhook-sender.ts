@@ -108,7 +108,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 function classify(error: unknown, signal: AbortSignal, timeoutMs: number): { outcome: AttemptOutcome; error: string } {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
   const forbidden = [error, cause].find((e) => e instanceof ForbiddenTargetError);
-  if (forbidden) return { outcome: 'refused', error: truncate(`Refused: ${(forbidden as Error).message}`) };
+  if (forbidden) return { outcome: 'refused', error: truncate(`Refused: ${forbidden.message}`) };
   const code = (error as { code?: string })?.code;
   if (signal.aborted || (code && TIMEOUT_CODES.has(code))) return { outcome: 'timeout', error: `Timed out after ${timeoutMs} ms` };
   const message = error instanceof Error ? `${code ?? error.name}: ${error.message}` : String(error);

@@ -91,6 +91,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       sessionId,
       provider: 'bankid',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       hintCode: 'outstandingTransaction',
       userMessage: {
@@ -111,6 +113,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       sessionId,
       provider: 'bankid',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       hintCode: 'userSign',
       userMessage: {
@@ -127,6 +131,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       sessionId,
       provider: 'bankid',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'complete',
       user: FAKE_USER,
       device: { ipAddress: '192.0.2.10', uhi: expect.any(String) },

@@ -48,6 +48,8 @@ describe('Hot-path SQL on the sessions table', () => {
       apiKeyId: null,
       environment: 'test',
       provider: 'simulator',
+      operation: 'auth',
+      channel: 'app',
       orderRef: randomUUID(),
       status: 'pending',
       hintCode: 'outstandingTransaction',

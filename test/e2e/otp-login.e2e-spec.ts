@@ -140,6 +140,8 @@ describe('OTP login by e-mail (real SMTP on loopback), JWT and the management AP
           sessionId: started.body.sessionId,
           provider: 'simulator',
           environment: 'test',
+          operation: 'auth',
+          channel: 'app',
           status: 'pending',
           hintCode: 'outstandingTransaction',
           apiKeyId: created.body.id,

@@ -82,6 +82,8 @@ describe('POST /api/v1/sessions: the tabular listing on real SQL', () => {
       sessionId: '00000000-0000-4000-8000-000000000001',
       provider: 'simulator',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'failed',
       hintCode: 'userCancel',
       apiKeyId: expect.any(String),

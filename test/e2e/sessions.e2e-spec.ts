@@ -47,6 +47,8 @@ describe('Identity sessions (simulator)', () => {
     expect(started.body).toEqual({
       sessionId: expect.any(String),
       provider: 'simulator',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       qrStartToken: expect.any(String),
       qrStartSecret: expect.any(String),
@@ -62,6 +64,8 @@ describe('Identity sessions (simulator)', () => {
       sessionId,
       provider: 'simulator',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'pending',
       hintCode: 'outstandingTransaction',
       userMessage: {
@@ -104,6 +108,8 @@ describe('Identity sessions (simulator)', () => {
       sessionId,
       provider: 'simulator',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'complete',
       user: { personalNumber: '198507099805', name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson' },
       device: { ipAddress: '192.0.2.10' },
@@ -188,6 +194,8 @@ describe('Identity sessions (simulator)', () => {
       sessionId,
       provider: 'simulator',
       environment: 'test',
+      operation: 'auth',
+      channel: 'app',
       status: 'failed',
       hintCode: 'cancelled',
       userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: 'Action cancelled. Please try again.' },
@@ -287,8 +295,16 @@ describe('Identity sessions (simulator)', () => {
     e2e.clock.advance(3_600_000);
     await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     const after = await poll(sessionId).expect(200);
+    expect(after.body).toEqual({
+      sessionId,
+      provider: 'simulator',
+      environment: 'test',
+      operation: 'auth',
+      channel: 'app',
+      status: 'complete',
+      completedAt: expect.any(String),
+    });
     // The evidence and the result token name the user: they go with the personal data (docs/evidence.md).
-    expect(after.body).toEqual({ sessionId, provider: 'simulator', environment: 'test', status: 'complete', completedAt: expect.any(String) });
     expectProblem(await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key), 410, 'evidence_purged');
     const [row] = await e2e.app
       .get(DataSource)

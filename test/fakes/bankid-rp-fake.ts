@@ -40,19 +40,36 @@ export interface RecordedRequest {
   clientCn: string | undefined;
 }
 
+/**
+ * Fields a BankID-compatible server may send that the documentation does not promise: merged into
+ * every collect answer (`collect`) and into completionData (`completionData`; an undefined value
+ * removes a field), e.g. `{ completionData: { stepUp: false } }`.
+ */
+export interface CollectQuirks {
+  collect?: Record<string, unknown>;
+  completionData?: Record<string, unknown>;
+}
+
 /** One injected answer: an error body, or a delay before the normal answer (for timeouts). */
 export type Fault =
   | { path: Operation; times: number; status: number; errorCode: string; details?: string; headers?: Record<string, string> }
   | { path: Operation; times: number; delayMs: number };
 
-type Operation = 'auth' | 'collect' | 'cancel';
+type Operation = 'auth' | 'sign' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
+const OPERATIONS: readonly string[] = ['auth', 'sign', 'phone/auth', 'phone/sign', 'collect', 'cancel'];
 
 interface FakeOrder {
   orderRef: string;
-  autoStartToken: string;
-  qrStartToken: string;
-  qrStartSecret: string;
-  endUserIp: string;
+  operation: 'auth' | 'sign';
+  channel: 'app' | 'phone';
+  /** app channel only. */
+  autoStartToken?: string;
+  qrStartToken?: string;
+  qrStartSecret?: string;
+  endUserIp?: string;
+  /** phone channel: the person BankID asks; on the app channel requirement.personalNumber restricts who may answer. */
+  personalNumber?: string;
+  callInitiator?: string;
   requirement: Record<string, unknown>;
   userVisibleData?: string;
   userNonVisibleData?: string;
@@ -82,7 +99,11 @@ const KEEP_FAILED_MS = 300_000;
 // A frame must be the current one: the app refuses an older one (the same bound as the simulator's).
 const QR_TOLERANCE_SECONDS = 3;
 const USER_VISIBLE_DATA_MAX = 1500;
+const SIGN_USER_VISIBLE_DATA_MAX = 40_000;
+const USER_NON_VISIBLE_DATA_MAX = 200_000;
 const AUTH_FIELDS = new Set(['endUserIp', 'requirement', 'userVisibleData', 'userNonVisibleData', 'userVisibleDataFormat', 'returnUrl', 'returnRisk', 'web', 'app']);
+const PHONE_FIELDS = new Set(['personalNumber', 'callInitiator', 'requirement', 'userVisibleData', 'userNonVisibleData', 'userVisibleDataFormat']);
+const PHONE_REQUIREMENTS = new Set(['pinCode', 'certificatePolicies']);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 
@@ -102,6 +123,7 @@ export class FakeBankIdServer {
   readonly requests: RecordedRequest[] = [];
   private readonly orders = new Map<string, FakeOrder>();
   private faults: Fault[] = [];
+  private quirks: CollectQuirks = {};
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly now: () => number;
   private brokenSignatures = false;
@@ -143,6 +165,11 @@ export class FakeBankIdServer {
     this.brokenSignatures = broken;
   }
 
+  /** From now on, collect answers carry these undocumented fields (see CollectQuirks). */
+  sendQuirks(quirks: CollectQuirks): void {
+    this.quirks = quirks;
+  }
+
   /** The next `times` calls of `path` get this answer instead of the normal one. */
   injectFault(fault: Fault): void {
     this.faults.push({ ...fault });
@@ -163,7 +190,7 @@ export class FakeBankIdServer {
   scanQr(qrData: string): string {
     const match = QR_DATA.exec(qrData);
     const order = match && [...this.orders.values()].find((o) => o.qrStartToken === match[1]);
-    if (!match || !order) throw new FakeAppRefusal('qr_invalid');
+    if (!match || !order?.qrStartSecret) throw new FakeAppRefusal('qr_invalid');
     const expected = createHmac('sha256', order.qrStartSecret).update(match[2]).digest();
     if (!timingSafeEqual(expected, Buffer.from(match[3], 'hex'))) throw new FakeAppRefusal('qr_invalid');
     this.refresh(order);
@@ -175,11 +202,46 @@ export class FakeBankIdServer {
 
   /** Opens the app on the same device with the autostart token. */
   openWithAutoStartToken(autoStartToken: string): string {
-    const order = [...this.orders.values()].find((o) => o.autoStartToken === autoStartToken);
+    const order = [...this.orders.values()].find((o) => o.autoStartToken !== undefined && o.autoStartToken === autoStartToken);
     if (!order) throw new FakeAppRefusal('qr_invalid');
     this.refresh(order);
     this.pickUp(order);
     return order.orderRef;
+  }
+
+  /** What the app shows for an order: its operation and its text, decoded. */
+  shown(orderRef: string): { operation: 'auth' | 'sign'; userVisibleData?: string } {
+    const order = this.pending(orderRef);
+    const text = order.userVisibleData === undefined ? undefined : Buffer.from(order.userVisibleData, 'base64').toString('utf8');
+    return { operation: order.operation, ...(text === undefined ? {} : { userVisibleData: text }) };
+  }
+
+  /**
+   * The person on a call with the RP opens their app: the newest pending phone order for them
+   * asks whether they are on a call with the RP (userCallConfirm).
+   */
+  openPhoneOrder(personalNumber: string): string {
+    const order = [...this.orders.values()]
+      .filter((o) => o.channel === 'phone' && o.personalNumber === personalNumber && this.refresh(o) && o.status === 'pending' && o.pickedUpAt === undefined)
+      .sort((a, b) => b.createdAt - a.createdAt)[0];
+    if (!order) throw new FakeAppRefusal('not_pending');
+    order.pickedUpAt = this.now();
+    order.hintCode = 'userCallConfirm';
+    return order.orderRef;
+  }
+
+  /** The user confirms the call: the app goes on to the PIN step (userSign). */
+  confirmCall(orderRef: string): void {
+    const order = this.pending(orderRef);
+    if (order.hintCode !== 'userCallConfirm') throw new FakeAppRefusal('not_picked_up');
+    order.hintCode = 'userSign';
+  }
+
+  /** The user answers that they are not on a call with the RP. */
+  declineCall(orderRef: string): void {
+    const order = this.pending(orderRef);
+    if (order.hintCode !== 'userCallConfirm') throw new FakeAppRefusal('not_picked_up');
+    this.endWith(order, 'userDeclinedCall');
   }
 
   /** Moves a picked-up order to another pending hint (noClient, started, userMrtd, userCallConfirm, …). */
@@ -190,8 +252,11 @@ export class FakeBankIdServer {
   /** The user identifies: the order completes with this identity. */
   approve(orderRef: string, user: FakeUser = FAKE_USER): void {
     const order = this.pending(orderRef);
-    if (order.pickedUpAt === undefined) throw new FakeAppRefusal('not_picked_up');
-    Object.assign(order, { status: 'complete', hintCode: undefined, endedAt: this.now(), user });
+    // On a call the user must confirm the call before the PIN step.
+    if (order.pickedUpAt === undefined || order.hintCode === 'userCallConfirm') throw new FakeAppRefusal('not_picked_up');
+    // BankID asked a named person on the phone channel: that is who answers.
+    const who = order.personalNumber ? { ...user, personalNumber: order.personalNumber } : user;
+    Object.assign(order, { status: 'complete', hintCode: undefined, endedAt: this.now(), user: who });
   }
 
   /** The user presses cancel in the app. */
@@ -215,7 +280,7 @@ export class FakeBankIdServer {
     const body = parseJson(raw);
     this.requests.push({ path, contentType: req.headers['content-type'], body, clientCn });
     try {
-      if (!req.url?.startsWith('/rp/v6.0/') || !['auth', 'collect', 'cancel'].includes(path)) throw new ApiError(404, 'notFound', 'No such endpoint.');
+      if (!req.url?.startsWith('/rp/v6.0/') || !OPERATIONS.includes(path)) throw new ApiError(404, 'notFound', 'No such endpoint.');
       if (req.method !== 'POST') throw new ApiError(405, 'methodNotAllowed', 'Only POST is allowed.');
       if (!clientCn || !this.options.authorizedClients.includes(clientCn)) throw new ApiError(401, 'unauthorized', 'The RP does not have access to the service.');
       // BankID takes exactly application/json: even a charset parameter is refused.
@@ -227,51 +292,41 @@ export class FakeBankIdServer {
         send(res, fault.status, { errorCode: fault.errorCode, details: fault.details ?? fault.errorCode }, fault.headers);
         return;
       }
-      send(res, 200, path === 'auth' ? this.auth(body) : path === 'collect' ? await this.collect(body) : this.cancel(body));
+      send(res, 200, await this.answer(path as Operation, body));
     } catch (error) {
       const known = error instanceof ApiError ? error : new ApiError(500, 'internalError', 'Internal technical error.');
       send(res, known.status, { errorCode: known.errorCode, details: known.details });
     }
   }
 
-  private auth(body: Record<string, unknown>) {
+  private answer(path: Operation, body: Record<string, unknown>): object | Promise<object> {
+    if (path === 'collect') return this.collect(body);
+    if (path === 'cancel') return this.cancel(body);
+    if (path === 'phone/auth' || path === 'phone/sign') return this.phoneStart(path === 'phone/sign' ? 'sign' : 'auth', body);
+    return this.appStart(path, body);
+  }
+
+  /** auth and sign: an order for whoever scans the QR or opens the autostart link. */
+  private appStart(operation: 'auth' | 'sign', body: Record<string, unknown>) {
     for (const field of Object.keys(body)) if (!AUTH_FIELDS.has(field)) throw invalid(`Unknown parameter ${field}.`);
-    const { endUserIp, requirement = {}, userVisibleData, userNonVisibleData, userVisibleDataFormat, returnUrl, returnRisk = false } = body;
+    const { endUserIp, requirement = {}, returnUrl, returnRisk = false } = body;
     if (typeof endUserIp !== 'string' || isIP(endUserIp) === 0) throw invalid('Invalid endUserIp.');
-    if (userVisibleData !== undefined) {
-      if (typeof userVisibleData !== 'string' || !BASE64.test(userVisibleData) || userVisibleData.length < 1 || userVisibleData.length > USER_VISIBLE_DATA_MAX) {
-        throw invalid('Invalid userVisibleData.');
-      }
-    }
-    if (userNonVisibleData !== undefined && (typeof userNonVisibleData !== 'string' || !BASE64.test(userNonVisibleData) || userNonVisibleData.length < 1)) {
-      throw invalid('Invalid userNonVisibleData.');
-    }
-    if (userVisibleDataFormat !== undefined && (userVisibleData === undefined || !['plaintext', 'simpleMarkdownV1'].includes(userVisibleDataFormat as string))) {
-      throw invalid('Invalid userVisibleDataFormat.');
-    }
+    const texts = checkTexts(operation, body);
     if (returnUrl !== undefined && (typeof returnUrl !== 'string' || returnUrl.length < 1 || returnUrl.length > 512)) throw invalid('Invalid returnUrl.');
     if (typeof returnRisk !== 'boolean') throw invalid('Invalid returnRisk.');
     if (!isObject(requirement)) throw invalid('Invalid requirement.');
     checkRequirement(requirement);
-    if (typeof requirement.personalNumber === 'string') {
-      const running = [...this.orders.values()].find(
-        (o) => this.refresh(o) && o.status === 'pending' && o.requirement.personalNumber === requirement.personalNumber,
-      );
-      if (running) {
-        // Both orders are cancelled: the running one fails, the new one is never created.
-        this.endWith(running, 'cancelled');
-        throw new ApiError(400, 'alreadyInProgress', 'An order for this person is already in progress.');
-      }
-    }
+    this.refuseSecondOrder(requirement.personalNumber);
     const order: FakeOrder = {
       orderRef: randomUUID(),
+      operation,
+      channel: 'app',
       autoStartToken: randomUUID(),
       qrStartToken: randomUUID(),
       qrStartSecret: randomUUID(),
       endUserIp,
       requirement,
-      userVisibleData,
-      userNonVisibleData,
+      ...texts,
       returnRisk,
       createdAt: this.now(),
       status: 'pending',
@@ -281,11 +336,53 @@ export class FakeBankIdServer {
     return { orderRef: order.orderRef, autoStartToken: order.autoStartToken, qrStartToken: order.qrStartToken, qrStartSecret: order.qrStartSecret };
   }
 
+  /** phone/auth and phone/sign: BankID sends the order to the named person's app; no QR, no autostart. */
+  private phoneStart(operation: 'auth' | 'sign', body: Record<string, unknown>) {
+    for (const field of Object.keys(body)) if (!PHONE_FIELDS.has(field)) throw invalid(`Unknown parameter ${field}.`);
+    const { personalNumber, callInitiator, requirement = {} } = body;
+    if (typeof personalNumber !== 'string' || !/^\d{12}$/.test(personalNumber)) throw invalid('Invalid personalNumber.');
+    if (callInitiator !== 'user' && callInitiator !== 'RP') throw invalid('Invalid callInitiator.');
+    const texts = checkTexts(operation, body);
+    if (!isObject(requirement) || Object.keys(requirement).some((name) => !PHONE_REQUIREMENTS.has(name))) throw invalid('Invalid requirement.');
+    checkRequirement(requirement);
+    this.refuseSecondOrder(personalNumber);
+    const order: FakeOrder = {
+      orderRef: randomUUID(),
+      operation,
+      channel: 'phone',
+      personalNumber,
+      callInitiator,
+      requirement,
+      ...texts,
+      returnRisk: false,
+      createdAt: this.now(),
+      status: 'pending',
+      hintCode: 'outstandingTransaction',
+    };
+    this.orders.set(order.orderRef, order);
+    return { orderRef: order.orderRef };
+  }
+
+  /** One order per person at a time: both the running and the new order are cancelled. */
+  private refuseSecondOrder(personalNumber: unknown): void {
+    if (typeof personalNumber !== 'string') return;
+    const running = [...this.orders.values()].find(
+      (o) => this.refresh(o) && o.status === 'pending' && (o.personalNumber ?? o.requirement.personalNumber) === personalNumber,
+    );
+    if (running) {
+      this.endWith(running, 'cancelled');
+      throw new ApiError(400, 'alreadyInProgress', 'An order for this person is already in progress.');
+    }
+  }
+
   private async collect(body: Record<string, unknown>) {
     const order = typeof body.orderRef === 'string' && Object.keys(body).length === 1 ? this.current(body.orderRef) : undefined;
     if (!order) throw invalid('No such order.');
-    if (order.status !== 'complete') return { orderRef: order.orderRef, status: order.status, hintCode: order.hintCode };
-    return { orderRef: order.orderRef, status: 'complete', completionData: await this.completionData(order) };
+    const extra = this.quirks.collect ?? {};
+    if (order.status !== 'complete') return { orderRef: order.orderRef, status: order.status, hintCode: order.hintCode, ...extra };
+    const completionData: Record<string, unknown> = { ...(await this.completionData(order)), ...this.quirks.completionData };
+    for (const [field, value] of Object.entries(completionData)) if (value === undefined) delete completionData[field];
+    return { orderRef: order.orderRef, status: 'complete', completionData, ...extra };
   }
 
   private cancel(body: Record<string, unknown>) {
@@ -300,7 +397,7 @@ export class FakeBankIdServer {
     // Signed once, when first collected: every later collect returns the same evidence, as at BankID.
     order.evidence ??= this.evidenceCa.evidence({
       user: order.user!,
-      funcId: 'Identification',
+      funcId: order.operation === 'sign' ? 'Signing' : 'Identification',
       userVisibleData: order.userVisibleData,
       userNonVisibleData: order.userNonVisibleData,
       brokenSignature: this.brokenSignatures,
@@ -308,7 +405,8 @@ export class FakeBankIdServer {
     const { signature, ocspResponse } = await order.evidence;
     return {
       user: order.user,
-      device: { ipAddress: order.endUserIp, uhi: randomBytes(18).toString('base64url') },
+      // On a call BankID sees the user's phone, not an RP-given address.
+      device: { ipAddress: order.endUserIp ?? '198.51.100.7', uhi: randomBytes(18).toString('base64url') },
       bankIdIssueDate: '2024-03-01',
       ...(order.requirement.mrtd === true ? { stepUp: { mrtd: true } } : {}),
       signature,
@@ -330,7 +428,8 @@ export class FakeBankIdServer {
   /** Applies what time did to the order; false when BankID has forgotten it. */
   private refresh(order: FakeOrder): boolean {
     const now = this.now();
-    if (order.status === 'pending' && order.pickedUpAt === undefined && now >= order.createdAt + START_WINDOW_MS) {
+    // A phone order is in the named person's app already: only the order lifetime applies.
+    if (order.status === 'pending' && order.channel === 'app' && order.pickedUpAt === undefined && now >= order.createdAt + START_WINDOW_MS) {
       this.endWith(order, 'startFailed', order.createdAt + START_WINDOW_MS);
     } else if (order.status === 'pending' && now >= order.createdAt + ORDER_LIFETIME_MS) {
       this.endWith(order, 'expiredTransaction', order.createdAt + ORDER_LIFETIME_MS);
@@ -371,6 +470,27 @@ export class FakeBankIdServer {
       this.timers.add(timer);
     });
   }
+}
+
+/** userVisibleData (required to sign, longer for sign), its format, and userNonVisibleData, as BankID checks them. */
+function checkTexts(operation: 'auth' | 'sign', body: Record<string, unknown>): { userVisibleData?: string; userNonVisibleData?: string } {
+  const { userVisibleData, userVisibleDataFormat, userNonVisibleData } = body;
+  const max = operation === 'sign' ? SIGN_USER_VISIBLE_DATA_MAX : USER_VISIBLE_DATA_MAX;
+  if (operation === 'sign' && userVisibleData === undefined) throw invalid('userVisibleData is required.');
+  if (userVisibleData !== undefined) {
+    if (typeof userVisibleData !== 'string' || !BASE64.test(userVisibleData) || userVisibleData.length < 1 || userVisibleData.length > max) {
+      throw invalid('Invalid userVisibleData.');
+    }
+  }
+  if (userVisibleDataFormat !== undefined && (userVisibleData === undefined || !['plaintext', 'simpleMarkdownV1'].includes(userVisibleDataFormat as string))) {
+    throw invalid('Invalid userVisibleDataFormat.');
+  }
+  if (userNonVisibleData !== undefined) {
+    if (typeof userNonVisibleData !== 'string' || !BASE64.test(userNonVisibleData) || userNonVisibleData.length < 1 || userNonVisibleData.length > USER_NON_VISIBLE_DATA_MAX) {
+      throw invalid('Invalid userNonVisibleData.');
+    }
+  }
+  return { userVisibleData, userNonVisibleData };
 }
 
 function checkRequirement(requirement: Record<string, unknown>): void {

@@ -43,8 +43,9 @@ export interface TestPki {
  * Throwaway certificates for one test file, made with the openssl binary (on every Debian with
  * ca-certificates): P-256 keys keep the whole set under a second, where pure-JS RSA takes seconds.
  */
-export async function createTestPki(options: { clientDays?: number } = {}): Promise<TestPki> {
-  const dir = await mkdtemp(join(tmpdir(), 'bankid-pki-'));
+export async function createTestPki(options: { clientDays?: number; service?: 'BankID' | 'Freja eID' } = {}): Promise<TestPki> {
+  const service = options.service ?? 'BankID';
+  const dir = await mkdtemp(join(tmpdir(), 'eid-pki-'));
   const path = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
 
@@ -71,13 +72,13 @@ export async function createTestPki(options: { clientDays?: number } = {}): Prom
   const clientExtensions = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n';
 
   await Promise.all([
-    selfSigned('bankid-ca', '/O=Fake BankID/CN=Fake BankID Root CA'),
-    selfSigned('rp-ca', '/O=Fake Bank/CN=Fake Bank RP CA v1 for BankID Test'),
+    selfSigned('bankid-ca', `/O=Fake ${service}/CN=Fake ${service} Root CA`),
+    selfSigned('rp-ca', `/O=Fake Bank/CN=Fake RP CA v1 for ${service} Test`),
     selfSigned('other-ca', '/CN=Some Other CA'),
     selfSigned('stranger-ca', '/CN=Stranger CA'),
   ]);
   const [server, client, unknownRp, stranger] = await Promise.all([
-    issue('server', '/CN=appapi2.test.bankid.fake', 'bankid-ca', 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n', 2),
+    issue('server', service === 'BankID' ? '/CN=appapi2.test.bankid.fake' : '/CN=services.test.frejaeid.fake', 'bankid-ca', 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n', 2),
     issue('client', '/O=Fake RP AB/CN=Fake RP', 'rp-ca', clientExtensions, options.clientDays ?? 365),
     issue('unknown-rp', '/CN=Unknown RP', 'rp-ca', clientExtensions, 365),
     issue('stranger', '/CN=Fake RP', 'stranger-ca', clientExtensions, 365),

@@ -85,7 +85,7 @@ describe(SessionSettlement.name, () => {
   it('should leave a session that something else ended first as it is, with no second message', async () => {
     const principal = await team();
     const sessionId = await approvedSession(principal);
-    const stale = (await get(SessionStore).getById(sessionId))!;
+    const stale = await get(SessionStore).getById(sessionId);
     await get(SessionsService).cancel(principal, sessionId);
 
     const outcome = await get(SessionSettlement).apply(stale, { kind: 'complete', completion: { user: USER } });

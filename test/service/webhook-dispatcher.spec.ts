@@ -5,7 +5,6 @@ import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.se
 import { WebhookOutbox, type SessionEndedEvent } from '../../src/webhooks/webhook-outbox.js';
 import { WebhooksModule } from '../../src/webhooks/webhooks.module.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
-import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';
 import { SessionsModule } from '../../src/sessions/sessions.module.js';
 import { SessionsService } from '../../src/sessions/sessions.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/create-test-app.js';
@@ -41,7 +40,7 @@ describe(WebhookDispatcher.name, () => {
     const { team, apiKey } = await createTeamWithKey(context.module);
     const { endpoint, secret } = await get(WebhookEndpointsService).create(team.id, { url: receiver.url() });
     // A message belongs to a session (a foreign key): a real one, though the event is made up here.
-    const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team } as ApiKeyPrincipal, 'simulator', {
+    const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team }, 'simulator', {
       endUserIp: '192.0.2.1',
     });
     const event: SessionEndedEvent = {

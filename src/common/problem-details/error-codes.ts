@@ -25,6 +25,9 @@ export type ErrorCode =
   | 'not_found'
   | 'session_not_pending'
   | 'return_nonce_mismatch'
+  | 'operation_not_supported'
+  | 'order_not_found'
+  | 'qr_not_available'
   | 'order_in_progress'
   | 'provider_rejected_request'
   | 'qr_invalid'
@@ -67,6 +70,9 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   not_found: { status: 404, title: 'Not Found' },
   session_not_pending: { status: 409, title: 'Session not pending' },
   return_nonce_mismatch: { status: 409, title: 'Return nonce mismatch' },
+  operation_not_supported: { status: 404, title: 'Operation not supported by the provider' },
+  order_not_found: { status: 404, title: 'Order not found' },
+  qr_not_available: { status: 409, title: 'No QR code for this session' },
   order_in_progress: { status: 409, title: 'Order already in progress' },
   provider_rejected_request: { status: 400, title: 'Request refused by the provider' },
   qr_invalid: { status: 400, title: 'Invalid QR code' },

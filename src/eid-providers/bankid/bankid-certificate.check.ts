@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
@@ -21,6 +22,17 @@ export function certificateState(expiresAt: Date, now: Date): CertificateState {
   return expiresAt.getTime() - now.getTime() <= CERTIFICATE_WARNING_DAYS * DAY_MS ? 'expiring' : 'valid';
 }
 
+/** How long an RP certificate (of any provider) has left, as readiness reports it. */
+export function certificateStatus(environment: ApiKeyEnvironment, certificate: X509Certificate, now: Date): CertificateStatus {
+  const expiresAt = new Date(certificate.validTo);
+  return {
+    environment,
+    state: certificateState(expiresAt, now),
+    expiresAt: expiresAt.toISOString(),
+    daysLeft: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / DAY_MS)),
+  };
+}
+
 /** Expiry of the RP certificates: an expired one is a certain outage, so it fails readiness. */
 @Injectable()
 export class BankIdCertificateCheck implements OnApplicationBootstrap {
@@ -33,15 +45,7 @@ export class BankIdCertificateCheck implements OnApplicationBootstrap {
 
   statuses(): CertificateStatus[] {
     const now = this.clock.now();
-    return this.connections.all().map(({ environment, certificate }) => {
-      const expiresAt = new Date(certificate.validTo);
-      return {
-        environment,
-        state: certificateState(expiresAt, now),
-        expiresAt: expiresAt.toISOString(),
-        daysLeft: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / DAY_MS)),
-      };
-    });
+    return this.connections.all().map(({ environment, certificate }) => certificateStatus(environment, certificate, now));
   }
 
   onApplicationBootstrap(): void {

@@ -1,15 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { transportFailure } from '../transport-failure.js';
 import {
   canonicalErrorCode,
   cancelResponseSchema,
   collectResponseSchema,
   errorResponseSchema,
   orderResponseSchema,
+  phoneOrderResponseSchema,
   type AuthRequest,
   type CollectResponse,
   type OrderResponse,
+  type PhoneAuthRequest,
+  type PhoneOrderResponse,
+  type PhoneSignRequest,
+  type SignRequest,
 } from './bankid-rp-api.js';
 
 /**
@@ -66,6 +72,18 @@ export class BankIdClient {
 
   auth(body: AuthRequest): Promise<OrderResponse> {
     return this.call('auth', body, orderResponseSchema);
+  }
+
+  sign(body: SignRequest): Promise<OrderResponse> {
+    return this.call('sign', body, orderResponseSchema);
+  }
+
+  phoneAuth(body: PhoneAuthRequest): Promise<PhoneOrderResponse> {
+    return this.call('phone/auth', body, phoneOrderResponseSchema);
+  }
+
+  phoneSign(body: PhoneSignRequest): Promise<PhoneOrderResponse> {
+    return this.call('phone/sign', body, phoneOrderResponseSchema);
   }
 
   collect(orderRef: string): Promise<CollectResponse> {
@@ -136,24 +154,7 @@ function apiError(path: string, httpStatus: number, text: string, headers: Dispa
   });
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-// OpenSSL's certificate verification results, as Node names them.
-const CERTIFICATE_CODES = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
-
 function transportError(path: string, error: unknown): BankIdError {
-  // Node errors carry a string code; the DOMException of an aborted signal a name (and a numeric code).
-  const codes = causes(error).flatMap((e) => [(e as NodeJS.ErrnoException).code, (e as Error).name].filter((c): c is string => typeof c === 'string'));
-  const kind: BankIdFailureKind = codes.some((c) => c === 'TimeoutError' || TIMEOUT_CODES.has(c))
-    ? 'timeout'
-    : codes.some((c) => CERTIFICATE_CODES.test(c))
-      ? 'tls'
-      : 'network';
-  const cause = codes.find((c) => !/Error$/.test(c) || c === 'TimeoutError') ?? 'unknown';
+  const { kind, cause } = transportFailure(error);
   return new BankIdError(kind, `BankID ${path}: ${kind} (${cause})`, { cause });
-}
-
-function causes(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  for (let e = error; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
-  return chain;
 }

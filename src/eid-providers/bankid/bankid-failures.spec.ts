@@ -10,6 +10,8 @@ describe(decideFailure.name, () => {
   it.each<[BankIdOperation, Error, number, string, string]>([
     ['auth', api('alreadyInProgress'), 409, 'order_in_progress', 'info'],
     ['auth', api('invalidParameters'), 400, 'provider_rejected_request', 'warn'],
+    ['phone/sign', api('alreadyInProgress'), 409, 'order_in_progress', 'info'],
+    ['sign', api('invalidParameters'), 400, 'provider_rejected_request', 'warn'],
     ['collect', api('invalidParameters'), 502, 'provider_unavailable', 'warn'],
     ['auth', api('unauthorized', 401), 502, 'provider_unavailable', 'error'],
     ['auth', api('notFound', 404), 502, 'provider_unavailable', 'error'],

@@ -1,7 +1,9 @@
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { BankIdError } from './bankid-client.js';
 
-export type BankIdOperation = 'auth' | 'collect' | 'cancel';
+export type BankIdOperation = 'auth' | 'sign' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
+
+const STARTS = new Set<BankIdOperation>(['auth', 'sign', 'phone/auth', 'phone/sign']);
 
 export interface FailureDecision {
   exception: DomainException;
@@ -24,7 +26,7 @@ export function decideFailure(operation: BankIdOperation, error: unknown): Failu
   if (error.kind === 'tls' || error.kind === 'protocol') return { exception: unavailable(), level: 'error' };
   if (error.kind !== 'api') return { exception: unavailable(), level: 'warn' };
   const code = error.errorCode ?? '';
-  if (operation === 'auth' && code === 'alreadyInProgress') {
+  if (STARTS.has(operation) && code === 'alreadyInProgress') {
     // BankID cancels both orders: the user's other order and this one (RFA4).
     return {
       exception: new DomainException(
@@ -35,7 +37,7 @@ export function decideFailure(operation: BankIdOperation, error: unknown): Failu
       level: 'info',
     };
   }
-  if (operation === 'auth' && code === 'invalidParameters') {
+  if (STARTS.has(operation) && code === 'invalidParameters') {
     return {
       exception: new DomainException('provider_rejected_request', 'BankID refused the parameters of this order; check requirement and returnUrl.', {
         extensions: { providerErrorCode: code },

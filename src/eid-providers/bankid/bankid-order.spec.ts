@@ -1,12 +1,16 @@
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import type { StartOrderRequest } from '../eid-provider.js';
-import { authRequestBody, collectResult, FAILED_HINT_CODES, PENDING_HINT_CODES } from './bankid-order.js';
+import { orderRequest } from './bankid-order.js';
 
-const base: StartOrderRequest = { environment: 'test', endUserIp: '192.0.2.10' };
+const base: StartOrderRequest = { environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.10' };
+const signing: StartOrderRequest = { ...base, operation: 'sign', userVisibleData: 'I agree' };
+const phone: StartOrderRequest = { environment: 'test', operation: 'auth', channel: 'phone', personalNumber: '199001012393', callInitiator: 'RP' };
+const authRequestBody = (request: StartOrderRequest) => orderRequest(request).body;
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 function fieldErrors(request: StartOrderRequest): string[] {
   try {
-    authRequestBody(request);
+    orderRequest(request);
     return [];
   } catch (error) {
     if (error instanceof ValidationProblemException) return error.errors.map((e) => e.pointer);
@@ -14,7 +18,7 @@ function fieldErrors(request: StartOrderRequest): string[] {
   }
 }
 
-describe(authRequestBody.name, () => {
+describe(`${orderRequest.name} (auth)`, () => {
   it('should send the end-user IP and ask for the risk indication', () => {
     expect(authRequestBody(base)).toEqual({ endUserIp: '192.0.2.10', returnRisk: true });
   });
@@ -60,50 +64,42 @@ describe(authRequestBody.name, () => {
   });
 });
 
-describe(collectResult.name, () => {
-  it.each(PENDING_HINT_CODES.map((hintCode) => [hintCode]))('should keep pending hint code %s', (hintCode) => {
-    expect(collectResult({ orderRef: 'o', status: 'pending', hintCode })).toEqual({ status: 'pending', hintCode });
-  });
-
-  it.each(FAILED_HINT_CODES.map((hintCode) => [hintCode]))('should keep failed hint code %s', (hintCode) => {
-    expect(collectResult({ orderRef: 'o', status: 'failed', hintCode })).toEqual({ status: 'failed', hintCode });
-  });
-
-  it('should pass an unknown hint code through as it is', () => {
-    expect(collectResult({ orderRef: 'o', status: 'pending', hintCode: 'userFace' })).toEqual({ status: 'pending', hintCode: 'userFace' });
-  });
-
-  it('should split completionData into the identity, the device and the evidence', () => {
-    const user = { personalNumber: '190000000000', name: 'Karl Karlsson', givenName: 'Karl', surname: 'Karlsson' };
-    expect(
-      collectResult({
-        orderRef: 'o',
-        status: 'complete',
-        completionData: {
-          user,
-          device: { ipAddress: '192.168.0.1', uhi: 'OZvYM9Vv' },
-          bankIdIssueDate: '2020-02-01',
-          stepUp: { mrtd: true },
-          signature: 'c2ln',
-          ocspResponse: 'b2NzcA==',
-          risk: 'moderate',
-        },
-      }),
-    ).toEqual({
-      status: 'complete',
-      completion: {
-        user,
-        device: { ipAddress: '192.168.0.1', uhi: 'OZvYM9Vv' },
-        evidence: { bankIdIssueDate: '2020-02-01', stepUp: { mrtd: true }, signature: 'c2ln', ocspResponse: 'b2NzcA==', risk: 'moderate' },
-      },
+describe(`${orderRequest.name} (sign and phone)`, () => {
+  it('should call sign with the text and the hidden data, and the risk indication', () => {
+    expect(orderRequest({ ...signing, userNonVisibleData: 'aGlkZGVu', userVisibleDataFormat: 'simpleMarkdownV1' })).toEqual({
+      path: 'sign',
+      body: { endUserIp: '192.0.2.10', userVisibleData: base64('I agree'), userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGlkZGVu', returnRisk: true },
     });
   });
 
-  it('should leave out what BankID did not send (no risk without returnRisk, no uhi)', () => {
-    const user = { personalNumber: '190000000000', name: 'A B', givenName: 'A', surname: 'B' };
-    expect(collectResult({ orderRef: 'o', status: 'complete', completionData: { user, device: { ipAddress: '::1' } } })).toEqual({
-      status: 'complete',
-      completion: { user, device: { ipAddress: '::1' } },
+  it('should hold sign text to 40,000 characters after base64 encoding, and require it', () => {
+    expect(fieldErrors({ ...signing, userVisibleData: 'a'.repeat(30_000) })).toEqual([]);
+    expect(fieldErrors({ ...signing, userVisibleData: 'a'.repeat(30_001) })).toEqual(['/userVisibleData']);
+    expect(fieldErrors({ ...signing, userVisibleData: undefined })).toEqual(['/userVisibleData']);
+  });
+
+  it('should hold userNonVisibleData to 200,000 characters and to sign orders', () => {
+    expect(fieldErrors({ ...signing, userNonVisibleData: 'A'.repeat(200_000) })).toEqual([]);
+    expect(fieldErrors({ ...signing, userNonVisibleData: 'A'.repeat(200_004) })).toEqual(['/userNonVisibleData']);
+    expect(fieldErrors({ ...base, userNonVisibleData: 'AAAA' })).toEqual(['/userNonVisibleData']);
+  });
+
+  it('should call phone/auth with the personal number and the call initiator, without an IP or risk', () => {
+    expect(orderRequest({ ...phone, userVisibleData: 'Hej' })).toEqual({
+      path: 'phone/auth',
+      body: { personalNumber: '199001012393', callInitiator: 'RP', userVisibleData: base64('Hej'), userVisibleDataFormat: 'plaintext' },
     });
+  });
+
+  it('should call phone/sign for a phone signature', () => {
+    expect(orderRequest({ ...phone, operation: 'sign', callInitiator: 'user', userVisibleData: 'Avtal', requirement: { pinCode: true } })).toEqual({
+      path: 'phone/sign',
+      body: { personalNumber: '199001012393', callInitiator: 'user', requirement: { pinCode: true }, userVisibleData: base64('Avtal'), userVisibleDataFormat: 'plaintext' },
+    });
+  });
+
+  it('should refuse what a phone order cannot carry or lacks', () => {
+    expect(fieldErrors({ ...phone, requirement: { mrtd: true } })).toEqual(['/requirement/mrtd']);
+    expect(fieldErrors({ ...phone, personalNumber: undefined, callInitiator: undefined })).toEqual(['/personalNumber', '/callInitiator']);
   });
 });

@@ -1,9 +1,13 @@
 import { ValidationProblemException, type FieldError } from '../../common/problem-details/validation-problem.exception.js';
-import type { CollectResult, StartOrderRequest } from '../eid-provider.js';
-import type { AuthRequest, BankIdRequirement, CollectResponse } from './bankid-rp-api.js';
+import type { StartOrderRequest } from '../eid-provider.js';
+import type { AuthRequest, BankIdRequirement, PhoneAuthRequest, PhoneSignRequest, SignRequest } from './bankid-rp-api.js';
 
 /** BankID: userVisibleData of an auth order is 1–1,500 characters after base64 encoding. */
 export const AUTH_USER_VISIBLE_DATA_MAX = 1500;
+/** BankID: userVisibleData of a sign order is 1–40,000 characters after base64 encoding. */
+export const SIGN_USER_VISIBLE_DATA_MAX = 40_000;
+/** BankID: userNonVisibleData is 1–200,000 characters of base64. */
+export const USER_NON_VISIBLE_DATA_MAX = 200_000;
 
 // The hint codes BankID documents for RP API v6.0. Others pass through as they are: BankID adds
 // codes without notice, and an RP shows its generic message (RFA21 pending, RFA22 failed) for them.
@@ -32,47 +36,64 @@ const REQUIREMENT_RULES: Record<keyof BankIdRequirement, RequirementRule> = {
   personalNumber: (v) => (typeof v === 'string' && PERSONAL_NUMBER.test(v) ? null : 'must be 12 digits (YYYYMMDDNNNN)'),
 };
 
-/** The /auth body for a session, checked against the rules BankID enforces, so a mistake is a clear 400 here. */
-export function authRequestBody(request: StartOrderRequest): AuthRequest {
+// The phone endpoints take a smaller requirement: the user is identified by the personal number already.
+const PHONE_REQUIREMENTS = new Set<keyof BankIdRequirement>(['pinCode', 'certificatePolicies']);
+
+export type BankIdStartPath = 'auth' | 'sign' | 'phone/auth' | 'phone/sign';
+export type BankIdOrderRequest =
+  | { path: 'auth'; body: AuthRequest }
+  | { path: 'sign'; body: SignRequest }
+  | { path: 'phone/auth'; body: PhoneAuthRequest }
+  | { path: 'phone/sign'; body: PhoneSignRequest };
+
+/**
+ * The RP API call that starts a session's order (auth, sign, phone/auth or phone/sign), checked
+ * against the rules BankID enforces, so a mistake is a clear 400 here (docs/bankid.md).
+ */
+export function orderRequest(request: StartOrderRequest): BankIdOrderRequest {
+  const phone = request.channel === 'phone';
+  const sign = request.operation === 'sign';
   const errors: FieldError[] = [];
   for (const [name, value] of Object.entries(request.requirement ?? {})) {
     // Own properties only: `hasOwnProperty` or `__proto__` as a name must be refused, not looked up on the prototype.
     const rule = Object.hasOwn(REQUIREMENT_RULES, name) ? REQUIREMENT_RULES[name as keyof BankIdRequirement] : undefined;
-    const problem = rule ? rule(value) : 'is not a BankID RP API v6.0 requirement';
+    const allowed = rule && (!phone || PHONE_REQUIREMENTS.has(name as keyof BankIdRequirement));
+    const problem = allowed ? rule(value) : `is not a BankID RP API v6.0 requirement${phone ? ' of a phone order' : ''}`;
     if (problem) errors.push({ pointer: `/requirement/${name}`, detail: `requirement.${name} ${problem}` });
   }
   const userVisibleData = request.userVisibleData === undefined ? undefined : Buffer.from(request.userVisibleData, 'utf8').toString('base64');
-  if (userVisibleData && userVisibleData.length > AUTH_USER_VISIBLE_DATA_MAX) {
-    errors.push({
-      pointer: '/userVisibleData',
-      detail: `userVisibleData is too long for BankID: at most ${AUTH_USER_VISIBLE_DATA_MAX} characters once base64-encoded (about 1,100 plain ASCII characters)`,
-    });
+  const visibleMax = sign ? SIGN_USER_VISIBLE_DATA_MAX : AUTH_USER_VISIBLE_DATA_MAX;
+  if (sign && !userVisibleData) errors.push({ pointer: '/userVisibleData', detail: 'userVisibleData is required to sign' });
+  if (userVisibleData && userVisibleData.length > visibleMax) {
+    errors.push({ pointer: '/userVisibleData', detail: `userVisibleData is too long for BankID: at most ${visibleMax} characters once base64-encoded` });
   }
+  if (request.userNonVisibleData !== undefined && (!sign || request.userNonVisibleData.length > USER_NON_VISIBLE_DATA_MAX)) {
+    errors.push({ pointer: '/userNonVisibleData', detail: `userNonVisibleData is for sign orders, at most ${USER_NON_VISIBLE_DATA_MAX} characters of base64` });
+  }
+  if (phone && !(request.personalNumber && PERSONAL_NUMBER.test(request.personalNumber))) {
+    errors.push({ pointer: '/personalNumber', detail: 'personalNumber must be 12 digits (YYYYMMDDNNNN)' });
+  }
+  if (phone && request.callInitiator !== 'user' && request.callInitiator !== 'RP') {
+    errors.push({ pointer: '/callInitiator', detail: 'callInitiator must be user or RP' });
+  }
+  if (!phone && !request.endUserIp) errors.push({ pointer: '/endUserIp', detail: 'endUserIp is required' });
   if (errors.length) throw new ValidationProblemException(errors);
-  return {
-    endUserIp: request.endUserIp,
-    ...(request.requirement ? { requirement: request.requirement } : {}),
-    ...(userVisibleData ? { userVisibleData, userVisibleDataFormat: request.userVisibleDataFormat ?? 'plaintext' } : {}),
+
+  const shown = userVisibleData ? { userVisibleData, userVisibleDataFormat: request.userVisibleDataFormat ?? 'plaintext' } : {};
+  const hidden = request.userNonVisibleData ? { userNonVisibleData: request.userNonVisibleData } : {};
+  const requirement = request.requirement ? { requirement: request.requirement } : {};
+  if (phone) {
+    const body = { personalNumber: request.personalNumber!, callInitiator: request.callInitiator!, ...requirement, ...shown, ...hidden };
+    return sign ? { path: 'phone/sign', body: body as PhoneSignRequest } : { path: 'phone/auth', body };
+  }
+  const body = {
+    endUserIp: request.endUserIp!,
+    ...requirement,
+    ...shown,
+    ...hidden,
     ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}),
     // The risk indication costs nothing and is kept with the evidence of the order.
     returnRisk: true,
   };
+  return sign ? { path: 'sign', body: body as SignRequest } : { path: 'auth', body };
 }
-
-/** A collect answer in the port's terms: status and hint code as they came, the identity and evidence on completion. */
-export function collectResult(response: CollectResponse): CollectResult {
-  if (response.status !== 'complete') return { status: response.status, ...(response.hintCode ? { hintCode: response.hintCode } : {}) };
-  const { user, device, bankIdIssueDate, stepUp, signature, ocspResponse, risk } = response.completionData;
-  const evidence = withoutUndefined({ bankIdIssueDate, stepUp, signature, ocspResponse, risk });
-  return {
-    status: 'complete',
-    completion: {
-      user: { personalNumber: user.personalNumber, name: user.name, givenName: user.givenName, surname: user.surname },
-      ...(device ? { device: withoutUndefined({ ipAddress: device.ipAddress, uhi: device.uhi }) } : {}),
-      ...(Object.keys(evidence).length ? { evidence } : {}),
-    },
-  };
-}
-
-const withoutUndefined = <T extends Record<string, unknown>>(value: T): Partial<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-// The BankID Relying Party API v6.0 wire format (auth, collect, cancel), as BankID documents it.
+// The BankID Relying Party API v6.0 wire format (auth, sign, phone/auth, phone/sign, collect, cancel),
+// as BankID documents it.
 
 export interface BankIdRequirement {
   pinCode?: boolean;
@@ -23,6 +24,27 @@ export interface AuthRequest {
   returnRisk?: boolean;
 }
 
+export interface SignRequest extends Omit<AuthRequest, 'userVisibleData'> {
+  /** Base64 of UTF-8 text; required for sign. */
+  userVisibleData: string;
+  /** Base64 given by the RP: signed, never shown. */
+  userNonVisibleData?: string;
+}
+
+/** phone/auth and phone/sign: the user is on a call with the RP, so there is no endUserIp and no QR. */
+export interface PhoneAuthRequest {
+  personalNumber: string;
+  callInitiator: 'user' | 'RP';
+  requirement?: BankIdRequirement;
+  userVisibleData?: string;
+  userVisibleDataFormat?: UserVisibleDataFormat;
+}
+
+export interface PhoneSignRequest extends PhoneAuthRequest {
+  userVisibleData: string;
+  userNonVisibleData?: string;
+}
+
 export const orderResponseSchema = z.object({
   orderRef: z.string().min(1),
   autoStartToken: z.string().min(1),
@@ -31,23 +53,21 @@ export const orderResponseSchema = z.object({
 });
 export type OrderResponse = z.infer<typeof orderResponseSchema>;
 
-const completionDataSchema = z.object({
-  user: z.object({ personalNumber: z.string(), name: z.string(), givenName: z.string(), surname: z.string() }),
-  device: z.object({ ipAddress: z.string(), uhi: z.string().optional() }).optional(),
-  bankIdIssueDate: z.string().optional(),
-  stepUp: z.record(z.string(), z.unknown()).optional(),
-  signature: z.string().optional(),
-  ocspResponse: z.string().optional(),
-  risk: z.string().optional(),
-});
-export type CompletionData = z.infer<typeof completionDataSchema>;
+/** phone/auth and phone/sign answer only the order reference. */
+export const phoneOrderResponseSchema = z.object({ orderRef: z.string().min(1) });
+export type PhoneOrderResponse = z.infer<typeof phoneOrderResponseSchema>;
 
-export const collectResponseSchema = z.discriminatedUnion('status', [
-  // Hint codes are an open set: BankID adds new ones without notice, so any string is kept.
-  z.object({ orderRef: z.string(), status: z.literal('pending'), hintCode: z.string().optional() }),
-  z.object({ orderRef: z.string(), status: z.literal('failed'), hintCode: z.string().optional() }),
-  z.object({ orderRef: z.string(), status: z.literal('complete'), completionData: completionDataSchema }),
-]);
+/**
+ * The collect envelope. Only orderRef and status must be as documented; the hint code and the
+ * completion data are read field by field (bankid-collect.ts), so an optional field in an
+ * unexpected shape never makes a whole answer unreadable (docs/bankid.md, "Tolerant collect").
+ */
+export const collectResponseSchema = z.object({
+  orderRef: z.string(),
+  status: z.enum(['pending', 'failed', 'complete']),
+  hintCode: z.unknown().optional(),
+  completionData: z.unknown().optional(),
+});
 export type CollectResponse = z.infer<typeof collectResponseSchema>;
 
 export const cancelResponseSchema = z.object({});

@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { TLSSocket, createSecureContext, type SecureContextOptions } from 'node:tls';
-import type { BankIdEnvironmentConfig } from '../../config/bankid.config.js';
 
 /** The client side of BankID's mutual TLS: the RP certificate and key, and BankID's CA pinned. */
 export interface BankIdTls {
@@ -18,7 +17,17 @@ export class BankIdCredentialsError extends Error {
 
 type ReadFile = (path: string) => Buffer;
 
-export function loadBankIdTls(config: BankIdEnvironmentConfig, readFile: ReadFile = readFileSync): BankIdTls {
+/** The client credentials of one environment; each `source` entry names the variable a value came from. */
+export interface MutualTlsCredentials {
+  source: { pfx: string; passphrase: string; cert: string; key: string; ca: string };
+  pfx?: string;
+  passphrase?: string;
+  cert?: string;
+  key?: string;
+  ca?: string;
+}
+
+export function loadBankIdTls(config: MutualTlsCredentials, readFile: ReadFile = readFileSync): BankIdTls {
   const { source } = config;
   const options: BankIdTls['options'] = config.pfx
     ? { pfx: binaryValue(config.pfx, source.pfx, readFile), passphrase: config.passphrase }

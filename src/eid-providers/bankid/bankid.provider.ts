@@ -4,18 +4,26 @@ import { Clock } from '../../common/clock/clock.js';
 import {
   ProviderUnavailableError,
   type CollectResult,
+  type EidChannel,
+  type EidOperation,
   type EidProvider,
   type OrderReference,
   type StartOrderRequest,
   type StartedOrder,
 } from '../eid-provider.js';
 import { BankIdError } from './bankid-client.js';
+import { readCollect } from './bankid-collect.js';
+import type { CollectResponse } from './bankid-rp-api.js';
 import { BankIdConnections, type BankIdConnection } from './bankid-connections.js';
 import { decideFailure, loggableDetails, type BankIdOperation } from './bankid-failures.js';
 import { bankIdLaunchUrl } from './bankid-launch-url.js';
-import { authRequestBody, collectResult, FAILED_HINT_CODES, PENDING_HINT_CODES } from './bankid-order.js';
+import { FAILED_HINT_CODES, orderRequest, PENDING_HINT_CODES } from './bankid-order.js';
 
 const KNOWN_HINT_CODES = new Set<string>([...PENDING_HINT_CODES, ...FAILED_HINT_CODES]);
+/** A complete answer without a usable user is collected this many times before the session fails (docs/bankid.md). */
+export const UNUSABLE_COMPLETE_TRIES = 3;
+// Bounds the per-order counts: orders are short-lived, so an old count is simply forgotten.
+const MAX_TRACKED_ORDERS = 10_000;
 
 /** Swedish BankID through the RP API v6.0 over mutual TLS (docs/bankid.md). */
 @Injectable()
@@ -24,6 +32,8 @@ export class BankIdProvider implements EidProvider {
   private readonly logger = new Logger(BankIdProvider.name);
   /** Unknown hint codes already reported: once per process is enough for the operator. */
   private readonly unknownHintCodes = new Set<string>();
+  /** Per orderRef: how many complete answers without a usable user this process has collected. */
+  private readonly unusableAnswers = new Map<string, number>();
 
   constructor(
     private readonly connections: BankIdConnections,
@@ -35,29 +45,37 @@ export class BankIdProvider implements EidProvider {
     return this.connections.get(environment) !== undefined;
   }
 
+  /** Every operation of the RP API v6.0 on both channels. */
+  offers(_operation: EidOperation, _channel: EidChannel): boolean {
+    return true;
+  }
+
   async start(request: StartOrderRequest): Promise<StartedOrder> {
-    const body = authRequestBody(request);
+    const order = orderRequest(request);
     const connection = this.connection(request.environment);
-    const order = await connection.client.auth(body).catch((error: unknown) => this.fail(connection, 'auth', error));
+    const fail = (error: unknown) => this.fail(connection, order.path, error);
+    const { client } = connection;
+    if (order.path === 'phone/auth' || order.path === 'phone/sign') {
+      const started = await (order.path === 'phone/auth' ? client.phoneAuth(order.body) : client.phoneSign(order.body)).catch(fail);
+      // A phone order has no QR and no autostart: BankID sends it to the user's app itself.
+      return { orderRef: started.orderRef, orderTime: this.clock.now() };
+    }
+    const started = await (order.path === 'auth' ? client.auth(order.body) : client.sign(order.body)).catch(fail);
     return {
-      orderRef: order.orderRef,
-      // docs/bankid.md: the QR clock starts when BankID's answer to auth arrives.
+      orderRef: started.orderRef,
+      // docs/bankid.md: the QR clock starts when BankID's answer to auth or sign arrives.
       orderTime: this.clock.now(),
-      qr: { startToken: order.qrStartToken, startSecret: order.qrStartSecret },
-      autoStartToken: order.autoStartToken,
-      launchUrl: bankIdLaunchUrl(order.autoStartToken),
+      qr: { startToken: started.qrStartToken, startSecret: started.qrStartSecret },
+      autoStartToken: started.autoStartToken,
+      launchUrl: bankIdLaunchUrl(started.autoStartToken),
     };
   }
 
   async collect({ environment, orderRef }: OrderReference): Promise<CollectResult> {
     const connection = this.connection(environment);
+    let response: CollectResponse;
     try {
-      const result = collectResult(await connection.client.collect(orderRef));
-      if (result.hintCode && !KNOWN_HINT_CODES.has(result.hintCode) && !this.unknownHintCodes.has(result.hintCode)) {
-        this.unknownHintCodes.add(result.hintCode);
-        this.logger.warn({ environment, hintCode: result.hintCode }, 'BankID sent a hint code this version does not know; passed through');
-      }
-      return result;
+      response = await connection.client.collect(orderRef);
     } catch (error) {
       // BankID forgets an order 3 min after completion and 5 min after failure, and never knew a bad
       // reference: for a session still pending here the order is over, without a result to give.
@@ -67,6 +85,17 @@ export class BankIdProvider implements EidProvider {
       }
       return this.fail(connection, 'collect', error);
     }
+    const reading = readCollect(response);
+    if (reading.kind === 'unusable') return this.unusableAnswer(environment, orderRef, reading.problems);
+    this.unusableAnswers.delete(orderRef);
+    const { result, dropped } = reading;
+    // Only field names are logged: the values may be personal data.
+    if (dropped.length) this.logger.warn({ environment, fields: dropped }, 'BankID collect: optional fields in an undocumented shape were dropped');
+    if (result.hintCode && !KNOWN_HINT_CODES.has(result.hintCode) && !this.unknownHintCodes.has(result.hintCode)) {
+      this.unknownHintCodes.add(result.hintCode);
+      this.logger.warn({ environment, hintCode: result.hintCode }, 'BankID sent a hint code this version does not know; passed through');
+    }
+    return result;
   }
 
   async cancel({ environment, orderRef }: OrderReference): Promise<void> {
@@ -78,6 +107,25 @@ export class BankIdProvider implements EidProvider {
       if (error instanceof BankIdError && error.errorCode === 'invalidParameters') return;
       this.fail(connection, 'cancel', error);
     }
+  }
+
+  /**
+   * A complete answer whose user cannot be read: BankID keeps answering the same for minutes, so
+   * after a few tries the session fails with providerError instead of staying pending until it
+   * expires (docs/bankid.md, "Tolerant collect"). The log names what was wrong, never a value.
+   */
+  private unusableAnswer(environment: ApiKeyEnvironment, orderRef: string, problems: string[]): CollectResult {
+    const tries = (this.unusableAnswers.get(orderRef) ?? 0) + 1;
+    const fields = { environment, problems, tries, of: UNUSABLE_COMPLETE_TRIES };
+    if (tries >= UNUSABLE_COMPLETE_TRIES) {
+      this.unusableAnswers.delete(orderRef);
+      this.logger.error(fields, 'BankID collect: a complete answer without a usable user; the session fails with providerError');
+      return { status: 'failed', hintCode: 'providerError' };
+    }
+    if (this.unusableAnswers.size >= MAX_TRACKED_ORDERS) this.unusableAnswers.delete(this.unusableAnswers.keys().next().value!);
+    this.unusableAnswers.set(orderRef, tries);
+    this.logger.warn(fields, 'BankID collect: a complete answer without a usable user; collected again');
+    throw new ProviderUnavailableError('BankID sent a complete answer without a usable user');
   }
 
   private connection(environment: ApiKeyEnvironment): BankIdConnection {

@@ -33,3 +33,19 @@ describe(simulatorOrderStatus.name, () => {
     });
   });
 });
+
+describe(`${simulatorOrderStatus.name} (phone channel)`, () => {
+  const phone = (scannedAt: Date | null, action: 'approve' | 'decline' | null) => ({ createdAt: T0, cancelledAt: null, channel: 'phone' as const, scannedAt, action });
+
+  it.each([
+    ['waiting for the user, 60 s', phone(null, null), 60_000, { status: 'pending', hintCode: 'outstandingTransaction' }],
+    ['never answered', phone(null, null), 180_000, { status: 'failed', hintCode: 'expiredTransaction' }],
+    ['asked to confirm the call', phone(at(10_000), 'approve'), 10_500, { status: 'pending', hintCode: 'userCallConfirm' }],
+    ['in the PIN step', phone(at(10_000), 'approve'), 11_500, { status: 'pending', hintCode: 'userSign' }],
+    ['approved', phone(at(10_000), 'approve'), 12_000, { status: 'complete' }],
+    ['declined while confirming', phone(at(10_000), 'decline'), 10_500, { status: 'pending', hintCode: 'userCallConfirm' }],
+    ['declined', phone(at(10_000), 'decline'), 11_000, { status: 'failed', hintCode: 'userDeclinedCall' }],
+  ] as const)('should answer %s', (_name, order, elapsed, expected) => {
+    expect(simulatorOrderStatus(order, at(elapsed), timings)).toEqual(expected);
+  });
+});

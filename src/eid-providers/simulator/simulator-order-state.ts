@@ -6,30 +6,37 @@ export interface SimulatorTimings {
   orderTtlMs: number;
 }
 
-// After the scan the app shows the order (started), then the user enters the PIN (userSign).
+// After the pick-up the app shows the order (started, or userCallConfirm on a call), then the user
+// enters the PIN (userSign).
 export const STARTED_MS = 1_000;
 export const USER_SIGN_MS = 1_000;
 
 /**
- * What BankID's collect would answer for this order at `now`: outstandingTransaction until a
- * client picks it up, startFailed when none does in time, then started → userSign → complete
- * (or userCancel), and expiredTransaction when the order outlives its lifetime.
+ * What BankID's collect would answer for this order at `now` (docs/bankid.md, "Hint sequences").
+ * App channel: outstandingTransaction until a client picks the order up, startFailed when none does
+ * in time, then started → userSign → complete (or userCancel). Phone channel: outstandingTransaction
+ * until the user answers in the app, then userCallConfirm → userSign → complete, or userDeclinedCall.
+ * Either fails expiredTransaction when the order outlives its lifetime.
  */
 export function simulatorOrderStatus(
-  order: Pick<SimulatorOrder, 'createdAt' | 'scannedAt' | 'action' | 'cancelledAt'>,
+  order: Pick<SimulatorOrder, 'createdAt' | 'scannedAt' | 'action' | 'cancelledAt'> & Partial<Pick<SimulatorOrder, 'channel'>>,
   now: Date,
   timings: SimulatorTimings,
 ): Omit<CollectResult, 'completion'> {
   if (order.cancelledAt) return { status: 'failed', hintCode: 'cancelled' };
+  const phone = order.channel === 'phone';
   const age = now.getTime() - order.createdAt.getTime();
   if (!order.scannedAt) {
-    if (age >= Math.min(timings.startTimeoutMs, timings.orderTtlMs)) {
-      return { status: 'failed', hintCode: timings.startTimeoutMs <= timings.orderTtlMs ? 'startFailed' : 'expiredTransaction' };
+    // A phone order is in the user's app already: it waits for them until it expires.
+    const startTimeoutMs = phone ? Infinity : timings.startTimeoutMs;
+    if (age >= Math.min(startTimeoutMs, timings.orderTtlMs)) {
+      return { status: 'failed', hintCode: startTimeoutMs <= timings.orderTtlMs ? 'startFailed' : 'expiredTransaction' };
     }
     return { status: 'pending', hintCode: 'outstandingTransaction' };
   }
   const sinceScan = now.getTime() - order.scannedAt.getTime();
-  if (sinceScan < STARTED_MS) return { status: 'pending', hintCode: 'started' };
+  if (sinceScan < STARTED_MS) return { status: 'pending', hintCode: phone ? 'userCallConfirm' : 'started' };
+  if (order.action === 'decline') return { status: 'failed', hintCode: 'userDeclinedCall' };
   if (sinceScan < STARTED_MS + USER_SIGN_MS) {
     return age >= timings.orderTtlMs ? { status: 'failed', hintCode: 'expiredTransaction' } : { status: 'pending', hintCode: 'userSign' };
   }

@@ -1,6 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { EidChannel, EidOperation } from '../eid-provider.js';
 
-export type SimulatorAction = 'approve' | 'cancel';
+/** approve and cancel in the app after a scan; approve and decline on the phone channel. */
+export type SimulatorAction = 'approve' | 'cancel' | 'decline';
 
 /** The simulator's own order book, kept apart from sessions exactly as BankID's is. */
 @Entity('simulator_orders')
@@ -8,22 +10,37 @@ export class SimulatorOrder {
   @PrimaryColumn('uuid', { name: 'order_ref' })
   orderRef: string;
 
-  @Column('text', { name: 'end_user_ip' })
-  endUserIp: string;
+  @Column('text')
+  operation: EidOperation;
 
-  @Column('uuid', { name: 'qr_start_token' })
-  qrStartToken: string;
+  @Column('text')
+  channel: EidChannel;
 
-  @Column('bytea', { name: 'qr_start_secret_enc' })
-  qrStartSecretEnc: Buffer;
+  /** app channel: the QR, the autostart token and the device address; a phone order has none of them. */
+  @Column('text', { name: 'end_user_ip', nullable: true })
+  endUserIp: string | null;
 
-  @Column('bytea', { name: 'auto_start_token_hash' })
-  autoStartTokenHash: Buffer;
+  @Column('uuid', { name: 'qr_start_token', nullable: true })
+  qrStartToken: string | null;
+
+  @Column('bytea', { name: 'qr_start_secret_enc', nullable: true })
+  qrStartSecretEnc: Buffer | null;
+
+  @Column('bytea', { name: 'auto_start_token_hash', nullable: true })
+  autoStartTokenHash: Buffer | null;
+
+  /** phone channel: a keyed hash of the person called, to find their order without storing the number. */
+  @Column('bytea', { name: 'personal_number_hash', nullable: true })
+  personalNumberHash: Buffer | null;
+
+  /** The text the app shows (sign always, auth when given), encrypted. */
+  @Column('bytea', { name: 'user_visible_data_enc', nullable: true })
+  userVisibleDataEnc: Buffer | null;
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 
-  /** When the end user's app picked the order up (QR scan or autostart). */
+  /** When the end user's app picked the order up (QR scan, autostart, or the phone call answered). */
   @Column('timestamptz', { name: 'scanned_at', nullable: true })
   scannedAt: Date | null;
 

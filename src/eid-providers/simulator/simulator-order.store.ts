@@ -36,6 +36,14 @@ export class SimulatorOrderStore {
     return this.orders.findOneBy({ autoStartTokenHash });
   }
 
+  /** The newest phone order for this person that nobody answered or cancelled yet. */
+  findNewestWaitingPhoneOrder(personalNumberHash: Buffer): Promise<SimulatorOrder | null> {
+    return this.orders.findOne({
+      where: { personalNumberHash, channel: 'phone', scannedAt: IsNull(), cancelledAt: IsNull() },
+      order: { createdAt: 'DESC' },
+    });
+  }
+
   async cancel(orderRef: string, now: Date): Promise<void> {
     await this.orders.update({ orderRef, cancelledAt: IsNull() }, { cancelledAt: now });
   }

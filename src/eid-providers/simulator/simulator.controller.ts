@@ -4,10 +4,11 @@ import { Public } from '../../common/access/access.decorators.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { EidProviderRegistry } from '../eid-provider.registry.js';
+import { PhoneAnswerDto } from './dto/phone-answer.dto.js';
 import { ScanDto } from './dto/scan.dto.js';
 import { SimulatorProvider } from './simulator.provider.js';
 import { ApiProblems, VALIDATION } from '../../common/problem-details/api-problems.decorator.js';
-import { ScanAnswerDto } from './dto/scan-answer.dto.js';
+import { PhoneAnswerAnswerDto, ScanAnswerDto } from './dto/scan-answer.dto.js';
 
 // A test identity (Skatteverket's test personal numbers start 1990…); overridable per scan.
 export const DEFAULT_USER = { personalNumber: '199001011239', givenName: 'Tess', surname: 'Testsson' };
@@ -37,14 +38,14 @@ export class SimulatorController {
     'rate_limit_exceeded',
   )
   async scan(@Body() body: ScanDto) {
-    if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
+    this.assertEnabled();
     if (Boolean(body.qrData) === Boolean(body.autoStartToken)) {
       throw new ValidationProblemException([{ pointer: '/qrData', detail: 'exactly one of qrData and autoStartToken is required' }]);
     }
     const givenName = body.givenName ?? DEFAULT_USER.givenName;
     const surname = body.surname ?? DEFAULT_USER.surname;
     const action = body.action ?? 'approve';
-    await this.simulator.scan({
+    const shown = await this.simulator.scan({
       qrData: body.qrData,
       autoStartToken: body.autoStartToken,
       action,
@@ -55,6 +56,30 @@ export class SimulatorController {
         name: body.name ?? `${givenName} ${surname}`,
       },
     });
-    return { scanned: true, action };
+    // What the app shows: the operation and, for sign (or an auth with a text), the text.
+    return { scanned: true, action, ...shown };
+  }
+
+  /** No API key: this is the person on the call with the RP, answering in their app. */
+  @Public()
+  @Post('phone')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number' })
+  @ApiOkResponse({ type: PhoneAnswerAnswerDto })
+  @ApiProblems(VALIDATION, 'payload_too_large', 'unsupported_media_type', 'not_found', 'order_not_found', 'session_not_pending', 'rate_limit_exceeded')
+  async phone(@Body() body: PhoneAnswerDto) {
+    this.assertEnabled();
+    const givenName = body.givenName ?? DEFAULT_USER.givenName;
+    const surname = body.surname ?? DEFAULT_USER.surname;
+    const action = body.action ?? 'approve';
+    const shown = await this.simulator.answerPhone({
+      action,
+      user: { personalNumber: body.personalNumber, givenName, surname, name: body.name ?? `${givenName} ${surname}` },
+    });
+    return { answered: true, action, ...shown };
+  }
+
+  private assertEnabled(): void {
+    if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
@@ -10,7 +10,7 @@ import { sessionsConfig, type SessionsConfig } from '../../config/sessions.confi
 import type { IssuedEvidence } from '../../evidence/evidence-authority.js';
 import { SimulatorEvidence } from '../../evidence/simulator-evidence.provider.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
-import type { CollectResult, CompletedIdentity, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
+import type { CollectResult, CompletedIdentity, EidOperation, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
@@ -25,8 +25,21 @@ export interface ScanInput {
   user: CompletedIdentity['user'];
 }
 
+export interface PhoneAnswerInput {
+  action: 'approve' | 'decline';
+  /** The person called: their personalNumber finds the order. */
+  user: CompletedIdentity['user'];
+}
+
+/** What the e-ID app shows once it has the order (docs/api.md, "Simulator"). */
+export interface ShownOrder {
+  operation: EidOperation;
+  userVisibleData?: string;
+}
+
 const secretAad = (orderRef: string) => `simulator_orders:${orderRef}:qr_start_secret`;
 const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
+const textAad = (orderRef: string) => `simulator_orders:${orderRef}:user_visible_data`;
 const textsAad = (orderRef: string) => `simulator_orders:${orderRef}:signed_texts`;
 const evidenceAad = (orderRef: string) => `simulator_orders:${orderRef}:evidence`;
 
@@ -46,6 +59,7 @@ interface SimulatorEvidenceRecord extends IssuedEvidence {
 export class SimulatorProvider implements EidProvider {
   readonly name = 'simulator';
   private readonly timings: SimulatorTimings;
+  private readonly personalNumberKey: Buffer;
 
   constructor(
     private readonly orders: SimulatorOrderStore,
@@ -56,6 +70,7 @@ export class SimulatorProvider implements EidProvider {
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
+    this.personalNumberKey = cipher.deriveKey('simulator-personal-number');
   }
 
   supports(environment: ApiKeyEnvironment): boolean {
@@ -63,18 +78,31 @@ export class SimulatorProvider implements EidProvider {
     return environment === 'test';
   }
 
+  /** Like BankID: both operations on both channels. */
+  offers(): boolean {
+    return true;
+  }
+
   async start(request: StartOrderRequest): Promise<StartedOrder> {
     const orderRef = randomUUID();
-    const qrStartSecret = randomUUID();
-    const autoStartToken = randomUUID();
+    const phone = request.channel === 'phone';
+    const qrStartSecret = phone ? null : randomUUID();
+    const autoStartToken = phone ? null : randomUUID();
     // Encoded as the BankID client encodes it (docs/bankid.md), so the signature carries the same bytes.
-    const texts: SignedTexts = request.userVisibleData === undefined ? {} : { userVisibleData: Buffer.from(request.userVisibleData, 'utf8').toString('base64') };
+    const texts: SignedTexts = {
+      ...(request.userVisibleData === undefined ? {} : { userVisibleData: Buffer.from(request.userVisibleData, 'utf8').toString('base64') }),
+      ...(request.userNonVisibleData === undefined ? {} : { userNonVisibleData: request.userNonVisibleData }),
+    };
     const order: SimulatorOrder = {
       orderRef,
-      endUserIp: request.endUserIp,
-      qrStartToken: randomUUID(),
-      qrStartSecretEnc: this.cipher.encrypt(qrStartSecret, secretAad(orderRef)),
-      autoStartTokenHash: sha256(autoStartToken),
+      operation: request.operation,
+      channel: request.channel,
+      endUserIp: request.endUserIp ?? null,
+      qrStartToken: phone ? null : randomUUID(),
+      qrStartSecretEnc: qrStartSecret ? this.cipher.encrypt(qrStartSecret, secretAad(orderRef)) : null,
+      autoStartTokenHash: autoStartToken ? sha256(autoStartToken) : null,
+      personalNumberHash: phone ? this.personalNumberHash(request.personalNumber!) : null,
+      userVisibleDataEnc: request.userVisibleData ? this.cipher.encrypt(request.userVisibleData, textAad(orderRef)) : null,
       createdAt: this.clock.now(),
       scannedAt: null,
       action: null,
@@ -85,6 +113,7 @@ export class SimulatorProvider implements EidProvider {
       returnUrl: request.returnUrl ?? null,
     };
     await this.orders.insert(order);
+    if (!order.qrStartToken || !qrStartSecret || !autoStartToken) return { orderRef, orderTime: order.createdAt };
     return {
       orderRef,
       orderTime: order.createdAt,
@@ -113,18 +142,39 @@ export class SimulatorProvider implements EidProvider {
     await this.orders.deleteCreatedBefore(createdBefore);
   }
 
-  /** Plays the end user's app: checks the frame (or autostart token) as BankID's app would, then picks the order up. */
-  async scan(input: ScanInput): Promise<void> {
+  /**
+   * Plays the end user's app: checks the frame (or autostart token) as BankID's app would, picks
+   * the order up, and answers what the app shows.
+   */
+  async scan(input: ScanInput): Promise<ShownOrder> {
     const now = this.clock.now();
     const order = input.qrData ? await this.orderForFrame(input.qrData, now) : await this.orderForAutoStart(input.autoStartToken!);
     if (simulatorOrderStatus(order, now, this.timings).status !== 'pending' || order.scannedAt) {
       throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
     }
+    await this.pickUp(order, now, input.action, input.user);
+    return this.shown(order);
+  }
+
+  /**
+   * Plays the user on a call with the RP answering in the app: the newest phone order waiting for
+   * that person (404 order_not_found if none), confirmed and approved, or declined.
+   */
+  async answerPhone(input: PhoneAnswerInput): Promise<ShownOrder> {
+    const now = this.clock.now();
+    const waiting = await this.orders.findNewestWaitingPhoneOrder(this.personalNumberHash(input.user.personalNumber));
+    const order = waiting && simulatorOrderStatus(waiting, now, this.timings).status === 'pending' ? waiting : null;
+    if (!order) throw new DomainException('order_not_found', 'No phone order is waiting for that person.');
+    await this.pickUp(order, now, input.action, input.user);
+    return this.shown(order);
+  }
+
+  private async pickUp(order: SimulatorOrder, now: Date, action: SimulatorAction, user: CompletedIdentity['user']): Promise<void> {
     const claimed = await this.orders.claimScan(order.orderRef, {
       scannedAt: now,
-      action: input.action,
-      userEnc: this.cipher.encryptJson(input.user, userAad(order.orderRef)),
-      evidenceEnc: input.action === 'approve' ? this.cipher.encryptJson(await this.issueEvidence(order, input.user, now), evidenceAad(order.orderRef)) : null,
+      action,
+      userEnc: this.cipher.encryptJson(user, userAad(order.orderRef)),
+      evidenceEnc: action === 'approve' ? this.cipher.encryptJson(await this.issueEvidence(order, user, now), evidenceAad(order.orderRef)) : null,
     });
     // Two apps scanning the same frame at once: the first wins, as with BankID.
     if (!claimed) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
@@ -133,7 +183,7 @@ export class SimulatorProvider implements EidProvider {
   /** Signed once, on approval, like the user's signature in BankID's app: every collect returns the same evidence. */
   private async issueEvidence(order: SimulatorOrder, user: ScanInput['user'], now: Date): Promise<SimulatorEvidenceRecord> {
     const texts: SignedTexts = order.signedTextsEnc ? this.cipher.decryptJson(order.signedTextsEnc, textsAad(order.orderRef)) : {};
-    const issued = await this.evidence.issue({ user, funcId: 'Identification', ...texts, now });
+    const issued = await this.evidence.issue({ user, funcId: order.operation === 'sign' ? 'Signing' : 'Identification', ...texts, now });
     return { bankIdIssueDate: now.toISOString().slice(0, 10), ...issued };
   }
 
@@ -145,6 +195,15 @@ export class SimulatorProvider implements EidProvider {
     return { waiting, returnUrl: order.returnUrl };
   }
 
+  private shown(order: SimulatorOrder): ShownOrder {
+    const text = order.userVisibleDataEnc ? this.cipher.decrypt(order.userVisibleDataEnc, textAad(order.orderRef)) : undefined;
+    return { operation: order.operation, ...(text === undefined ? {} : { userVisibleData: text }) };
+  }
+
+  private personalNumberHash(personalNumber: string): Buffer {
+    return createHmac('sha256', this.personalNumberKey).update(personalNumber).digest();
+  }
+
   private resultOf(order: SimulatorOrder, now: Date): CollectResult {
     const result = simulatorOrderStatus(order, now, this.timings);
     if (result.status !== 'complete' || !order.userEnc) return result;
@@ -154,7 +213,7 @@ export class SimulatorProvider implements EidProvider {
       status: 'complete',
       completion: {
         user: this.cipher.decryptJson(order.userEnc, userAad(order.orderRef)),
-        device: { ipAddress: order.endUserIp },
+        ...(order.endUserIp ? { device: { ipAddress: order.endUserIp } } : {}),
         ...(evidence ? { evidence: { ...evidence, risk: 'low' } } : {}),
       },
     };
@@ -163,7 +222,7 @@ export class SimulatorProvider implements EidProvider {
   private async orderForFrame(text: string, now: Date): Promise<SimulatorOrder> {
     const frame = parseQrData(text);
     const order = frame && (await this.orders.findByQrStartToken(frame.qrStartToken));
-    if (!frame || !order) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
+    if (!frame || !order?.qrStartSecretEnc) throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');
     const secret = this.cipher.decrypt(order.qrStartSecretEnc, secretAad(order.orderRef));
     if (!constantTimeEqual(qrAuthCode(secret, frame.qrTime), frame.qrAuthCode)) {
       throw new DomainException('qr_invalid', 'The QR code is not a valid frame of any order.');

@@ -1,5 +1,7 @@
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '../../database/prepared-statement.js';
+import { LocalAllowances } from './local-allowances.js';
 import { QuotaStore, type KeyLimits, type MonthUsage, type QuotaUsage } from './quota.store.js';
 
 interface UsageRow {
@@ -9,27 +11,40 @@ interface UsageRow {
   month_count: number;
   address_count: number;
   address_known: boolean;
+  granted: number;
 }
 
 /**
  * One round trip: consume_api_key_quota() locks the key's usage row, decides and records in one statement
- * (migration 1795300615000); sent as a prepared statement, parsed once per connection (docs/performance.md).
+ * (migrations 1795300615000, 1795302315000); sent as a prepared statement, parsed once per connection
+ * (docs/performance.md). A key this process sees often and that is far from its limits is admitted
+ * from a local allowance the statement reserved (docs/protection.md, "Allowance").
  */
-export class PostgresQuotaStore extends QuotaStore {
-  constructor(private readonly dataSource: DataSource) {
+export class PostgresQuotaStore extends QuotaStore implements OnModuleDestroy {
+  private readonly logger = new Logger(PostgresQuotaStore.name);
+  private readonly allowances: LocalAllowances;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    maxBlock?: number,
+  ) {
     super();
+    this.allowances = new LocalAllowances((apiKeyId, monthStart, unused) => this.giveBack(apiKeyId, monthStart, unused), maxBlock);
   }
 
   async consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage> {
-    const [row] = await queryPrepared<UsageRow>(this.dataSource, 'SELECT * FROM consume_api_key_quota($1, $2, $3, $4, $5, $6)', [
+    const local = this.allowances.take(apiKeyId, address, now, limits);
+    if (local) return local;
+    const [row] = await queryPrepared<UsageRow>(this.dataSource, 'SELECT * FROM consume_api_key_quota($1, $2, $3, $4, $5, $6, $7)', [
       apiKeyId,
       address,
       now,
       limits.perMinute,
       limits.monthly,
       limits.addresses,
+      this.allowances.blockWanted(apiKeyId),
     ]);
-    return {
+    const usage: QuotaUsage = {
       accepted: row.accepted,
       recentCount: row.recent_count,
       minuteFreesAt: row.minute_frees_at,
@@ -37,6 +52,8 @@ export class PostgresQuotaStore extends QuotaStore {
       addressCount: row.address_count,
       addressKnown: row.address_known,
     };
+    this.allowances.record(apiKeyId, address, now, limits, usage, row.granted);
+    return usage;
   }
 
   async monthUsage(apiKeyIds: string[], now: Date): Promise<Map<string, MonthUsage>> {
@@ -47,5 +64,25 @@ export class PostgresQuotaStore extends QuotaStore {
       [apiKeyIds, now],
     );
     return new Map(rows.map((row) => [row.api_key_id, { requests: row.requests, addresses: row.addresses }]));
+  }
+
+  /** A stopping process gives back what its allowances did not use, before the database closes. */
+  async onModuleDestroy(): Promise<void> {
+    await this.allowances.closeAll();
+  }
+
+  /** The month counts only admissions made; the minute keeps the unused ones counted (conservative). */
+  private async giveBack(apiKeyId: string, monthStart: Date, unused: number): Promise<void> {
+    try {
+      await queryPrepared(
+        this.dataSource,
+        `UPDATE api_key_usage SET month_requests = greatest(month_requests - $3, 0)
+          WHERE api_key_id = $1 AND month = ($2::timestamptz AT TIME ZONE 'UTC')::date`,
+        [apiKeyId, monthStart, unused],
+      );
+    } catch (error) {
+      // The month then over-counts by these few: conservative, never generous.
+      this.logger.error({ err: error }, 'Unused rate-limit allowance not given back');
+    }
   }
 }

@@ -146,8 +146,8 @@ export class QrFrameDto {
   })
   qrData: string;
 
-  @ApiProperty({ example: 1, description: 'Whole seconds since the order was made.' })
-  qrTime: number;
+  @ApiPropertyOptional({ example: 1, description: 'Whole seconds since the order was made; absent for a static code (Freja eID).' })
+  qrTime?: number;
 
   @ApiProperty({ enum: ['pending'] })
   status: string;
@@ -163,6 +163,12 @@ export class SessionRowDto {
 
   @ApiProperty(ENVIRONMENT)
   environment: string;
+
+  @ApiProperty(OPERATION)
+  operation: string;
+
+  @ApiProperty(CHANNEL)
+  channel: string;
 
   @ApiProperty({ enum: ['pending', 'complete', 'failed'] })
   status: string;

@@ -1,0 +1,71 @@
+import { createHash, X509Certificate, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { compactVerify, decodeProtectedHeader } from 'jose';
+import { detailsPayloadSchema, REFERENCE_FIELD, type DetailsPayload, type FrejaOperation } from './freja-rp-api.js';
+
+/** Signing certificates could not be loaded; the message names the variable, never the content. */
+export class FrejaJwsCertificatesError extends Error {
+  override name = 'FrejaJwsCertificatesError';
+}
+
+/** Why a `details` JWS was not believed: for the operator's log, never the token itself. */
+export class FrejaJwsRejected extends Error {
+  override name = 'FrejaJwsRejected';
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
+
+/** `x5t`: base64url of the SHA-1 of the certificate's DER bytes (RFC 7515 4.1.7). */
+export const x5tOf = (certificate: X509Certificate): string => createHash('sha1').update(certificate.raw).digest('base64url');
+
+/**
+ * Freja's result signing certificates of one environment, by `x5t`. A result is believed only if
+ * its `details` verify with one of them (RS256), and they speak of the transaction asked about.
+ */
+export class FrejaJwsVerifier {
+  private readonly keys: Map<string, KeyObject>;
+
+  constructor(pem: string, variable: string) {
+    const blocks = pem.match(PEM_CERTIFICATE) ?? [];
+    if (!blocks.length) throw new FrejaJwsCertificatesError(`${variable}: no PEM certificate in the file`);
+    try {
+      this.keys = new Map(blocks.map((block) => new X509Certificate(block)).map((c) => [x5tOf(c), c.publicKey]));
+    } catch {
+      throw new FrejaJwsCertificatesError(`${variable}: a certificate in the file cannot be read`);
+    }
+  }
+
+  static fromFile(path: string, variable: string, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): FrejaJwsVerifier {
+    let pem: string;
+    try {
+      pem = readFile(path);
+    } catch (error) {
+      throw new FrejaJwsCertificatesError(`${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    return new FrejaJwsVerifier(pem, variable);
+  }
+
+  async verify(details: string, operation: FrejaOperation, reference: string): Promise<DetailsPayload> {
+    let header: ReturnType<typeof decodeProtectedHeader>;
+    try {
+      header = decodeProtectedHeader(details);
+    } catch {
+      throw new FrejaJwsRejected('details is not a compact JWS');
+    }
+    const key = typeof header.x5t === 'string' ? this.keys.get(header.x5t) : undefined;
+    if (!key) throw new FrejaJwsRejected('details is signed with a certificate that is not configured (x5t)');
+    let payload: unknown;
+    try {
+      const verified = await compactVerify(details, key, { algorithms: ['RS256'] });
+      payload = JSON.parse(new TextDecoder().decode(verified.payload));
+    } catch {
+      throw new FrejaJwsRejected('details does not verify with the certificate it names');
+    }
+    const parsed = detailsPayloadSchema.safeParse(payload);
+    if (!parsed.success) throw new FrejaJwsRejected('details carries a payload that is not Freja RP API 1.0');
+    if (parsed.data[REFERENCE_FIELD[operation]] !== reference || parsed.data.status !== 'APPROVED') {
+      throw new FrejaJwsRejected('details speaks of another transaction or status');
+    }
+    return parsed.data;
+  }
+}

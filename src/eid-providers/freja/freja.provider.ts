@@ -1,0 +1,128 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
+import { Clock } from '../../common/clock/clock.js';
+import {
+  ProviderUnavailableError,
+  type CollectResult,
+  type EidProvider,
+  type OrderReference,
+  type StartOrderRequest,
+  type StartedOrder,
+} from '../eid-provider.js';
+import { FrejaError } from './freja-client.js';
+import { FrejaConnections, type FrejaConnection } from './freja-connections.js';
+import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
+import { FrejaJwsRejected } from './freja-jws.js';
+import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING } from './freja-order.js';
+import { FREJA_ERROR_CODES } from './freja-rp-api.js';
+import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
+
+
+/** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */
+@Injectable()
+export class FrejaProvider implements EidProvider {
+  readonly name = 'freja';
+  private readonly logger = new Logger(FrejaProvider.name);
+
+  constructor(
+    private readonly connections: FrejaConnections,
+    private readonly clock: Clock,
+  ) {}
+
+  /** An environment is served when it has an RP certificate and Freja's signing certificates (docs/freja.md). */
+  supports(environment: ApiKeyEnvironment): boolean {
+    return this.connections.get(environment) !== undefined;
+  }
+
+  /** Authentication and signature through the app (a QR code or the app link); Freja has no phone channel. */
+  offers(operation: string, channel: string): boolean {
+    return (operation === 'auth' || operation === 'sign') && channel === 'app';
+  }
+
+  async start(request: StartOrderRequest): Promise<StartedOrder> {
+    const { operation } = request;
+    const connection = this.connection(request.environment);
+    const reference =
+      operation === 'sign'
+        ? await connection.client
+            .initSignature(initSignRequestBody(request))
+            .catch((e: unknown) => this.fail(connection, 'initSignature', e))
+        : await connection.client
+            .initAuthentication(initAuthRequestBody(request))
+            .catch((e: unknown) => this.fail(connection, 'initAuthentication', e));
+    return { orderRef: frejaOrderRef(operation, reference), orderTime: this.clock.now() };
+  }
+
+  async collect({ environment, orderRef }: OrderReference): Promise<CollectResult> {
+    const connection = this.connection(environment);
+    const { operation, reference } = parseFrejaOrderRef(orderRef);
+    let result;
+    try {
+      result = await connection.client.getOneResult(operation, reference);
+    } catch (error) {
+      // Freja forgets a transaction some time after it ends, and never knew a bad reference.
+      if (error instanceof FrejaError && error.code === FREJA_ERROR_CODES.invalidReference) {
+        this.logger.warn({ environment }, 'Freja no longer knows a pending transaction; it is reported as expired');
+        return { status: 'failed', hintCode: 'expiredTransaction' };
+      }
+      return this.fail(connection, 'getOneResult', error);
+    }
+    if (result.status !== 'APPROVED') return STATUS_MAPPING[result.status];
+    if (!result.details) return this.untrusted(connection, 'an APPROVED result without details');
+    try {
+      return completedResult(await connection.verifier.verify(result.details, operation, reference), result.details);
+    } catch (error) {
+      if (error instanceof FrejaJwsRejected) return this.untrusted(connection, error.message);
+      throw error;
+    }
+  }
+
+  async cancel({ environment, orderRef }: OrderReference): Promise<void> {
+    const connection = this.connection(environment);
+    const { operation, reference } = parseFrejaOrderRef(orderRef);
+    try {
+      await connection.client.cancel(operation, reference);
+    } catch (error) {
+      // Already over or forgotten at Freja: the transaction is over either way, which is what cancel wants.
+      if (error instanceof FrejaError && error.code === FREJA_ERROR_CODES.invalidReference) return;
+      this.fail(connection, 'cancel', error);
+    }
+  }
+
+  /** Freja's QR code is static: the app link for the transaction (docs/freja.md). */
+  staticQrData(orderRef: string): string {
+    return frejaQrData(parseFrejaOrderRef(orderRef).reference);
+  }
+
+  /** A result whose signature does not hold is not the user's: the session fails (docs/freja.md). */
+  private untrusted(connection: FrejaConnection, reason: string): CollectResult {
+    this.logger.error({ environment: connection.environment, reason }, 'Freja result not believed: check FREJA_(TEST_)JWS_CERTS');
+    return { status: 'failed', hintCode: 'providerError' };
+  }
+
+  private connection(environment: ApiKeyEnvironment): FrejaConnection {
+    const connection = this.connections.get(environment);
+    if (!connection) throw new ProviderUnavailableError(`Freja eID is not configured for ${environment} keys`);
+    return connection;
+  }
+
+  private fail(connection: FrejaConnection, method: string, error: unknown): never {
+    const { exception, level } = decideFrejaFailure(error);
+    const fields =
+      error instanceof FrejaError
+        ? {
+            kind: error.kind,
+            code: error.code,
+            httpStatus: error.detail.httpStatus,
+            message: loggableMessage(error.detail.frejaMessage),
+            cause: error.detail.cause,
+          }
+        : { kind: 'unexpected', type: (error as Error)?.name };
+    const message =
+      level === 'error'
+        ? `Freja ${method} failed: check the RP certificate (${connection.certificateSource}), the CA, the URL and the agreement with Freja`
+        : `Freja ${method} failed`;
+    this.logger[level]({ environment: connection.environment, method, ...fields }, message);
+    throw exception;
+  }
+}

@@ -1,0 +1,26 @@
+import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
+import { assertSignFieldSizes } from './sign-body-sizes.js';
+
+const pointersOf = (body: unknown): string[] => {
+  try {
+    assertSignFieldSizes(body);
+    return [];
+  } catch (error) {
+    return (error as ValidationProblemException).errors.map((e) => e.pointer);
+  }
+};
+
+describe(assertSignFieldSizes.name, () => {
+  it('should pass bodies at the limits, and leave other shapes to validation', () => {
+    expect(pointersOf({ userVisibleData: 'a'.repeat(30_000), userNonVisibleData: 'A'.repeat(200_000) })).toEqual([]);
+    expect(pointersOf({ userVisibleData: 42, userNonVisibleData: ['x'] })).toEqual([]);
+    expect(pointersOf(null)).toEqual([]);
+  });
+
+  it('should refuse a text over 40,000 base64 characters and hidden data over 200,000, naming both', () => {
+    expect(pointersOf({ userVisibleData: 'å'.repeat(15_001), userNonVisibleData: 'A'.repeat(200_001) })).toEqual([
+      '/userVisibleData',
+      '/userNonVisibleData',
+    ]);
+  });
+});
