@@ -8,6 +8,8 @@ const session = (overrides: Partial<Session> = {}): Session =>
     teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
     environment: 'test',
     provider: 'bankid',
+    operation: 'auth',
+    channel: 'app',
     status: 'complete',
     hintCode: null,
     completedAt: new Date('2026-11-24T04:00:00.000Z'),
@@ -25,7 +27,7 @@ describe('signedTextsOf', () => {
 });
 
 describe('sessionResult', () => {
-  it('should state a complete session with its user, device and signature, as an identification in the app', () => {
+  it('should state a complete session with its user, device and signature, of an identification in the app', () => {
     expect(sessionResult(session(), { user: USER, device: { ipAddress: '192.0.2.1' } }, { signature: 'c2ln' })).toEqual({
       teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
       sessionId: 'b5e0f8d3-6c2a-4d4f-8e3b-2a1f9c8d7e6b',
@@ -42,7 +44,7 @@ describe('sessionResult', () => {
   });
 
   it('should state a failed session with its hint code and no user, and read operation and channel from the session', () => {
-    const failed = session({ status: 'failed', hintCode: 'userCancel', ...({ operation: 'sign', channel: 'phone' } as object) });
+    const failed = session({ status: 'failed', hintCode: 'userCancel', operation: 'sign', channel: 'phone' });
     expect(sessionResult(failed, null, undefined)).toEqual({
       teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
       sessionId: 'b5e0f8d3-6c2a-4d4f-8e3b-2a1f9c8d7e6b',

@@ -17,23 +17,19 @@ export function signedTextsOf(request: { userVisibleData?: string; userNonVisibl
   };
 }
 
-/**
- * The claims of a final session's result token (docs/evidence.md). Sessions that do not record an
- * operation and channel are identifications in the app.
- */
+/** The claims of a final session's result token (docs/evidence.md). */
 export function sessionResult(
   session: Session,
   completion: Omit<CompletedIdentity, 'evidence'> | null,
   evidence: StoredEvidence | undefined,
 ): SessionResult {
-  const kind = session as Partial<Record<'operation' | 'channel', string>>;
   return {
     teamId: session.teamId,
     sessionId: session.id,
     environment: session.environment,
     provider: session.provider,
-    operation: kind.operation ?? 'auth',
-    channel: kind.channel ?? 'app',
+    operation: session.operation,
+    channel: session.channel,
     status: session.status,
     ...(session.status !== 'complete' && session.hintCode ? { hintCode: session.hintCode } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
