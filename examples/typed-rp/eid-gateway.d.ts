@@ -158,6 +158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/{sessionId}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's raw evidence of a complete session: signature and OCSP response (410 once purged) */
+        get: operations["sessions_evidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/{sessionId}/return": {
         parameters: {
             query?: never;
@@ -1074,6 +1091,49 @@ export interface components {
              */
             ipAddress?: string;
         };
+        EvidenceVerificationDto: {
+            /**
+             * @description `verified` only when every part below holds.
+             * @enum {string}
+             */
+            status: "verified" | "failed";
+            /** @description The XML signature verifies with the certificate it carries and covers the signed data. */
+            signatureValid: boolean;
+            /** @description That certificate chains to the configured roots of the session's provider and environment. */
+            certificateTrusted: boolean;
+            /**
+             * @description What an authorised OCSP responder said of exactly this certificate; `invalid`: the response could not be relied on.
+             * @enum {string}
+             */
+            ocspStatus: "good" | "revoked" | "unknown" | "invalid";
+            /** @description The signed usrVisibleData / usrNonVisibleData equal what the session sent. */
+            signedDataMatches: boolean;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        EvidenceDto: {
+            /**
+             * @description When the user's BankID was issued.
+             * @example 2024-03-01
+             */
+            bankIdIssueDate?: string;
+            /**
+             * @description BankID step-up checks that were made.
+             * @example {
+             *       "mrtd": true
+             *     }
+             */
+            stepUp?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description BankID's risk indication of the order.
+             * @example low
+             */
+            risk?: string;
+            /** @description Present when the provider gave a signature to check. */
+            verification?: components["schemas"]["EvidenceVerificationDto"];
+        };
         SessionStateDto: {
             /**
              * Format: uuid
@@ -1112,6 +1172,42 @@ export interface components {
             device?: components["schemas"]["DeviceDto"];
             /** Format: date-time */
             completedAt?: string;
+            /** @description A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged. */
+            evidence?: components["schemas"]["EvidenceDto"];
+            /**
+             * @description Once final, until personal data is purged: the outcome as a compact JWS (ES256, `typ: eidgw-result+jwt`) that verifies against `/.well-known/jwks.json`.
+             * @example eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6ImVpZGd3LXJlc3VsdCtqd3QifQ.eyJzdWIiOiIuLi4ifQ.c2ln
+             */
+            resultToken?: string;
+        };
+        RawEvidenceDto: {
+            /**
+             * @description When the user's BankID was issued.
+             * @example 2024-03-01
+             */
+            bankIdIssueDate?: string;
+            /**
+             * @description BankID step-up checks that were made.
+             * @example {
+             *       "mrtd": true
+             *     }
+             */
+            stepUp?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description BankID's risk indication of the order.
+             * @example low
+             */
+            risk?: string;
+            /** @description Present when the provider gave a signature to check. */
+            verification?: components["schemas"]["EvidenceVerificationDto"];
+            /** Format: uuid */
+            sessionId: string;
+            /** @description Base64 of BankID's XML signature (XML-DSig) of the order. */
+            signature?: string;
+            /** @description Base64 of the DER OCSP response about the user's certificate. */
+            ocspResponse?: string;
         };
         ReturnDto: {
             /**
@@ -1669,6 +1765,13 @@ export interface components {
             device?: components["schemas"]["DeviceDto"];
             /** Format: date-time */
             completedAt?: string;
+            /** @description A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged. */
+            evidence?: components["schemas"]["EvidenceDto"];
+            /**
+             * @description Once final, until personal data is purged: the outcome as a compact JWS (ES256, `typ: eidgw-result+jwt`) that verifies against `/.well-known/jwks.json`.
+             * @example eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6ImVpZGd3LXJlc3VsdCtqd3QifQ.eyJzdWIiOiIuLi4ifQ.c2ln
+             */
+            resultToken?: string;
             /**
              * @description The `metadata` given at start, as it was given.
              * @example {
@@ -2410,6 +2513,100 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    sessions_evidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RawEvidenceDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`, `evidence_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found" | "evidence_not_found";
+                    };
+                };
+            };
+            /** @description Gone: `evidence_purged`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "evidence_purged";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
                     };
                 };
             };

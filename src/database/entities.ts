@@ -21,6 +21,7 @@ import { AddSessionOperationAndChannel1795301700000 } from '../../migrations/179
 import { AddTeamConsole1795302200000 } from '../../migrations/1795302200000-AddTeamConsole.js';
 import { ReserveApiKeyAllowances1795302315000 } from '../../migrations/1795302315000-ReserveApiKeyAllowances.js';
 import { AddSameDeviceFlow1795303100000 } from '../../migrations/1795303100000-AddSameDeviceFlow.js';
+import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000-KeepSessionEvidence.js';
 import { AddProgressWebhookEvents1795303500000 } from '../../migrations/1795303500000-AddProgressWebhookEvents.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
@@ -50,5 +51,6 @@ export const MIGRATIONS = [
   AddTeamConsole1795302200000,
   ReserveApiKeyAllowances1795302315000,
   AddSameDeviceFlow1795303100000,
+  KeepSessionEvidence1795303200000,
   AddProgressWebhookEvents1795303500000,
 ];

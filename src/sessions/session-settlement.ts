@@ -3,13 +3,16 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import type { CollectResult, CompletedIdentity, StartOrderRequest } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
+import { ResultTokenSigner } from '../evidence/result-token-signer.js';
 import { WebhookOutbox, type SessionEvent } from '../webhooks/webhook-outbox.js';
 import { describeProviderError } from './provider-error.js';
-import { completionAad, launchUrlAad, qrSecretAad, renewalRequestAad } from './session-encryption.js';
+import { completionAad, evidenceAad, launchUrlAad, qrSecretAad, renewalRequestAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
 import { SessionMetrics } from './session-metrics.js';
 import { SessionStore, type SessionTransitionRow } from './session.store.js';
-import { sessionView } from './session-view.js';
+import { sessionView, type SessionOutcome } from './session-view.js';
 import type { Session } from './session.entity.js';
 
 /** BankID: collect every two seconds, no more often. */
@@ -30,6 +33,8 @@ export class SessionSettlement {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly outbox: WebhookOutbox,
+    private readonly evidence: EvidenceService,
+    private readonly resultTokens: ResultTokenSigner,
     private readonly metrics: SessionMetrics,
   ) {}
 
@@ -117,9 +122,14 @@ export class SessionSettlement {
    */
   private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
     const now = this.clock.now();
-    const changed = items.flatMap(({ session, transition }) =>
-      transition.kind === 'none' ? [] : [{ session, transition, changes: this.changesOf(session, transition, now) }],
-    );
+    const changed: ({ session: Session; transition: Exclude<SessionTransition, { kind: 'none' }> } & Finalised)[] = [];
+    for (const { session, transition } of items) {
+      if (transition.kind === 'none') continue;
+      // Verifying evidence is CPU work (docs/evidence.md, "Cost"): one session at a time, yielding in
+      // between, so a large batch never holds the event loop (requests, webhook leases) for long.
+      if (changed.length > 0 && transition.kind === 'complete') await new Promise(setImmediate);
+      changed.push({ session, transition, ...(await this.changesOf(session, transition, now)) });
+    }
     if (changed.length === 0) return items.map(({ session }) => session);
     const outcome = await this.store.transaction(async (manager) => {
       const updated = await this.store.writeTransitions(
@@ -129,10 +139,8 @@ export class SessionSettlement {
       // A hintCode change is an event too, for endpoints that asked for progress (docs/webhooks.md, "Progress events").
       const events = changed
         .filter(({ session }) => updated.has(session.id))
-        .map(({ session, transition, changes }) =>
-          transition.kind === 'progress'
-            ? progressEvent({ ...session, ...changes }, now)
-            : endedEvent({ ...session, ...changes }, transition.kind === 'complete' ? transition.completion : null),
+        .map(({ session, transition, changes, completion, outcome }) =>
+          transition.kind === 'progress' ? progressEvent({ ...session, ...changes }, now) : endedEvent({ ...session, ...changes }, completion, outcome),
         );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
@@ -174,18 +182,45 @@ export class SessionSettlement {
     }
   }
 
-  private changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Partial<Session> {
-    if (transition.kind === 'progress') return { hintCode: transition.hintCode };
-    if (transition.kind === 'complete') {
-      return {
-        status: 'complete',
-        hintCode: null,
-        completionEnc: this.cipher.encryptJson(transition.completion, completionAad(session.id)),
-        completedAt: now,
-      };
+  /**
+   * The columns a transition writes. A final one is where the evidence is checked and the result
+   * signed, once per session (docs/evidence.md): poll answers only read what is stored here.
+   */
+  private async changesOf(session: Session, transition: Exclude<SessionTransition, { kind: 'none' }>, now: Date): Promise<Finalised> {
+    if (transition.kind === 'progress') return { changes: { hintCode: transition.hintCode }, completion: null, outcome: {} };
+    if (transition.kind === 'fail') {
+      const changes: Partial<Session> = { status: 'failed', hintCode: transition.hintCode, completedAt: now };
+      const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, null, undefined));
+      return { changes: { ...changes, resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)) }, completion: null, outcome: { resultToken } };
     }
-    return { status: 'failed', hintCode: transition.hintCode, completedAt: now };
+    // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
+    const { evidence: provided, ...completion } = transition.completion;
+    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), provided);
+    const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
+    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, evidence));
+    return {
+      changes: {
+        ...changes,
+        completionEnc: this.cipher.encryptJson(completion, completionAad(session.id)),
+        evidenceEnc: evidence ? this.cipher.encryptJson(evidence, evidenceAad(session.id)) : null,
+        resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)),
+      },
+      completion,
+      outcome: { ...(evidence ? { evidence: evidenceView(evidence) } : {}), resultToken },
+    };
   }
+
+  private evidenceSessionOf(session: Session) {
+    const texts: SignedTexts = session.signedTextsEnc ? this.cipher.decryptJson(session.signedTextsEnc, signedTextsAad(session.id)) : {};
+    return { id: session.id, provider: session.provider, environment: session.environment, ...texts };
+  }
+}
+
+/** What a transition writes, and for a final one what its webhook tells. */
+interface Finalised {
+  changes: Partial<Session>;
+  completion: CompletedIdentity | null;
+  outcome: SessionOutcome;
 }
 
 /** autoRenew: an order that failed startFailed is replaced while the session has time left. */
@@ -200,12 +235,14 @@ function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRo
     status: changes.status ?? session.status,
     hintCode: changes.hintCode === undefined ? session.hintCode : changes.hintCode,
     completionEnc: changes.completionEnc ?? null,
+    evidenceEnc: changes.evidenceEnc ?? null,
+    resultTokenEnc: changes.resultTokenEnc ?? null,
     completedAt: changes.completedAt ?? null,
   };
 }
 
 /** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */
-function endedEvent(session: Session, completion: CompletedIdentity | null): SessionEvent {
+function endedEvent(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome): SessionEvent {
   return {
     teamId: session.teamId,
     environment: session.environment,
@@ -213,7 +250,7 @@ function endedEvent(session: Session, completion: CompletedIdentity | null): Ses
     // sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md).
     type: `${session.operation}.session.${session.status === 'complete' ? 'completed' : 'failed'}`,
     occurredAt: session.completedAt!,
-    data: eventData(session, completion),
+    data: eventData(session, completion, outcome),
   };
 }
 
@@ -229,6 +266,6 @@ function progressEvent(session: Session, now: Date): SessionEvent {
   };
 }
 
-function eventData(session: Session, completion: CompletedIdentity | null): Record<string, unknown> {
-  return { ...sessionView(session, completion), ...(session.metadata ? { metadata: session.metadata } : {}) };
+function eventData(session: Session, completion: CompletedIdentity | null, outcome?: SessionOutcome): Record<string, unknown> {
+  return { ...sessionView(session, completion, outcome), ...(session.metadata ? { metadata: session.metadata } : {}) };
 }

@@ -1,9 +1,16 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
+import type { EvidenceView } from '../evidence/evidence.service.js';
 import type { Session } from './session.entity.js';
 import { userMessageFor } from './user-messages.js';
 
-/** The poll body (docs/api.md): status, hint and BankID's message for it, and the identity once complete (until purged). */
-export function sessionView(session: Session, completion: CompletedIdentity | null) {
+/** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */
+export interface SessionOutcome {
+  evidence?: EvidenceView;
+  resultToken?: string;
+}
+
+/** The poll body (docs/api.md): status, hint and BankID's message for it, and the identity, evidence and signed result once final (until purged). */
+export function sessionView(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome = {}) {
   // A returnUrl means the app was to open on the person's own device (docs/same-device.md).
   const sameDevice = session.returnNonceHash !== null;
   const userMessage = userMessageFor(session.status, session.hintCode, { launch: sameDevice ? 'autostart' : 'qr', mobile: sameDevice });
@@ -19,6 +26,8 @@ export function sessionView(session: Session, completion: CompletedIdentity | nu
     ...(userMessage ? { userMessage } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
     ...(session.completedAt ? { completedAt: session.completedAt.toISOString() } : {}),
+    ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
+    ...(outcome.resultToken ? { resultToken: outcome.resultToken } : {}),
   };
 }
 

@@ -59,6 +59,18 @@ export class Session {
   @Column('bytea', { name: 'completion_enc', nullable: true })
   completionEnc: Buffer | null;
 
+  /** What the session sent to be signed, base64 ({userVisibleData?, userNonVisibleData?}), encrypted: the evidence is checked against it. */
+  @Column('bytea', { name: 'signed_texts_enc', nullable: true })
+  signedTextsEnc: Buffer | null;
+
+  /** The provider's evidence and the service's verification of it (docs/evidence.md), encrypted. */
+  @Column('bytea', { name: 'evidence_enc', nullable: true })
+  evidenceEnc: Buffer | null;
+
+  /** The signed result of a final session (docs/evidence.md), encrypted: it names the user. */
+  @Column('bytea', { name: 'result_token_enc', nullable: true })
+  resultTokenEnc: Buffer | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 

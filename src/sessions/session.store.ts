@@ -11,6 +11,8 @@ export interface SessionTransitionRow {
   status: Session['status'];
   hintCode: string | null;
   completionEnc: Buffer | null;
+  evidenceEnc: Buffer | null;
+  resultTokenEnc: Buffer | null;
   completedAt: Date | null;
 }
 
@@ -100,8 +102,10 @@ export class SessionStore {
    */
   async writeTransitions(manager: EntityManager, changed: SessionTransitionRow[]): Promise<Set<string>> {
     const [rows]: [{ id: string }[]] = await manager.query(
-      `UPDATE sessions s SET status = v.status, hint_code = v.hint_code, completion_enc = v.completion_enc, completed_at = v.completed_at
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bytea[], $5::timestamptz[]) AS v (id, status, hint_code, completion_enc, completed_at)
+      `UPDATE sessions s SET status = v.status, hint_code = v.hint_code, completion_enc = v.completion_enc, completed_at = v.completed_at,
+              evidence_enc = v.evidence_enc, result_token_enc = v.result_token_enc
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bytea[], $5::timestamptz[], $6::bytea[], $7::bytea[])
+              AS v (id, status, hint_code, completion_enc, completed_at, evidence_enc, result_token_enc)
         WHERE s.id = v.id AND s.status = 'pending'
        RETURNING s.id`,
       [
@@ -110,6 +114,8 @@ export class SessionStore {
         changed.map((row) => row.hintCode),
         changed.map((row) => row.completionEnc),
         changed.map((row) => row.completedAt),
+        changed.map((row) => row.evidenceEnc),
+        changed.map((row) => row.resultTokenEnc),
       ],
     );
     return new Set(rows.map((row) => row.id));
@@ -175,7 +181,8 @@ export class SessionStore {
     const [, purged]: [unknown, number] = await this.dataSource.query(
       `UPDATE sessions
           SET completion_enc = NULL, qr_start_secret_enc = NULL, end_user_ip = NULL, metadata = NULL,
-              launch_url_enc = NULL, renewal_request_enc = NULL, pii_purged_at = $1
+              launch_url_enc = NULL, renewal_request_enc = NULL,
+              signed_texts_enc = NULL, evidence_enc = NULL, result_token_enc = NULL, pii_purged_at = $1
         WHERE pii_purged_at IS NULL AND status <> 'pending' AND completed_at <= $2`,
       [now, endedBefore],
     );

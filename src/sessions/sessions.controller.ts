@@ -9,6 +9,7 @@ import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { negotiateQrFormat } from '../qr/qr-format.js';
 import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { QrQueryDto } from './dto/qr-query.dto.js';
+import { RawEvidenceDto } from './dto/evidence-answers.dto.js';
 import { QrFrameDto, SessionStateDto, StartSessionAnswerDto } from './dto/session-answers.dto.js';
 import { ReturnDto } from './dto/return.dto.js';
 import { StartSessionDto } from './dto/start-session.dto.js';
@@ -62,6 +63,15 @@ export class SessionsController {
   @ApiProblems(...API_KEY_PROBLEMS, 'session_not_found', 'session_not_pending', 'provider_unavailable')
   cancel(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
     return this.sessions.cancel(principal, sessionId);
+  }
+
+  @Get(':sessionId/evidence')
+  @Scopes('sessions:read')
+  @ApiOperation({ summary: "The provider's raw evidence of a complete session: signature and OCSP response (410 once purged)" })
+  @ApiOkResponse({ type: RawEvidenceDto })
+  @ApiProblems(...API_KEY_PROBLEMS, 'session_not_found', 'evidence_not_found', 'evidence_purged')
+  evidence(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
+    return this.sessions.evidence(principal, sessionId);
   }
 
   @Post(':sessionId/return')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
+import { EvidenceModule } from '../evidence/evidence.module.js';
 import { KioskTokenModule } from '../kiosk/kiosk-token.module.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
@@ -18,7 +19,7 @@ import { SessionsService } from './sessions.service.js';
 import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule],
+  imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule, EvidenceModule],
   controllers: [SessionsController, SignAndPhoneController, SessionsListingController],
   providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionQrSources, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionStore, SessionQrSources],

@@ -13,8 +13,10 @@ import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { KioskLinks } from '../kiosk/kiosk-links.js';
 import type { StartSessionBody } from './dto/start-session-body.js';
 import { describeProviderError } from './provider-error.js';
+import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
 import { newReturnNonce, returnNonceHash, returnNonceMatches, returnUrlProblem, withReturnNonce } from './return-url.js';
-import { completionAad, launchUrlAad, qrSecretAad, renewalRequestAad } from './session-encryption.js';
+import { completionAad, evidenceAad, launchUrlAad, qrSecretAad, renewalRequestAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import { signedTextsOf } from './session-result.js';
 import type { QrSource } from '../qr/qr-frame.js';
 import { SessionQrSources } from './session-qr-sources.js';
 import { SessionSettlement } from './session-settlement.js';
@@ -75,6 +77,8 @@ export class SessionsService {
     const order = await this.callProvider(provider, 'start', () => provider.start(orderRequest));
     const now = this.clock.now();
     const id = randomUUID();
+    // Kept to check the provider's signature against (docs/evidence.md).
+    const texts = signedTextsOf(request);
     const autoRenew = request.autoRenew === true && Boolean(order.qr || order.launchUrl);
     const session: Session = {
       id,
@@ -93,6 +97,9 @@ export class SessionsService {
       endUserIp: request.endUserIp ?? null,
       metadata: request.metadata ?? null,
       completionEnc: null,
+      signedTextsEnc: Object.keys(texts).length ? this.cipher.encryptJson(texts, signedTextsAad(id)) : null,
+      evidenceEnc: null,
+      resultTokenEnc: null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.config.sessionTtlMs),
       completedAt: null,
@@ -186,6 +193,14 @@ export class SessionsService {
     return { session, qr };
   }
 
+  /** The raw evidence of a complete session (docs/evidence.md): 410 once purged with the personal data. */
+  async evidence(principal: ApiKeyPrincipal, sessionId: string): Promise<StoredEvidence & { sessionId: string }> {
+    const session = await this.findForKey(principal, sessionId);
+    if (session.piiPurgedAt) throw new DomainException('evidence_purged', 'The evidence was erased with the personal data of the session.');
+    if (!session.evidenceEnc) throw new DomainException('evidence_not_found', 'The session has no evidence: it did not complete, or its provider gave none.');
+    return { sessionId: session.id, ...this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id)) };
+  }
+
   private async findForKey(principal: ApiKeyPrincipal, sessionId: string): Promise<Session> {
     // Another team's or the other environment's session answers exactly like a missing one: no
     // enumeration, and a test key never reads a live identity nor a live key a simulated one (docs/security.md).
@@ -199,7 +214,11 @@ export class SessionsService {
       session.status === 'complete' && session.completionEnc
         ? this.cipher.decryptJson<CompletedIdentity>(session.completionEnc, completionAad(session.id))
         : null;
-    return sessionView(session, completion);
+    const evidence = session.evidenceEnc ? this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id)) : undefined;
+    return sessionView(session, completion, {
+      ...(evidence ? { evidence: evidenceView(evidence) } : {}),
+      ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),
+    });
   }
 
   private async callProvider<T>(provider: EidProvider, operation: string, call: () => Promise<T>): Promise<T> {

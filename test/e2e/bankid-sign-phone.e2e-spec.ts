@@ -85,11 +85,10 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
     fake.approve(orderRef);
     expect(await step(started.sessionId)).toMatchObject({ status: 'complete', operation: 'sign', channel: 'app', user: FAKE_USER });
 
-    const [row] = await e2e.app.get(DataSource).query('SELECT completion_enc FROM sessions WHERE id = $1', [started.sessionId]);
-    const completion = e2e.app
-      .get(DataCipher)
-      .decryptJson<{ evidence: { signature: string } }>(row.completion_enc, `sessions:${started.sessionId}:completion`);
-    const signed = Buffer.from(completion.evidence.signature, 'base64').toString('utf8');
+    // The evidence is kept apart from the identity, encrypted (docs/evidence.md).
+    const [row] = await e2e.app.get(DataSource).query('SELECT evidence_enc FROM sessions WHERE id = $1', [started.sessionId]);
+    const evidence = e2e.app.get(DataCipher).decryptJson<{ signature: string }>(row.evidence_enc, `sessions:${started.sessionId}:evidence`);
+    const signed = Buffer.from(evidence.signature, 'base64').toString('utf8');
     expect(signed).toContain('<funcId>Signing</funcId>');
     expect(signed).toContain(`>${base64(text)}</usrVisibleData>`);
     expect(signed).toContain('<usrNonVisibleData>aGFzaA==</usrNonVisibleData>');

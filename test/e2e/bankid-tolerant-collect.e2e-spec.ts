@@ -29,6 +29,8 @@ describe('BankID collect answers the documentation does not promise', () => {
       BANKID_CERT: pki.client.certPath,
       BANKID_KEY: pki.client.keyPath,
       BANKID_CA: pki.bankIdCaPath,
+      // The root of the fake's user certificates: its evidence verifies, so no warning of ours mixes in (docs/evidence.md).
+      BANKID_TEST_EVIDENCE_ROOTS: fake.evidenceRootPem,
     }),
     stopBackgroundJobs: true,
     withKey: true,

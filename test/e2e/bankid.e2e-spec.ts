@@ -7,6 +7,7 @@ import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-cert
 import { createTestApp, createTestDatabase, type TestApp } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { httpOf, useE2eApp } from '../support/e2e.js';
+import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 
 const COLLECT_MS = 2_000;
 
@@ -44,6 +45,8 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       BANKID_CERT: pki.client.certPath,
       BANKID_KEY: pki.client.keyPath,
       BANKID_CA: pki.bankIdCaPath,
+      // The root of the fake's own user-certificate PKI (docs/evidence.md, "Trust roots").
+      BANKID_TEST_EVIDENCE_ROOTS: fake.evidenceRootPem,
       BANKID_TIMEOUT: '400ms',
       BANKID_RETRY_SCHEDULE: '10ms,20ms',
     }),
@@ -134,7 +137,10 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       user: FAKE_USER,
       device: { ipAddress: '192.0.2.10', uhi: expect.any(String) },
       completedAt: e2e.clock.now().toISOString(),
+      evidence: { bankIdIssueDate: '2024-03-01', risk: 'low', verification: VERIFIED_EVIDENCE },
+      resultToken: expect.any(String),
     });
+    expect(await verifyResultToken(e2e.http, done.body.resultToken, e2e.team.id)).toMatchObject({ sub: sessionId, provider: 'bankid', status: 'complete', user: FAKE_USER });
 
     // BankID forgets a completed order after 3 minutes; the session keeps its result and stops collecting.
     const collects = fake.requestsTo('collect').length;
@@ -223,16 +229,30 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
 
-    const [row] = await e2e.app.get(DataSource).query('SELECT completion_enc FROM sessions WHERE id = $1', [sessionId]);
+    const [row] = await e2e.app.get(DataSource).query('SELECT completion_enc, evidence_enc FROM sessions WHERE id = $1', [sessionId]);
     expect(row.completion_enc.toString('latin1')).not.toContain(FAKE_USER.personalNumber);
-    const completion = e2e.app.get(DataCipher).decryptJson<Record<string, unknown>>(row.completion_enc, `sessions:${sessionId}:completion`);
-    expect(completion.evidence).toEqual({
-      bankIdIssueDate: '2024-03-01',
-      stepUp: { mrtd: true },
-      signature: expect.any(String),
-      ocspResponse: expect.any(String),
-      risk: 'low',
-    });
+    const evidence = e2e.app.get(DataCipher).decryptJson<Record<string, unknown>>(row.evidence_enc, `sessions:${sessionId}:evidence`);
+    const expected = { bankIdIssueDate: '2024-03-01', stepUp: { mrtd: true }, signature: expect.any(String), ocspResponse: expect.any(String), risk: 'low' };
+    expect(evidence).toEqual({ ...expected, verification: VERIFIED_EVIDENCE });
+    // The raw signature and OCSP response are for the RP at its own route, not in poll answers.
+    const raw = await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key).expect(200);
+    expect(raw.body).toEqual({ sessionId, ...expected, verification: VERIFIED_EVIDENCE });
+    expect(raw.body.signature).toBe(evidence.signature);
+  });
+
+  it("should complete with verification failed, not a different outcome, when BankID's signature does not verify", async () => {
+    fake.sendBrokenSignatures();
+    try {
+      const { sessionId, orderRef } = await startPickedUp({ endUserIp: '192.0.2.10', userVisibleData: 'Log in to Example AB' });
+      fake.approve(orderRef);
+      e2e.clock.advance(COLLECT_MS);
+      const done = (await poll(sessionId).expect(200)).body;
+      expect(done).toMatchObject({ status: 'complete', user: FAKE_USER, resultToken: expect.any(String) });
+      // The fake changes the signed text after signing: the signature fails, and the text no longer matches the order's.
+      expect(done.evidence.verification).toEqual({ ...VERIFIED_EVIDENCE, status: 'failed', signatureValid: false, signedDataMatches: false });
+    } finally {
+      fake.sendBrokenSignatures(false);
+    }
   });
 
   it.each([

@@ -31,7 +31,8 @@ describe('Sessions kept apart by environment', () => {
       BANKID_CERT: pki.client.certPath,
       BANKID_KEY: pki.client.keyPath,
       BANKID_CA: pki.bankIdCaPath,
-      BANKID_TIMEOUT: '400ms',
+      // The fake signs each completion with openssl: room for it on a loaded machine.
+      BANKID_TIMEOUT: '5s',
       BANKID_RETRY_SCHEDULE: '10ms,20ms',
     }),
     stopBackgroundJobs: true,
@@ -54,6 +55,7 @@ describe('Sessions kept apart by environment', () => {
     e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', key),
     e2e.http.get(`/api/v1/auth/${id}/qr`).set('x-api-key', key),
     e2e.http.post(`/api/v1/auth/${id}/cancel`).set('x-api-key', key),
+    e2e.http.get(`/api/v1/auth/${id}/evidence`).set('x-api-key', key),
   ];
 
   it('should hide a live session from a test key of the same team on every session route', async () => {
@@ -63,7 +65,10 @@ describe('Sessions kept apart by environment', () => {
     fake.approve(fake.openWithAutoStartToken(started.autoStartToken));
     e2e.clock.advance(COLLECT_MS);
     const live = await e2e.http.post(`/api/v1/auth/${started.sessionId}/poll`).set('x-api-key', liveKey).expect(200);
-    expect(live.body).toMatchObject({ environment: 'live', status: 'complete', user: expect.any(Object) });
+    expect(live.body).toMatchObject({ environment: 'live', status: 'complete', user: expect.any(Object), resultToken: expect.any(String) });
+    // Live evidence is checked against the live roots only: BANKID_CA (the TLS CA) does not issue the
+    // fake's user certificates, so the chain is not trusted (docs/evidence.md, "Trust roots").
+    expect(live.body.evidence.verification).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: false });
 
     for (const call of routes(started.sessionId, e2e.key)) {
       const answer = await call;

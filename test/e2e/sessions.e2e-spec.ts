@@ -8,6 +8,10 @@ import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { itOnPostgres } from '../support/test-postgres.js';
 import { httpOf, useE2eApp } from '../support/e2e.js';
+import { expectProblem } from '../support/problem.js';
+import { tamperedResultToken, VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
+import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
+import { evidenceSha256 } from '../../src/evidence/result-token-signer.js';
 import { expectMatchesSchema } from '../support/openapi.js';
 
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
@@ -110,6 +114,8 @@ describe('Identity sessions (simulator)', () => {
       user: { personalNumber: '198507099805', name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson' },
       device: { ipAddress: '192.0.2.10' },
       completedAt: e2e.clock.now().toISOString(),
+      evidence: { bankIdIssueDate: e2e.clock.now().toISOString().slice(0, 10), risk: 'low', verification: VERIFIED_EVIDENCE },
+      resultToken: expect.any(String),
     });
 
     // Polls after the end give the same final answer; the QR and cancel are refused.
@@ -194,8 +200,66 @@ describe('Identity sessions (simulator)', () => {
       hintCode: 'cancelled',
       userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: 'Action cancelled. Please try again.' },
       completedAt: expect.any(String),
+      resultToken: expect.any(String),
     });
     await poll(sessionId).expect(200, res.body);
+    expect(await verifyResultToken(e2e.http, res.body.resultToken, e2e.team.id)).toMatchObject({
+      sub: sessionId,
+      status: 'failed',
+      hintCode: 'cancelled',
+      operation: 'auth',
+      channel: 'app',
+      completedAt: res.body.completedAt,
+    });
+    // A failed session has no evidence.
+    expectProblem(await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key), 404, 'evidence_not_found');
+  });
+
+  it('should verify the evidence of a signed text and sign a result token that verifies against the JWKS, a tampered one not', async () => {
+    const { sessionId, autoStartToken } = (await start({ endUserIp: '192.0.2.10', userVisibleData: 'Logga in hos Exempel AB' }).expect(200)).body;
+    await scan({ autoStartToken, personalNumber: '198507099805', givenName: 'Anna', surname: 'Andersson' }).expect(200);
+    e2e.clock.advance(2_500);
+    const done = (await poll(sessionId).expect(200)).body;
+    expect(done.evidence.verification).toEqual(VERIFIED_EVIDENCE);
+
+    const raw = await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key).expect(200);
+    expect(raw.body).toEqual({ sessionId, ...done.evidence, signature: expect.any(String), ocspResponse: expect.any(String) });
+    // BankID's shape: the signed text is in the XML the user's key signed.
+    expect(Buffer.from(raw.body.signature, 'base64').toString('utf8')).toContain(Buffer.from('Logga in hos Exempel AB').toString('base64'));
+
+    const payload = await verifyResultToken(e2e.http, done.resultToken, e2e.team.id);
+    expect(payload).toMatchObject({
+      sub: sessionId,
+      aud: e2e.team.id,
+      environment: 'test',
+      provider: 'simulator',
+      operation: 'auth',
+      channel: 'app',
+      status: 'complete',
+      user: done.user,
+      device: done.device,
+      completedAt: done.completedAt,
+      evidenceSha256: evidenceSha256(raw.body.signature),
+    });
+    await expect(verifyResultToken(e2e.http, tamperedResultToken(done.resultToken, { user: { ...done.user, personalNumber: '199001012393' } }), e2e.team.id)).rejects.toThrow(
+      /signature verification failed/,
+    );
+    // Addressed to the team: another service of another team would refuse it.
+    await expect(verifyResultToken(e2e.http, done.resultToken, '00000000-0000-4000-8000-000000000000')).rejects.toThrow(/aud/);
+  });
+
+  it("should answer 404 session_not_found for another team's or the other environment's evidence", async () => {
+    const { sessionId, autoStartToken } = (await start().expect(200)).body;
+    await scan({ autoStartToken }).expect(200);
+    e2e.clock.advance(2_500);
+    expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
+    const other = await createTeamWithKey(e2e.app);
+    const live = await e2e.app.get(ApiKeysService).create({ teamId: e2e.team.id, environment: 'live', scopes: ['sessions:read', 'sessions:write'] });
+    for (const key of [other.key, live.key]) {
+      expectProblem(await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', key), 404, 'session_not_found');
+    }
+    const otpOnly = await createTeamWithKey(e2e.app, { scopes: ['otp'] });
+    expectProblem(await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', otpOnly.key), 403, 'insufficient_scope');
   });
 
   it('should fail an order nobody scans with startFailed after 30 s (moved clock)', async () => {
@@ -226,7 +290,8 @@ describe('Identity sessions (simulator)', () => {
     const { sessionId, autoStartToken } = (await start().expect(200)).body;
     await scan({ autoStartToken }).expect(200);
     e2e.clock.advance(2_500);
-    expect((await poll(sessionId).expect(200)).body.user).toBeDefined();
+    expect((await poll(sessionId).expect(200)).body).toMatchObject({ user: expect.any(Object), resultToken: expect.any(String) });
+    await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key).expect(200);
     e2e.clock.advance(3_600_000);
     await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     const after = await poll(sessionId).expect(200);
@@ -239,6 +304,12 @@ describe('Identity sessions (simulator)', () => {
       status: 'complete',
       completedAt: expect.any(String),
     });
+    // The evidence and the result token name the user: they go with the personal data (docs/evidence.md).
+    expectProblem(await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key), 410, 'evidence_purged');
+    const [row] = await e2e.app
+      .get(DataSource)
+      .query(`SELECT signed_texts_enc, evidence_enc, result_token_enc FROM sessions WHERE id = $1`, [sessionId]);
+    expect(row).toEqual({ signed_texts_enc: null, evidence_enc: null, result_token_enc: null });
   });
 
   it("should answer 404 session_not_found alike for a missing id, a malformed id and another team's session", async () => {

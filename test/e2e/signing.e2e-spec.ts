@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
+import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectMatchesSchema } from '../support/openapi.js';
 import { expectProblem } from '../support/problem.js';
@@ -55,6 +56,9 @@ describe('Signing and the phone channel (simulator)', () => {
     e2e.clock.advance(COLLECT_MS + 500);
     const done = await poll(started.sessionId);
     expect(done).toMatchObject({ operation: 'sign', channel: 'app', status: 'complete', user: { personalNumber: '199001011239' } });
+    // The simulator signed the text and the hidden data as BankID does (funcId Signing); the service checked both (docs/evidence.md).
+    expect(done.evidence.verification).toEqual(VERIFIED_EVIDENCE);
+    expect(await verifyResultToken(e2e.http, done.resultToken, e2e.team.id)).toMatchObject({ operation: 'sign', channel: 'app', status: 'complete' });
   });
 
   it('should answer what the app shows for an auth session too', async () => {
@@ -94,6 +98,8 @@ describe('Signing and the phone channel (simulator)', () => {
       // Collected 2 s after the answer: past userCallConfirm (1 s) and userSign (1 s).
       const done = await poll(started.sessionId);
       expect(done).toMatchObject({ status: 'complete', operation, channel: 'phone', user: { personalNumber: PERSON } });
+      expect(done.evidence.verification).toEqual(VERIFIED_EVIDENCE);
+      expect(await verifyResultToken(e2e.http, done.resultToken, e2e.team.id)).toMatchObject({ operation, channel: 'phone' });
       expect(done.device).toEqual({});
     },
   );

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Counter, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../../src/config/webhooks.config.js';
@@ -18,7 +19,13 @@ const MESSAGES = MAX_IN_FLIGHT + 36;
 const describeOnPostgres = usingRealPostgres() ? describe : describe.skip;
 
 describeOnPostgres('Webhooks: dispatchers on two replicas sharing one database', () => {
-  const e2e = useE2eApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '2s' }, replicas: 2 });
+  // Every approval signs and every completion verifies real evidence (docs/evidence.md): a hundred at once
+  // on a loaded machine may take longer than the simulator's 30 s for an app to pick an order up.
+  const e2e = useE2eApp({
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT: '2s', SIMULATOR_START_TIMEOUT: '3m' },
+    replicas: 2,
+  });
+  jest.setTimeout(120_000);
   let receiver: WebhookReceiver;
 
   beforeEach(async () => {

@@ -21,6 +21,7 @@ import { freePort } from '../support/service-process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { completeSimulatorSession, createEndpoint, deliveriesOf, waitForDelivery, waitUntil } from '../support/webhooks.js';
 import { useE2eApp } from '../support/e2e.js';
+import { tamperedResultToken, VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { expectMatchesSchema, expectWebhookMatchesSchema } from '../support/openapi.js';
 
 // Retries after 10 s and 20 s (±20 % jitter): three attempts in all, on a clock the tests move.
@@ -92,9 +93,17 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
         user: { personalNumber: '198507099805', name: 'Tess Testsson', givenName: 'Tess', surname: 'Testsson' },
         device: { ipAddress: '192.0.2.10' },
         completedAt: e2e.clock.now().toISOString(),
+        evidence: { bankIdIssueDate: expect.any(String), risk: 'low', verification: VERIFIED_EVIDENCE },
+        resultToken: expect.any(String),
         metadata: { orderId: 'A-1' },
       },
     });
+    // Signed once at the end: the webhook and every poll carry the same token, and it verifies with the JWKS.
+    const { data } = verify(received) as { data: { resultToken: string; user: object } };
+    const polled = await e2e.http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', team.key).expect(200);
+    expect(polled.body.resultToken).toBe(data.resultToken);
+    expect(await verifyResultToken(e2e.http, data.resultToken, team.team.id)).toMatchObject({ sub: sessionId, status: 'complete', user: data.user });
+    await expect(verifyResultToken(e2e.http, tamperedResultToken(data.resultToken, { status: 'failed' }), team.team.id)).rejects.toThrow();
     expect(received.headers).toMatchObject({
       'content-type': 'application/json',
       'webhook-id': expect.stringMatching(/^msg_[0-9A-Za-z]{27}$/),
@@ -169,8 +178,11 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
         hintCode: 'cancelled',
         userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: 'Action cancelled. Please try again.' },
         completedAt: e2e.clock.now().toISOString(),
+        resultToken: expect.any(String),
       },
     });
+    const { data } = verify(received) as { data: { resultToken: string } };
+    expect(await verifyResultToken(e2e.http, data.resultToken, team.team.id)).toMatchObject({ sub: started.body.sessionId, status: 'failed', hintCode: 'cancelled' });
   });
 
   it("should end a whole collector batch in one go: one message per ended session, each to its own team's endpoint", async () => {

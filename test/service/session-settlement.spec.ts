@@ -54,7 +54,8 @@ describe(SessionSettlement.name, () => {
     get(DataSource).query(`SELECT event_type FROM webhook_deliveries WHERE session_id = $1`, [sessionId]);
 
   it('should complete an approved session and write its webhook message with it', async () => {
-    const sessionId = await approvedSession(await team());
+    const principal = await team();
+    const sessionId = await approvedSession(principal);
     context.clock.advance(2_500);
 
     expect(await get(SessionSettlement).collectDue()).toContain(sessionId);
@@ -62,10 +63,11 @@ describe(SessionSettlement.name, () => {
     expect((await get(SessionStore).getById(sessionId)).status).toBe('complete');
     expect(await messagesOf(sessionId)).toEqual([{ event_type: 'auth.session.completed' }]);
     const [received] = await receiver.waitForRequests(1);
-    expect(JSON.parse(received.body)).toMatchObject({
-      type: 'auth.session.completed',
-      data: { sessionId, status: 'complete', user: USER },
-    });
+    const { data } = JSON.parse(received.body);
+    expect(data).toMatchObject({ sessionId, status: 'complete', user: USER, evidence: { verification: { status: 'verified' } }, resultToken: expect.any(String) });
+    // Verified and signed once, where the completion was written: a poll reads the same result.
+    const polled = await get(SessionsService).poll(principal, sessionId);
+    expect(polled).toMatchObject({ evidence: data.evidence, resultToken: data.resultToken });
   });
 
   it('should write no message for a team that has left the pro plan', async () => {

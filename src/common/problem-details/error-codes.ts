@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'csrf_check_failed'
   | 'unknown_provider'
   | 'session_not_found'
+  | 'evidence_not_found'
+  | 'evidence_purged'
   | 'not_found'
   | 'session_not_pending'
   | 'return_nonce_mismatch'
@@ -63,6 +65,8 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   csrf_check_failed: { status: 403, title: 'Cross-site request refused' },
   unknown_provider: { status: 404, title: 'Unknown provider' },
   session_not_found: { status: 404, title: 'Session not found' },
+  evidence_not_found: { status: 404, title: 'No evidence' },
+  evidence_purged: { status: 410, title: 'Evidence purged' },
   not_found: { status: 404, title: 'Not Found' },
   session_not_pending: { status: 409, title: 'Session not pending' },
   return_nonce_mismatch: { status: 409, title: 'Return nonce mismatch' },

@@ -51,6 +51,14 @@ export class SimulatorOrder {
   @Column('bytea', { name: 'user_enc', nullable: true })
   userEnc: Buffer | null;
 
+  /** The texts of the order, base64 as BankID signs them ({userVisibleData?, userNonVisibleData?}), encrypted. */
+  @Column('bytea', { name: 'signed_texts_enc', nullable: true })
+  signedTextsEnc: Buffer | null;
+
+  /** The signature and OCSP response issued once on approval (docs/evidence.md), encrypted. */
+  @Column('bytea', { name: 'evidence_enc', nullable: true })
+  evidenceEnc: Buffer | null;
+
   @Column('timestamptz', { name: 'cancelled_at', nullable: true })
   cancelledAt: Date | null;
 

@@ -7,6 +7,8 @@ import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
+import type { IssuedEvidence } from '../../evidence/evidence-authority.js';
+import { SimulatorEvidence } from '../../evidence/simulator-evidence.provider.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
 import type { CollectResult, CompletedIdentity, EidOperation, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
@@ -38,6 +40,19 @@ export interface ShownOrder {
 const secretAad = (orderRef: string) => `simulator_orders:${orderRef}:qr_start_secret`;
 const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
 const textAad = (orderRef: string) => `simulator_orders:${orderRef}:user_visible_data`;
+const textsAad = (orderRef: string) => `simulator_orders:${orderRef}:signed_texts`;
+const evidenceAad = (orderRef: string) => `simulator_orders:${orderRef}:evidence`;
+
+/** The texts an order signs, base64 as BankID carries them in usrVisibleData / usrNonVisibleData. */
+interface SignedTexts {
+  userVisibleData?: string;
+  userNonVisibleData?: string;
+}
+
+/** The rest of BankID's completionData evidence, as the simulator reports it. */
+interface SimulatorEvidenceRecord extends IssuedEvidence {
+  bankIdIssueDate: string;
+}
 
 /** A stand-in for BankID that follows its protocol: same order life cycle, hint codes and QR rule. */
 @Injectable()
@@ -50,6 +65,7 @@ export class SimulatorProvider implements EidProvider {
     private readonly orders: SimulatorOrderStore,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
+    private readonly evidence: SimulatorEvidence,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
@@ -72,6 +88,11 @@ export class SimulatorProvider implements EidProvider {
     const phone = request.channel === 'phone';
     const qrStartSecret = phone ? null : randomUUID();
     const autoStartToken = phone ? null : randomUUID();
+    // Encoded as the BankID client encodes it (docs/bankid.md), so the signature carries the same bytes.
+    const texts: SignedTexts = {
+      ...(request.userVisibleData === undefined ? {} : { userVisibleData: Buffer.from(request.userVisibleData, 'utf8').toString('base64') }),
+      ...(request.userNonVisibleData === undefined ? {} : { userNonVisibleData: request.userNonVisibleData }),
+    };
     const order: SimulatorOrder = {
       orderRef,
       operation: request.operation,
@@ -86,6 +107,8 @@ export class SimulatorProvider implements EidProvider {
       scannedAt: null,
       action: null,
       userEnc: null,
+      signedTextsEnc: Object.keys(texts).length ? this.cipher.encryptJson(texts, textsAad(orderRef)) : null,
+      evidenceEnc: null,
       cancelledAt: null,
       returnUrl: request.returnUrl ?? null,
     };
@@ -147,9 +170,21 @@ export class SimulatorProvider implements EidProvider {
   }
 
   private async pickUp(order: SimulatorOrder, now: Date, action: SimulatorAction, user: CompletedIdentity['user']): Promise<void> {
-    const claimed = await this.orders.claimScan(order.orderRef, { scannedAt: now, action, userEnc: this.cipher.encryptJson(user, userAad(order.orderRef)) });
+    const claimed = await this.orders.claimScan(order.orderRef, {
+      scannedAt: now,
+      action,
+      userEnc: this.cipher.encryptJson(user, userAad(order.orderRef)),
+      evidenceEnc: action === 'approve' ? this.cipher.encryptJson(await this.issueEvidence(order, user, now), evidenceAad(order.orderRef)) : null,
+    });
     // Two apps scanning the same frame at once: the first wins, as with BankID.
     if (!claimed) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
+  }
+
+  /** Signed once, on approval, like the user's signature in BankID's app: every collect returns the same evidence. */
+  private async issueEvidence(order: SimulatorOrder, user: ScanInput['user'], now: Date): Promise<SimulatorEvidenceRecord> {
+    const texts: SignedTexts = order.signedTextsEnc ? this.cipher.decryptJson(order.signedTextsEnc, textsAad(order.orderRef)) : {};
+    const issued = await this.evidence.issue({ user, funcId: order.operation === 'sign' ? 'Signing' : 'Identification', ...texts, now });
+    return { bankIdIssueDate: now.toISOString().slice(0, 10), ...issued };
   }
 
   /** What the simulated app page needs to know about the order its autostart token opens (undefined: none). */
@@ -172,11 +207,14 @@ export class SimulatorProvider implements EidProvider {
   private resultOf(order: SimulatorOrder, now: Date): CollectResult {
     const result = simulatorOrderStatus(order, now, this.timings);
     if (result.status !== 'complete' || !order.userEnc) return result;
+    // BankID's completionData evidence: the risk the simulator always judges low, no step-up.
+    const evidence = order.evidenceEnc ? this.cipher.decryptJson<SimulatorEvidenceRecord>(order.evidenceEnc, evidenceAad(order.orderRef)) : null;
     return {
       status: 'complete',
       completion: {
         user: this.cipher.decryptJson(order.userEnc, userAad(order.orderRef)),
         ...(order.endUserIp ? { device: { ipAddress: order.endUserIp } } : {}),
+        ...(evidence ? { evidence: { ...evidence, risk: 'low' } } : {}),
       },
     };
   }

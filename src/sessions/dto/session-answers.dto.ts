@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EvidenceDto } from './evidence-answers.dto.js';
 
 const SESSION_ID = { format: 'uuid', example: '5f7c1a2e-3b4d-4e6f-8a9b-0c1d2e3f4a5b' };
 const ENVIRONMENT = { enum: ['test', 'live'], description: "The API key's environment, which chose the provider's environment." };
@@ -121,6 +122,19 @@ export class SessionStateDto {
 
   @ApiPropertyOptional({ format: 'date-time' })
   completedAt?: string;
+
+  @ApiPropertyOptional({
+    type: EvidenceDto,
+    description: "A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged.",
+  })
+  evidence?: EvidenceDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Once final, until personal data is purged: the outcome as a compact JWS (ES256, `typ: eidgw-result+jwt`) that verifies against `/.well-known/jwks.json`.',
+    example: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6ImVpZGd3LXJlc3VsdCtqd3QifQ.eyJzdWIiOiIuLi4ifQ.c2ln',
+  })
+  resultToken?: string;
 }
 
 export class QrFrameDto {
