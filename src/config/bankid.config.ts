@@ -26,7 +26,14 @@ function environment(env: Env, prefix: 'BANKID' | 'BANKID_TEST', url: string, ca
   if (!env[`${prefix}_PFX`] && !env[`${prefix}_CERT`]) return null;
   return {
     url,
-    source: { pfx: `${prefix}_PFX`, passphrase: `${prefix}_PASSPHRASE`, cert: `${prefix}_CERT`, key: `${prefix}_KEY`, ca: ca.variable, evidenceRoots: roots.variable },
+    source: {
+      pfx: `${prefix}_PFX`,
+      passphrase: `${prefix}_PASSPHRASE`,
+      cert: `${prefix}_CERT`,
+      key: `${prefix}_KEY`,
+      ca: ca.variable,
+      evidenceRoots: roots.variable,
+    },
     pfx: env[`${prefix}_PFX`],
     passphrase: env[`${prefix}_PASSPHRASE`],
     cert: env[`${prefix}_CERT`],
@@ -40,13 +47,19 @@ export const bankIdConfig = registerAs('bankid', () => {
   const env = validatedEnv();
   const environments: Partial<Record<ApiKeyEnvironment, BankIdEnvironmentConfig>> = {};
   if (env.PROVIDERS.includes('bankid')) {
-    const testCa: Ca = env.BANKID_TEST_CA ? { value: env.BANKID_TEST_CA, variable: 'BANKID_TEST_CA' } : { value: env.BANKID_CA, variable: 'BANKID_CA' };
+    const testCa: Ca = env.BANKID_TEST_CA
+      ? { value: env.BANKID_TEST_CA, variable: 'BANKID_TEST_CA' }
+      : { value: env.BANKID_CA, variable: 'BANKID_CA' };
     const liveCa: Ca = { value: env.BANKID_CA, variable: 'BANKID_CA' };
     const liveRoots: Ca = env.BANKID_EVIDENCE_ROOTS ? { value: env.BANKID_EVIDENCE_ROOTS, variable: 'BANKID_EVIDENCE_ROOTS' } : liveCa;
-    const testRoots: Ca = env.BANKID_TEST_EVIDENCE_ROOTS ? { value: env.BANKID_TEST_EVIDENCE_ROOTS, variable: 'BANKID_TEST_EVIDENCE_ROOTS' } : testCa;
+    const testRoots: Ca = env.BANKID_TEST_EVIDENCE_ROOTS
+      ? { value: env.BANKID_TEST_EVIDENCE_ROOTS, variable: 'BANKID_TEST_EVIDENCE_ROOTS' }
+      : testCa;
     const live = environment(env, 'BANKID', env.BANKID_URL, liveCa, liveRoots);
     // Test keys use the test environment's own certificate when given, else the one RP certificate.
-    const test = environment(env, 'BANKID_TEST', env.BANKID_TEST_URL, testCa, testRoots) ?? environment(env, 'BANKID', env.BANKID_TEST_URL, testCa, testRoots);
+    const test =
+      environment(env, 'BANKID_TEST', env.BANKID_TEST_URL, testCa, testRoots) ??
+      environment(env, 'BANKID', env.BANKID_TEST_URL, testCa, testRoots);
     if (live) environments.live = live;
     if (test) environments.test = test;
   }

@@ -143,9 +143,22 @@ describe(validateEnv.name, () => {
   });
 
   it('should accept BankID with an RP certificate and its CA, and a plain-HTTP fake outside production', () => {
-    const env = validateEnv({ PROVIDERS: 'bankid', BANKID_PFX: '/rp.p12', BANKID_PASSPHRASE: 'x', BANKID_CA: '/ca.pem', BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0' });
+    const env = validateEnv({
+      PROVIDERS: 'bankid',
+      BANKID_PFX: '/rp.p12',
+      BANKID_PASSPHRASE: 'x',
+      BANKID_CA: '/ca.pem',
+      BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0',
+    });
     expect(env).toMatchObject({ BANKID_TIMEOUT: 5_000, BANKID_RETRY_SCHEDULE: [250, 1_000] });
-    expect(() => validateEnv({ PROVIDERS: 'bankid', BANKID_TEST_CERT: '/c.pem', BANKID_TEST_KEY: '/k.pem', BANKID_TEST_URL: 'http://127.0.0.1:1/rp/v6.0' })).not.toThrow();
+    expect(() =>
+      validateEnv({
+        PROVIDERS: 'bankid',
+        BANKID_TEST_CERT: '/c.pem',
+        BANKID_TEST_KEY: '/k.pem',
+        BANKID_TEST_URL: 'http://127.0.0.1:1/rp/v6.0',
+      }),
+    ).not.toThrow();
   });
 
   it('should report every bad variable at once and never echo a value', () => {

@@ -49,7 +49,12 @@ const cidrOrAddress = (entry: string): boolean => {
 const commaList = z
   .string()
   .default('')
-  .transform((text) => text.split(',').map((s) => s.trim()).filter(Boolean));
+  .transform((text) =>
+    text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 // Key material (DATA_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET) is exactly 32 bytes in canonical base64: decoded and
 // encoded again it must read the same, since Node's decoder skips what it does not know and would take a
@@ -82,7 +87,12 @@ export const envSchema = z
     PROVIDERS: z
       .string()
       .default('simulator')
-      .transform((text) => text.split(',').map((s) => s.trim()).filter(Boolean))
+      .transform((text) =>
+        text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(['simulator', 'bankid', 'freja'], { message: 'each entry must be simulator, bankid or freja' })).min(1)),
     BANKID_URL: httpUrl.default('https://appapi2.bankid.com/rp/v6.0'),
     BANKID_TEST_URL: httpUrl.default('https://appapi2.test.bankid.com/rp/v6.0'),
@@ -175,25 +185,53 @@ export const envSchema = z
     if (production && !env.DATA_ENCRYPTION_KEY)
       ctx.addIssue({ code: 'custom', path: ['DATA_ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production' });
     if (production && !env.KIOSK_TOKEN_SECRET)
-      ctx.addIssue({ code: 'custom', path: ['KIOSK_TOKEN_SECRET'], message: 'is required when NODE_ENV=production (every replica must verify kiosk links)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KIOSK_TOKEN_SECRET'],
+        message: 'is required when NODE_ENV=production (every replica must verify kiosk links)',
+      });
     if (production && !env.DATABASE_URL)
-      ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'is required when NODE_ENV=production (the embedded database is for development)',
+      });
     if (production && env.OTP_DELIVERY === 'log')
-      ctx.addIssue({ code: 'custom', path: ['OTP_DELIVERY'], message: 'must be smtp or http when NODE_ENV=production (log would print codes)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OTP_DELIVERY'],
+        message: 'must be smtp or http when NODE_ENV=production (log would print codes)',
+      });
     if (production && (!env.PUBLIC_BASE_URL || !env.PUBLIC_BASE_URL.startsWith('https:')))
-      ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https URL when NODE_ENV=production (kiosk links and the token issuer use it)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_BASE_URL'],
+        message: 'must be an https URL when NODE_ENV=production (kiosk links and the token issuer use it)',
+      });
     if (production && env.WEBHOOK_ALLOW_PRIVATE_TARGETS)
-      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'], message: 'must not be true when NODE_ENV=production (it switches the SSRF checks off)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'],
+        message: 'must not be true when NODE_ENV=production (it switches the SSRF checks off)',
+      });
     if (production && env.OTP_HTTP_URL && !env.OTP_HTTP_URL.startsWith('https:'))
       ctx.addIssue({ code: 'custom', path: ['OTP_HTTP_URL'], message: 'must be an https URL when NODE_ENV=production' });
     if (production && env.SMTP_URL && !smtpWithTls(env.SMTP_URL))
-      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'must use TLS when NODE_ENV=production (smtps://, or smtp:// with ?requireTLS=true for STARTTLS)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'must use TLS when NODE_ENV=production (smtps://, or smtp:// with ?requireTLS=true for STARTTLS)',
+      });
     if (env.OTP_DELIVERY === 'smtp' && !env.SMTP_URL)
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required when OTP_DELIVERY=smtp' });
     if (env.OTP_DELIVERY === 'http' && !env.OTP_HTTP_URL)
       ctx.addIssue({ code: 'custom', path: ['OTP_HTTP_URL'], message: 'is required when OTP_DELIVERY=http' });
     if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL)
-      ctx.addIssue({ code: 'custom', path: ['WEB_CONCURRENCY'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEB_CONCURRENCY'],
+        message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)',
+      });
     for (const prefix of ['BANKID', 'BANKID_TEST', 'FREJA', 'FREJA_TEST'] as const) {
       const [pfx, cert, key] = [env[`${prefix}_PFX`], env[`${prefix}_CERT`], env[`${prefix}_KEY`]];
       if (pfx && (cert || key))
@@ -210,27 +248,55 @@ export const envSchema = z
       const live = Boolean(env.BANKID_PFX || env.BANKID_CERT);
       const test = Boolean(env.BANKID_TEST_PFX || env.BANKID_TEST_CERT) || live;
       if (!live && !test)
-        ctx.addIssue({ code: 'custom', path: ['BANKID_PFX'], message: 'or BANKID_CERT + BANKID_KEY (the RP certificate) is required when PROVIDERS includes bankid' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BANKID_PFX'],
+          message: 'or BANKID_CERT + BANKID_KEY (the RP certificate) is required when PROVIDERS includes bankid',
+        });
       // BankID's servers are signed by BankID's own CA, which must be pinned (not the public web PKI).
       if (live && env.BANKID_URL.startsWith('https:') && !env.BANKID_CA)
-        ctx.addIssue({ code: 'custom', path: ['BANKID_CA'], message: "(BankID's CA certificate) is required when PROVIDERS includes bankid" });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BANKID_CA'],
+          message: "(BankID's CA certificate) is required when PROVIDERS includes bankid",
+        });
       if (test && env.BANKID_TEST_URL.startsWith('https:') && !env.BANKID_TEST_CA && !env.BANKID_CA)
-        ctx.addIssue({ code: 'custom', path: ['BANKID_TEST_CA'], message: "or BANKID_CA (BankID's test CA certificate) is required for the test environment" });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BANKID_TEST_CA'],
+          message: "or BANKID_CA (BankID's test CA certificate) is required for the test environment",
+        });
     }
     if (env.PROVIDERS.includes('freja')) {
       // An environment is served when it has an RP certificate and Freja's result signing certificates.
       const live = Boolean(env.FREJA_PFX || env.FREJA_CERT);
       const test = Boolean(env.FREJA_TEST_PFX || env.FREJA_TEST_CERT) || live;
       if (!live && !test)
-        ctx.addIssue({ code: 'custom', path: ['FREJA_PFX'], message: 'or FREJA_CERT + FREJA_KEY (the RP certificate) is required when PROVIDERS includes freja' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['FREJA_PFX'],
+          message: 'or FREJA_CERT + FREJA_KEY (the RP certificate) is required when PROVIDERS includes freja',
+        });
       if (!env.FREJA_JWS_CERTS && !env.FREJA_TEST_JWS_CERTS)
-        ctx.addIssue({ code: 'custom', path: ['FREJA_JWS_CERTS'], message: "or FREJA_TEST_JWS_CERTS (Freja's result signing certificates) is required when PROVIDERS includes freja" });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['FREJA_JWS_CERTS'],
+          message: "or FREJA_TEST_JWS_CERTS (Freja's result signing certificates) is required when PROVIDERS includes freja",
+        });
       if (env.FREJA_JWS_CERTS && !live)
-        ctx.addIssue({ code: 'custom', path: ['FREJA_PFX'], message: 'or FREJA_CERT + FREJA_KEY is required for live keys (FREJA_JWS_CERTS is set)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['FREJA_PFX'],
+          message: 'or FREJA_CERT + FREJA_KEY is required for live keys (FREJA_JWS_CERTS is set)',
+        });
       if (env.FREJA_JWS_CERTS && env.FREJA_URL.startsWith('https:') && !env.FREJA_CA)
         ctx.addIssue({ code: 'custom', path: ['FREJA_CA'], message: "(the CA of Freja's server certificate) is required for live keys" });
       if (env.FREJA_TEST_JWS_CERTS && test && env.FREJA_TEST_URL.startsWith('https:') && !env.FREJA_TEST_CA && !env.FREJA_CA)
-        ctx.addIssue({ code: 'custom', path: ['FREJA_TEST_CA'], message: "or FREJA_CA (the CA of Freja's test server certificate) is required for test keys" });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['FREJA_TEST_CA'],
+          message: "or FREJA_CA (the CA of Freja's test server certificate) is required for test keys",
+        });
     }
   });
 
@@ -248,7 +314,8 @@ export function validateEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const result = envSchema.safeParse(present);
   // Defaults hide whether a variable was set, so this production rule reads the environment itself.
-  const unset = present.NODE_ENV === 'production' && !present.PROVIDERS ? ['PROVIDERS must be set explicitly when NODE_ENV=production'] : [];
+  const unset =
+    present.NODE_ENV === 'production' && !present.PROVIDERS ? ['PROVIDERS must be set explicitly when NODE_ENV=production'] : [];
   if (result.success && unset.length === 0) return result.data;
   throw new ConfigValidationError([
     ...unset,

@@ -11,7 +11,10 @@ export const EID_PROVIDERS = Symbol('EID_PROVIDERS');
 export class EidProviderRegistry {
   private readonly byName: Map<string, EidProvider>;
 
-  constructor(@Inject(EID_PROVIDERS) private readonly providers: EidProvider[], @Inject(sessionsConfig.KEY) config: SessionsConfig) {
+  constructor(
+    @Inject(EID_PROVIDERS) private readonly providers: EidProvider[],
+    @Inject(sessionsConfig.KEY) config: SessionsConfig,
+  ) {
     const enabled = new Set<string>(config.providers);
     this.byName = new Map(providers.filter((p) => enabled.has(p.name)).map((p) => [p.name, p]));
   }
@@ -20,13 +23,20 @@ export class EidProviderRegistry {
    * For a new session: unknown, disabled, or not for this key's environment → 404 unknown_provider;
    * a provider without this operation or channel → 404 operation_not_supported (docs/api.md).
    */
-  forStart(name: string, environment: ApiKeyEnvironment, kind: { operation: EidOperation; channel: EidChannel } = { operation: 'auth', channel: 'app' }): EidProvider {
+  forStart(
+    name: string,
+    environment: ApiKeyEnvironment,
+    kind: { operation: EidOperation; channel: EidChannel } = { operation: 'auth', channel: 'app' },
+  ): EidProvider {
     const provider = this.byName.get(name);
     if (!provider || !provider.supports(environment)) {
       throw new DomainException('unknown_provider', `No e-ID provider of that name is available to ${environment} keys.`);
     }
     if (!provider.offers(kind.operation, kind.channel)) {
-      throw new DomainException('operation_not_supported', `The provider ${name} does not offer ${kind.operation} on the ${kind.channel} channel.`);
+      throw new DomainException(
+        'operation_not_supported',
+        `The provider ${name} does not offer ${kind.operation} on the ${kind.channel} channel.`,
+      );
     }
     return provider;
   }

@@ -14,7 +14,11 @@ import { SimulatorProvider } from './simulator/simulator.provider.js';
   imports: [SimulatorModule, BankIdModule, FrejaModule],
   controllers: [SimulatorController, SimulatorAppController],
   providers: [
-    { provide: EID_PROVIDERS, inject: [SimulatorProvider, BankIdProvider, FrejaProvider], useFactory: (...providers: EidProvider[]) => providers },
+    {
+      provide: EID_PROVIDERS,
+      inject: [SimulatorProvider, BankIdProvider, FrejaProvider],
+      useFactory: (...providers: EidProvider[]) => providers,
+    },
     EidProviderRegistry,
   ],
   exports: [EidProviderRegistry],

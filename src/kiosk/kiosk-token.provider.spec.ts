@@ -8,7 +8,10 @@ import type { KioskTokenSigner } from './kiosk-token.js';
 import { kioskTokenSignerProvider } from './kiosk-token.provider.js';
 
 const make = (config: Partial<KioskConfig>) =>
-  (kioskTokenSignerProvider as FactoryProvider<Promise<KioskTokenSigner>>).useFactory({ frameAncestors: ["'none'"], ...config }) as Promise<KioskTokenSigner>;
+  (kioskTokenSignerProvider as FactoryProvider<Promise<KioskTokenSigner>>).useFactory({
+    frameAncestors: ["'none'"],
+    ...config,
+  }) as Promise<KioskTokenSigner>;
 
 describe('kioskTokenSignerProvider', () => {
   const session = '6f1c2a9e-3b7d-4c58-9e21-0a4b5c6d7e8f';

@@ -35,6 +35,10 @@ export class KioskTokenSigner {
   }
 
   private mac(sessionId: string, expiry: Buffer): Buffer {
-    return createHmac('sha256', this.secret).update(`${PURPOSE}\0${sessionId.toLowerCase()}\0`).update(expiry).digest().subarray(0, MAC_BYTES);
+    return createHmac('sha256', this.secret)
+      .update(`${PURPOSE}\0${sessionId.toLowerCase()}\0`)
+      .update(expiry)
+      .digest()
+      .subarray(0, MAC_BYTES);
   }
 }

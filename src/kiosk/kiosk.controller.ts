@@ -81,7 +81,11 @@ export class KioskController {
   @ApiOperation({ summary: "The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended)" })
   @ApiOkResponse({
     description: '`{launchUrl}`: a URL, or null once the order has ended.',
-    content: { 'application/json': { schema: { type: 'object', properties: { launchUrl: { type: ['string', 'null'], format: 'uri' } }, required: ['launchUrl'] } } },
+    content: {
+      'application/json': {
+        schema: { type: 'object', properties: { launchUrl: { type: ['string', 'null'], format: 'uri' } }, required: ['launchUrl'] },
+      },
+    },
   })
   @ApiProblems('invalid_kiosk_token', 'session_not_found', 'rate_limit_exceeded')
   async launch(

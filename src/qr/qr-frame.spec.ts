@@ -47,7 +47,10 @@ describe('QR frame maths', () => {
   });
 
   it('should animate a frame from the secret, and show a static code as it is, without qrTime', () => {
-    expect(qrFrame({ kind: 'animated', startToken: TOKEN, startSecret: SECRET }, 7)).toEqual({ qrData: qrData(TOKEN, SECRET, 7), qrTime: 7 });
+    expect(qrFrame({ kind: 'animated', startToken: TOKEN, startSecret: SECRET }, 7)).toEqual({
+      qrData: qrData(TOKEN, SECRET, 7),
+      qrTime: 7,
+    });
     expect(qrFrame({ kind: 'static', qrData: 'app://link?ref=1' }, 7)).toEqual({ qrData: 'app://link?ref=1' });
   });
 });

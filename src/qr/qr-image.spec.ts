@@ -17,7 +17,8 @@ function rasteriseSvg(svg: string): Buffer {
   const dark = /<path fill="#000" d="([^"]*)"/.exec(svg)![1];
   for (const [, x, y, n] of dark.matchAll(/M(\d+) (\d+)h(\d+)v1h-\3z/g)) {
     for (let py = Number(y) * scale; py < (Number(y) + 1) * scale; py++) {
-      for (let px = Number(x) * scale; px < (Number(x) + Number(n)) * scale; px++) png.data.fill(0, (py * png.width + px) * 4, (py * png.width + px) * 4 + 3);
+      for (let px = Number(x) * scale; px < (Number(x) + Number(n)) * scale; px++)
+        png.data.fill(0, (py * png.width + px) * 4, (py * png.width + px) * 4 + 3);
     }
   }
   return PNG.sync.write(png);

@@ -71,7 +71,11 @@ function tablesFor(version: number, size: number): VersionTables {
   if (cached) return cached;
   // Reserved modules depend only on version, error correction level and mask: read them from a symbol per mask.
   const flips = MASK_CONDITIONS.map((condition, mask) => {
-    const sample = QRCode.create([{ data: Buffer.from('0'), mode: 'byte' }], { errorCorrectionLevel: 'L', version, maskPattern: mask as 0 }).modules;
+    const sample = QRCode.create([{ data: Buffer.from('0'), mode: 'byte' }], {
+      errorCorrectionLevel: 'L',
+      version,
+      maskPattern: mask as 0,
+    }).modules;
     const flip = new Uint8Array(size * size);
     for (let row = 0; row < size; row++) {
       for (let col = 0; col < size; col++) {

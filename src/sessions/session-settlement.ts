@@ -7,7 +7,15 @@ import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
 import { ResultTokenSigner } from '../evidence/result-token-signer.js';
 import { WebhookOutbox, type SessionEvent } from '../webhooks/webhook-outbox.js';
 import { describeProviderError } from './provider-error.js';
-import { completionAad, evidenceAad, launchUrlAad, qrSecretAad, renewalRequestAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import {
+  completionAad,
+  evidenceAad,
+  launchUrlAad,
+  qrSecretAad,
+  renewalRequestAad,
+  resultTokenAad,
+  signedTextsAad,
+} from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
 import { SessionMetrics } from './session-metrics.js';
@@ -140,7 +148,9 @@ export class SessionSettlement {
       const events = changed
         .filter(({ session }) => updated.has(session.id))
         .map(({ session, transition, changes, completion, outcome }) =>
-          transition.kind === 'progress' ? progressEvent({ ...session, ...changes }, now) : endedEvent({ ...session, ...changes }, completion, outcome),
+          transition.kind === 'progress'
+            ? progressEvent({ ...session, ...changes }, now)
+            : endedEvent({ ...session, ...changes }, completion, outcome),
         );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
@@ -191,7 +201,11 @@ export class SessionSettlement {
     if (transition.kind === 'fail') {
       const changes: Partial<Session> = { status: 'failed', hintCode: transition.hintCode, completedAt: now };
       const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, null, undefined));
-      return { changes: { ...changes, resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)) }, completion: null, outcome: { resultToken } };
+      return {
+        changes: { ...changes, resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)) },
+        completion: null,
+        outcome: { resultToken },
+      };
     }
     // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
     const { evidence: provided, ...completion } = transition.completion;

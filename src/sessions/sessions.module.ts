@@ -19,7 +19,15 @@ import { SessionsService } from './sessions.service.js';
 import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Session]), EidProvidersModule, ListingsModule, WebhooksModule, KioskTokenModule, QrModule, EvidenceModule],
+  imports: [
+    TypeOrmModule.forFeature([Session]),
+    EidProvidersModule,
+    ListingsModule,
+    WebhooksModule,
+    KioskTokenModule,
+    QrModule,
+    EvidenceModule,
+  ],
   controllers: [SessionsController, SignAndPhoneController, SessionsListingController],
   providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionQrSources, SessionCollectorJob, SessionPiiPurgeJob],
   exports: [SessionStore, SessionQrSources],

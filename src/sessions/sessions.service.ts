@@ -15,7 +15,15 @@ import type { StartSessionBody } from './dto/start-session-body.js';
 import { describeProviderError } from './provider-error.js';
 import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
 import { newReturnNonce, returnNonceHash, returnNonceMatches, returnUrlProblem, withReturnNonce } from './return-url.js';
-import { completionAad, evidenceAad, launchUrlAad, qrSecretAad, renewalRequestAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
+import {
+  completionAad,
+  evidenceAad,
+  launchUrlAad,
+  qrSecretAad,
+  renewalRequestAad,
+  resultTokenAad,
+  signedTextsAad,
+} from './session-encryption.js';
 import { signedTextsOf } from './session-result.js';
 import type { QrSource } from '../qr/qr-frame.js';
 import { SessionQrSources } from './session-qr-sources.js';
@@ -197,7 +205,8 @@ export class SessionsService {
   async evidence(principal: ApiKeyPrincipal, sessionId: string): Promise<StoredEvidence & { sessionId: string }> {
     const session = await this.findForKey(principal, sessionId);
     if (session.piiPurgedAt) throw new DomainException('evidence_purged', 'The evidence was erased with the personal data of the session.');
-    if (!session.evidenceEnc) throw new DomainException('evidence_not_found', 'The session has no evidence: it did not complete, or its provider gave none.');
+    if (!session.evidenceEnc)
+      throw new DomainException('evidence_not_found', 'The session has no evidence: it did not complete, or its provider gave none.');
     return { sessionId: session.id, ...this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id)) };
   }
 
@@ -214,7 +223,9 @@ export class SessionsService {
       session.status === 'complete' && session.completionEnc
         ? this.cipher.decryptJson<CompletedIdentity>(session.completionEnc, completionAad(session.id))
         : null;
-    const evidence = session.evidenceEnc ? this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id)) : undefined;
+    const evidence = session.evidenceEnc
+      ? this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id))
+      : undefined;
     return sessionView(session, completion, {
       ...(evidence ? { evidence: evidenceView(evidence) } : {}),
       ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),

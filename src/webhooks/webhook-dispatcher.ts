@@ -115,10 +115,17 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
 
       this.metrics.attempted(result.outcome, result.latencyMs);
       if (recorded.status === 'delivered' && claim.trigger === 'scheduled') this.metrics.delivered(claim.eventAt, now);
-      const outcome = { ...log, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, status: recorded.status };
+      const outcome = {
+        ...log,
+        outcome: result.outcome,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        status: recorded.status,
+      };
       if (result.outcome === 'success') this.logger.debug(outcome, 'Webhook delivered');
       else this.logger.warn({ ...outcome, error: result.error, nextAttemptAt: recorded.nextAttemptAt }, 'Webhook attempt failed');
-      if (recorded.status === 'lease_lost') this.logger.warn(log, 'Webhook lease ran out before the attempt was recorded; another worker owns it');
+      if (recorded.status === 'lease_lost')
+        this.logger.warn(log, 'Webhook lease ran out before the attempt was recorded; another worker owns it');
       if (recorded.endpointDisabled) {
         this.metrics.endpointDisabled(recorded.endpointDisabled);
         this.logger.warn({ ...log, reason: recorded.endpointDisabled }, 'Webhook endpoint disabled');

@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiAcceptedResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiOperation,
+  ApiTags,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiAcceptedResponse,
+} from '@nestjs/swagger';
 import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';

@@ -29,7 +29,12 @@ describe(WebhookSender.name, () => {
 
   it('should call any other status a failure and keep an excerpt of the answer', async () => {
     receiver.answerNext({ status: 500, body: 'database down' });
-    expect(await sender().send(webhook())).toMatchObject({ outcome: 'http_error', statusCode: 500, error: 'HTTP 500', responseExcerpt: 'database down' });
+    expect(await sender().send(webhook())).toMatchObject({
+      outcome: 'http_error',
+      statusCode: 500,
+      error: 'HTTP 500',
+      responseExcerpt: 'database down',
+    });
   });
 
   it('should not follow a redirect', async () => {
@@ -47,7 +52,11 @@ describe(WebhookSender.name, () => {
 
   it('should give up on a receiver that does not answer in time', async () => {
     receiver.answerNext({ hang: true });
-    expect(await sender({ timeoutMs: 300 }).send(webhook())).toMatchObject({ outcome: 'timeout', statusCode: null, error: 'Timed out after 300 ms' });
+    expect(await sender({ timeoutMs: 300 }).send(webhook())).toMatchObject({
+      outcome: 'timeout',
+      statusCode: null,
+      error: 'Timed out after 300 ms',
+    });
   });
 
   it('should report a refused connection as a network error', async () => {
@@ -59,14 +68,22 @@ describe(WebhookSender.name, () => {
 
   it('should refuse a loopback address unless private targets are allowed', async () => {
     const result = await sender({ allowPrivateTargets: false }).send(webhook());
-    expect(result).toMatchObject({ outcome: 'refused', error: 'Refused: 127.0.0.1 is a loopback address; webhooks go to public addresses only' });
+    expect(result).toMatchObject({
+      outcome: 'refused',
+      error: 'Refused: 127.0.0.1 is a loopback address; webhooks go to public addresses only',
+    });
     expect(receiver.requests).toHaveLength(0);
   });
 
   it('should refuse a name that resolves to an internal address when connecting (DNS rebinding)', async () => {
     const rebinding = async () => [{ address: '127.0.0.1', family: 4 }];
-    const result = await sender({ allowPrivateTargets: false, resolve: rebinding }).send(webhook(`http://hooks.example.com:${receiver.port}/`));
-    expect(result).toMatchObject({ outcome: 'refused', error: expect.stringMatching(/hooks\.example\.com \(127\.0\.0\.1\) is a loopback address/) });
+    const result = await sender({ allowPrivateTargets: false, resolve: rebinding }).send(
+      webhook(`http://hooks.example.com:${receiver.port}/`),
+    );
+    expect(result).toMatchObject({
+      outcome: 'refused',
+      error: expect.stringMatching(/hooks\.example\.com \(127\.0\.0\.1\) is a loopback address/),
+    });
     expect(receiver.requests).toHaveLength(0);
   });
 });

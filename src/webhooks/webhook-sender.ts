@@ -97,7 +97,10 @@ async function readExcerpt(body: Readable): Promise<string | null> {
   }
   if (size === 0) return null;
   // PostgreSQL text cannot hold NUL; a receiver's binary answer is kept as far as it is text.
-  let text = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '');
+  let text = Buffer.concat(chunks)
+    .subarray(0, RESPONSE_EXCERPT_BYTES)
+    .toString('utf8')
+    .replace(/\u0000/g, '');
   // A character cut in two decodes as U+FFFD (3 bytes): drop it rather than exceed the bound.
   while (Buffer.byteLength(text) > RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1);
   return text;

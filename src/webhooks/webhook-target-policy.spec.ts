@@ -45,12 +45,18 @@ describe(isPublicAddress.name, () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each([['93.184.215.14'], ['8.8.8.8'], ['1.1.1.1'], ['172.32.0.1'], ['100.128.0.1'], ['2606:4700:4700::1111'], ['2a00:1450:4001:80b::200e'], ['::ffff:8.8.8.8']])(
-    'should allow the public address %s',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    ['93.184.215.14'],
+    ['8.8.8.8'],
+    ['1.1.1.1'],
+    ['172.32.0.1'],
+    ['100.128.0.1'],
+    ['2606:4700:4700::1111'],
+    ['2a00:1450:4001:80b::200e'],
+    ['::ffff:8.8.8.8'],
+  ])('should allow the public address %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 });
 
 const resolverOf =
@@ -62,10 +68,19 @@ const resolverOf =
   };
 
 const resolve = resolverOf({
-  'hooks.example.com': [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 }],
+  'hooks.example.com': [
+    { address: '93.184.215.14', family: 4 },
+    { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+  ],
   'internal.example.com': [{ address: '10.1.2.3', family: 4 }],
-  'mixed.example.com': [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }],
-  localhost: [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }],
+  'mixed.example.com': [
+    { address: '93.184.215.14', family: 4 },
+    { address: '127.0.0.1', family: 4 },
+  ],
+  localhost: [
+    { address: '::1', family: 6 },
+    { address: '127.0.0.1', family: 4 },
+  ],
 });
 
 describe(assertPublicTarget.name, () => {
@@ -95,7 +110,10 @@ describe(publicOnlyLookup.name, () => {
     );
 
   it('should answer like dns.lookup for public names, with and without all', async () => {
-    expect(await lookup('hooks.example.com', { all: true })).toMatchObject({ error: null, address: [{ address: '93.184.215.14', family: 4 }, { family: 6 }] });
+    expect(await lookup('hooks.example.com', { all: true })).toMatchObject({
+      error: null,
+      address: [{ address: '93.184.215.14', family: 4 }, { family: 6 }],
+    });
     expect(await lookup('hooks.example.com', {})).toMatchObject({ error: null, address: '93.184.215.14', family: 4 });
     expect(await lookup('hooks.example.com', { family: 6 })).toMatchObject({ error: null, family: 6 });
   });

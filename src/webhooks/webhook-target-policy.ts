@@ -37,7 +37,9 @@ export function assertPublicAddress(host: string, address: string): void {
 type Resolve = (hostname: string) => Promise<LookupAddress[]>;
 
 const systemResolve: Resolve = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 /** Resolves a URL's host and refuses it when any address is internal (endpoint creation and update). */
 export async function assertPublicTarget(url: URL, resolve: Resolve = systemResolve): Promise<void> {

@@ -140,7 +140,12 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       evidence: { bankIdIssueDate: '2024-03-01', risk: 'low', verification: VERIFIED_EVIDENCE },
       resultToken: expect.any(String),
     });
-    expect(await verifyResultToken(e2e.http, done.body.resultToken, e2e.team.id)).toMatchObject({ sub: sessionId, provider: 'bankid', status: 'complete', user: FAKE_USER });
+    expect(await verifyResultToken(e2e.http, done.body.resultToken, e2e.team.id)).toMatchObject({
+      sub: sessionId,
+      provider: 'bankid',
+      status: 'complete',
+      user: FAKE_USER,
+    });
 
     // BankID forgets a completed order after 3 minutes; the session keeps its result and stops collecting.
     const collects = fake.requestsTo('collect').length;
@@ -232,7 +237,13 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const [row] = await e2e.app.get(DataSource).query('SELECT completion_enc, evidence_enc FROM sessions WHERE id = $1', [sessionId]);
     expect(row.completion_enc.toString('latin1')).not.toContain(FAKE_USER.personalNumber);
     const evidence = e2e.app.get(DataCipher).decryptJson<Record<string, unknown>>(row.evidence_enc, `sessions:${sessionId}:evidence`);
-    const expected = { bankIdIssueDate: '2024-03-01', stepUp: { mrtd: true }, signature: expect.any(String), ocspResponse: expect.any(String), risk: 'low' };
+    const expected = {
+      bankIdIssueDate: '2024-03-01',
+      stepUp: { mrtd: true },
+      signature: expect.any(String),
+      ocspResponse: expect.any(String),
+      risk: 'low',
+    };
     expect(evidence).toEqual({ ...expected, verification: VERIFIED_EVIDENCE });
     // The raw signature and OCSP response are for the RP at its own route, not in poll answers.
     const raw = await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key).expect(200);
@@ -249,7 +260,12 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       const done = (await poll(sessionId).expect(200)).body;
       expect(done).toMatchObject({ status: 'complete', user: FAKE_USER, resultToken: expect.any(String) });
       // The fake changes the signed text after signing: the signature fails, and the text no longer matches the order's.
-      expect(done.evidence.verification).toEqual({ ...VERIFIED_EVIDENCE, status: 'failed', signatureValid: false, signedDataMatches: false });
+      expect(done.evidence.verification).toEqual({
+        ...VERIFIED_EVIDENCE,
+        status: 'failed',
+        signatureValid: false,
+        signedDataMatches: false,
+      });
     } finally {
       fake.sendBrokenSignatures(false);
     }

@@ -13,20 +13,48 @@ const run = promisify(execFile);
 describe('Command line', () => {
   const e2e = useE2eApp();
   const cli = (...argv: string[]) => withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent' }, () => runCli(argv));
-  const cliList = (...argv: string[]) => withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent' }, () => runCli<Record<string, unknown>[]>(argv));
+  const cliList = (...argv: string[]) =>
+    withEnv({ ...e2e.database.env, LOG_LEVEL: 'silent' }, () => runCli<Record<string, unknown>[]>(argv));
 
   it('should create a team, a user and a key whose secret works on the API, then block and revoke it', async () => {
-    const team = await cli('teams', 'create', '--name', 'Acme AB', '--plan', 'pro', '--features', 'beta', '--subscription-until', '2099-01-01T00:00:00Z');
+    const team = await cli(
+      'teams',
+      'create',
+      '--name',
+      'Acme AB',
+      '--plan',
+      'pro',
+      '--features',
+      'beta',
+      '--subscription-until',
+      '2099-01-01T00:00:00Z',
+    );
     expect(team).toEqual({
       exitCode: 0,
-      output: expect.objectContaining({ name: 'Acme AB', plan: 'pro', features: ['pro', 'beta'], subscription: { active: true, endsAt: new Date('2099-01-01T00:00:00Z') } }),
+      output: expect.objectContaining({
+        name: 'Acme AB',
+        plan: 'pro',
+        features: ['pro', 'beta'],
+        subscription: { active: true, endsAt: new Date('2099-01-01T00:00:00Z') },
+      }),
     });
     const teamId = team.output.id as string;
 
     const user = await cli('users', 'create', '--team', teamId, '--email', 'Ada@Example.com');
     expect(user.output).toMatchObject({ teamId, email: 'ada@example.com', phone: null });
 
-    const created = await cli('keys', 'create', '--team', teamId, '--env', 'test', '--scopes', 'sessions:read,sessions:write', '--per-minute', '60');
+    const created = await cli(
+      'keys',
+      'create',
+      '--team',
+      teamId,
+      '--env',
+      'test',
+      '--scopes',
+      'sessions:read,sessions:write',
+      '--per-minute',
+      '60',
+    );
     expect(created.exitCode).toBe(0);
     expect(created.output).toMatchObject({ teamId, environment: 'test', scopes: ['sessions:read', 'sessions:write'], perMinuteLimit: 60 });
     const key = created.output.key as string;
@@ -53,7 +81,10 @@ describe('Command line', () => {
   it('should make keys of a team without --subscription-until answer subscription_required', async () => {
     const team = await cli('teams', 'create', '--name', 'No Sub');
     const { output } = await cli('keys', 'create', '--team', team.output.id as string);
-    const res = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', output.key as string).send({ endUserIp: '192.0.2.1' });
+    const res = await e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', output.key as string)
+      .send({ endUserIp: '192.0.2.1' });
     expect(res.body.code).toBe('subscription_required');
   });
 
@@ -61,7 +92,7 @@ describe('Command line', () => {
     expect(await cli('migrate')).toEqual({ exitCode: 0, output: { applied: [] } });
   });
 
-  it('should list teams, show one, and list a team\'s users and keys without any secret', async () => {
+  it("should list teams, show one, and list a team's users and keys without any secret", async () => {
     const team = await cli('teams', 'create', '--name', 'Listed AB', '--subscription-until', '2099-01-01T00:00:00Z');
     const teamId = team.output.id as string;
     const user = await cli('users', 'create', '--team', teamId, '--phone', '+46701234567');
@@ -78,7 +109,10 @@ describe('Command line', () => {
 
     const keys = await cliList('keys', 'list', '--team', teamId);
     expect(keys.output.map((key) => [key.name, key.environment, key.revokedAt === null])).toEqual(
-      expect.arrayContaining([['first', 'test', false], ['second', 'live', true]]),
+      expect.arrayContaining([
+        ['first', 'test', false],
+        ['second', 'live', true],
+      ]),
     );
     expect(keys.output).toHaveLength(2);
     const listed = JSON.stringify(keys.output);
@@ -88,7 +122,11 @@ describe('Command line', () => {
 
   it('should answer an unknown team on the list and show commands with exit code 1 and not_found', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
-    for (const argv of [['teams', 'show', '--id', missing], ['keys', 'list', '--team', missing], ['users', 'list', '--team', missing]]) {
+    for (const argv of [
+      ['teams', 'show', '--id', missing],
+      ['keys', 'list', '--team', missing],
+      ['users', 'list', '--team', missing],
+    ]) {
       expect(await cli(...argv)).toEqual({ exitCode: 1, output: { error: { code: 'not_found', message: expect.any(String) } } });
     }
   });
@@ -117,7 +155,11 @@ describe('Command line', () => {
     [['users', 'create', '--team', UUID, '--phone', '0701234567'], /E\.164/],
   ])('should refuse %j with exit code 2, a usage message and the usage', async (argv, message) => {
     const result = await cli(...argv);
-    expect(result).toEqual({ exitCode: 2, output: { error: { code: 'usage', message: expect.stringMatching(message) } }, help: expect.stringMatching(/^Usage: eid-gateway /) });
+    expect(result).toEqual({
+      exitCode: 2,
+      output: { error: { code: 'usage', message: expect.stringMatching(message) } },
+      help: expect.stringMatching(/^Usage: eid-gateway /),
+    });
   });
 
   it('should answer a missing team with exit code 1 and not_found', async () => {
@@ -145,7 +187,11 @@ describe('Command line', () => {
     });
 
     it('should print usage on stdout for --help and exit 0', async () => {
-      expect(await bin(service.cli, 'keys', '--help')).toEqual({ code: 0, stdout: expect.stringMatching(/^Usage: eid-gateway keys .*create.*list.*block.*revoke/s), stderr: '' });
+      expect(await bin(service.cli, 'keys', '--help')).toEqual({
+        code: 0,
+        stdout: expect.stringMatching(/^Usage: eid-gateway keys .*create.*list.*block.*revoke/s),
+        stderr: '',
+      });
     });
 
     it('should put the error as JSON and then the usage on stderr, nothing on stdout, for an unknown flag', async () => {

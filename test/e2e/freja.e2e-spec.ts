@@ -202,18 +202,29 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     expect(freja.received.at(-1)).toMatchObject({
       path: '/sign/1.0/initSignature',
       parameter: 'initSignRequest',
-      request: { dataToSignType: 'SIMPLE_UTF8_TEXT', signatureType: 'SIMPLE', dataToSign: { text: Buffer.from('Jag godkänner avtalet').toString('base64') } },
+      request: {
+        dataToSignType: 'SIMPLE_UTF8_TEXT',
+        signatureType: 'SIMPLE',
+        dataToSign: { text: Buffer.from('Jag godkänner avtalet').toString('base64') },
+      },
     });
     const reference = await referenceOf(started.sessionId);
     await freja.approve(reference);
     expect(await collect(started.sessionId)).toMatchObject({ status: 'complete', operation: 'sign', user: USER });
 
     await sign({ endUserIp: '192.0.2.10', userVisibleData: 'Avtal', userNonVisibleData: 'c2hhMjU2OmFiYw==' }).expect(200);
-    expect(freja.received.at(-1)?.request).toMatchObject({ dataToSignType: 'EXTENDED_UTF8_TEXT', signatureType: 'EXTENDED', dataToSign: { binaryData: 'c2hhMjU2OmFiYw==' } });
+    expect(freja.received.at(-1)?.request).toMatchObject({
+      dataToSignType: 'EXTENDED_UTF8_TEXT',
+      signatureType: 'EXTENDED',
+      dataToSign: { binaryData: 'c2hhMjU2OmFiYw==' },
+    });
   });
 
   it('should not offer the phone channel', async () => {
-    const res = await e2e.http.post('/api/v1/phone/auth/freja/start').set('x-api-key', e2e.key).send({ personalNumber: '199001012393', callInitiator: 'RP' });
+    const res = await e2e.http
+      .post('/api/v1/phone/auth/freja/start')
+      .set('x-api-key', e2e.key)
+      .send({ personalNumber: '199001012393', callInitiator: 'RP' });
     expectProblem(res, 404, 'operation_not_supported');
   });
 

@@ -23,7 +23,8 @@ describe('Hostile input', () => {
       (text) => () => e2e.http.get(`/api/v1/auth/${randomUUID()}/qr?format=${encodeURIComponent(text).slice(0, 4000)}`),
     ),
     ...Object.values(PATHOLOGICAL_TEXTS).map(
-      (text) => () => e2e.http.post('/api/v1/sign/simulator/start').send({ endUserIp: '192.0.2.1', userVisibleData: text.repeat(SIGN_BODY_REPEAT) }),
+      (text) => () =>
+        e2e.http.post('/api/v1/sign/simulator/start').send({ endUserIp: '192.0.2.1', userVisibleData: text.repeat(SIGN_BODY_REPEAT) }),
     ),
   ];
 

@@ -103,7 +103,7 @@ describe.each(backends)('Failed-attempt IP blocks ($name)', (backend) => {
     expect((await poll(ip, e2e.key).expect(401)).body.code).toBe('ip_blocked');
   });
 
-  it('should not count wrong or spent OTP codes sent with a valid key: they are the end user\'s, not the caller\'s', async () => {
+  it("should not count wrong or spent OTP codes sent with a valid key: they are the end user's, not the caller's", async () => {
     const ip = newClientIp();
     const otp = await createTeamWithKey(e2e.app, { scopes: ['otp'] });
     for (let i = 0; i < 12; i++) {

@@ -31,7 +31,12 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     const key = await keyWith({ perMinuteLimit: 3 });
     // The clock stands on a whole second: a request counts until 61 one-second buckets have passed its own.
     const first = await poll(key).expect(404);
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '61', 'ratelimit-policy': '3;w=60' });
+    expect(first.headers).toMatchObject({
+      'ratelimit-limit': '3',
+      'ratelimit-remaining': '2',
+      'ratelimit-reset': '61',
+      'ratelimit-policy': '3;w=60',
+    });
     e2e.clock.advance(20_000);
     expect((await poll(key).expect(404)).headers['ratelimit-remaining']).toBe('1');
     e2e.clock.advance(20_000);

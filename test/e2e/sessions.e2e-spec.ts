@@ -216,7 +216,8 @@ describe('Identity sessions (simulator)', () => {
   });
 
   it('should verify the evidence of a signed text and sign a result token that verifies against the JWKS, a tampered one not', async () => {
-    const { sessionId, autoStartToken } = (await start({ endUserIp: '192.0.2.10', userVisibleData: 'Logga in hos Exempel AB' }).expect(200)).body;
+    const { sessionId, autoStartToken } = (await start({ endUserIp: '192.0.2.10', userVisibleData: 'Logga in hos Exempel AB' }).expect(200))
+      .body;
     await scan({ autoStartToken, personalNumber: '198507099805', givenName: 'Anna', surname: 'Andersson' }).expect(200);
     e2e.clock.advance(2_500);
     const done = (await poll(sessionId).expect(200)).body;
@@ -241,9 +242,13 @@ describe('Identity sessions (simulator)', () => {
       completedAt: done.completedAt,
       evidenceSha256: evidenceSha256(raw.body.signature),
     });
-    await expect(verifyResultToken(e2e.http, tamperedResultToken(done.resultToken, { user: { ...done.user, personalNumber: '199001012393' } }), e2e.team.id)).rejects.toThrow(
-      /signature verification failed/,
-    );
+    await expect(
+      verifyResultToken(
+        e2e.http,
+        tamperedResultToken(done.resultToken, { user: { ...done.user, personalNumber: '199001012393' } }),
+        e2e.team.id,
+      ),
+    ).rejects.toThrow(/signature verification failed/);
     // Addressed to the team: another service of another team would refuse it.
     await expect(verifyResultToken(e2e.http, done.resultToken, '00000000-0000-4000-8000-000000000000')).rejects.toThrow(/aud/);
   });
@@ -254,7 +259,9 @@ describe('Identity sessions (simulator)', () => {
     e2e.clock.advance(2_500);
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
     const other = await createTeamWithKey(e2e.app);
-    const live = await e2e.app.get(ApiKeysService).create({ teamId: e2e.team.id, environment: 'live', scopes: ['sessions:read', 'sessions:write'] });
+    const live = await e2e.app
+      .get(ApiKeysService)
+      .create({ teamId: e2e.team.id, environment: 'live', scopes: ['sessions:read', 'sessions:write'] });
     for (const key of [other.key, live.key]) {
       expectProblem(await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', key), 404, 'session_not_found');
     }

@@ -58,7 +58,11 @@ describe('Signing and the phone channel (simulator)', () => {
     expect(done).toMatchObject({ operation: 'sign', channel: 'app', status: 'complete', user: { personalNumber: '199001011239' } });
     // The simulator signed the text and the hidden data as BankID does (funcId Signing); the service checked both (docs/evidence.md).
     expect(done.evidence.verification).toEqual(VERIFIED_EVIDENCE);
-    expect(await verifyResultToken(e2e.http, done.resultToken, e2e.team.id)).toMatchObject({ operation: 'sign', channel: 'app', status: 'complete' });
+    expect(await verifyResultToken(e2e.http, done.resultToken, e2e.team.id)).toMatchObject({
+      operation: 'sign',
+      channel: 'app',
+      status: 'complete',
+    });
   });
 
   it('should answer what the app shows for an auth session too', async () => {

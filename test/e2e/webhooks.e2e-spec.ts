@@ -102,7 +102,11 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const { data } = verify(received) as { data: { resultToken: string; user: object } };
     const polled = await e2e.http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', team.key).expect(200);
     expect(polled.body.resultToken).toBe(data.resultToken);
-    expect(await verifyResultToken(e2e.http, data.resultToken, team.team.id)).toMatchObject({ sub: sessionId, status: 'complete', user: data.user });
+    expect(await verifyResultToken(e2e.http, data.resultToken, team.team.id)).toMatchObject({
+      sub: sessionId,
+      status: 'complete',
+      user: data.user,
+    });
     await expect(verifyResultToken(e2e.http, tamperedResultToken(data.resultToken, { status: 'failed' }), team.team.id)).rejects.toThrow();
     expect(received.headers).toMatchObject({
       'content-type': 'application/json',
@@ -182,7 +186,11 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       },
     });
     const { data } = verify(received) as { data: { resultToken: string } };
-    expect(await verifyResultToken(e2e.http, data.resultToken, team.team.id)).toMatchObject({ sub: started.body.sessionId, status: 'failed', hintCode: 'cancelled' });
+    expect(await verifyResultToken(e2e.http, data.resultToken, team.team.id)).toMatchObject({
+      sub: started.body.sessionId,
+      status: 'failed',
+      hintCode: 'cancelled',
+    });
   });
 
   it("should end a whole collector batch in one go: one message per ended session, each to its own team's endpoint", async () => {

@@ -101,8 +101,25 @@ const QR_TOLERANCE_SECONDS = 3;
 const USER_VISIBLE_DATA_MAX = 1500;
 const SIGN_USER_VISIBLE_DATA_MAX = 40_000;
 const USER_NON_VISIBLE_DATA_MAX = 200_000;
-const AUTH_FIELDS = new Set(['endUserIp', 'requirement', 'userVisibleData', 'userNonVisibleData', 'userVisibleDataFormat', 'returnUrl', 'returnRisk', 'web', 'app']);
-const PHONE_FIELDS = new Set(['personalNumber', 'callInitiator', 'requirement', 'userVisibleData', 'userNonVisibleData', 'userVisibleDataFormat']);
+const AUTH_FIELDS = new Set([
+  'endUserIp',
+  'requirement',
+  'userVisibleData',
+  'userNonVisibleData',
+  'userVisibleDataFormat',
+  'returnUrl',
+  'returnRisk',
+  'web',
+  'app',
+]);
+const PHONE_FIELDS = new Set([
+  'personalNumber',
+  'callInitiator',
+  'requirement',
+  'userVisibleData',
+  'userNonVisibleData',
+  'userVisibleDataFormat',
+]);
 const PHONE_REQUIREMENTS = new Set(['pinCode', 'certificatePolicies']);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
@@ -137,7 +154,13 @@ export class FakeBankIdServer {
   }
 
   static async start(options: FakeBankIdOptions): Promise<FakeBankIdServer> {
-    const server = createServer({ key: options.key, cert: options.cert, ca: options.clientCa, requestCert: true, rejectUnauthorized: true });
+    const server = createServer({
+      key: options.key,
+      cert: options.cert,
+      ca: options.clientCa,
+      requestCert: true,
+      rejectUnauthorized: true,
+    });
     const fake = new FakeBankIdServer(server, options, await FakeBankIdEvidenceCa.create());
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -222,7 +245,14 @@ export class FakeBankIdServer {
    */
   openPhoneOrder(personalNumber: string): string {
     const order = [...this.orders.values()]
-      .filter((o) => o.channel === 'phone' && o.personalNumber === personalNumber && this.refresh(o) && o.status === 'pending' && o.pickedUpAt === undefined)
+      .filter(
+        (o) =>
+          o.channel === 'phone' &&
+          o.personalNumber === personalNumber &&
+          this.refresh(o) &&
+          o.status === 'pending' &&
+          o.pickedUpAt === undefined,
+      )
       .sort((a, b) => b.createdAt - a.createdAt)[0];
     if (!order) throw new FakeAppRefusal('not_pending');
     order.pickedUpAt = this.now();
@@ -282,9 +312,11 @@ export class FakeBankIdServer {
     try {
       if (!req.url?.startsWith('/rp/v6.0/') || !OPERATIONS.includes(path)) throw new ApiError(404, 'notFound', 'No such endpoint.');
       if (req.method !== 'POST') throw new ApiError(405, 'methodNotAllowed', 'Only POST is allowed.');
-      if (!clientCn || !this.options.authorizedClients.includes(clientCn)) throw new ApiError(401, 'unauthorized', 'The RP does not have access to the service.');
+      if (!clientCn || !this.options.authorizedClients.includes(clientCn))
+        throw new ApiError(401, 'unauthorized', 'The RP does not have access to the service.');
       // BankID takes exactly application/json: even a charset parameter is refused.
-      if (req.headers['content-type']?.toLowerCase() !== 'application/json') throw new ApiError(415, 'unsupportedMediaType', 'Content-Type must be application/json.');
+      if (req.headers['content-type']?.toLowerCase() !== 'application/json')
+        throw new ApiError(415, 'unsupportedMediaType', 'Content-Type must be application/json.');
       if (!isObject(body)) throw invalid('The body is not a JSON object.');
       const fault = this.takeFault(path as Operation);
       if (fault && 'delayMs' in fault) await this.delay(fault.delayMs);
@@ -312,7 +344,8 @@ export class FakeBankIdServer {
     const { endUserIp, requirement = {}, returnUrl, returnRisk = false } = body;
     if (typeof endUserIp !== 'string' || isIP(endUserIp) === 0) throw invalid('Invalid endUserIp.');
     const texts = checkTexts(operation, body);
-    if (returnUrl !== undefined && (typeof returnUrl !== 'string' || returnUrl.length < 1 || returnUrl.length > 512)) throw invalid('Invalid returnUrl.');
+    if (returnUrl !== undefined && (typeof returnUrl !== 'string' || returnUrl.length < 1 || returnUrl.length > 512))
+      throw invalid('Invalid returnUrl.');
     if (typeof returnRisk !== 'boolean') throw invalid('Invalid returnRisk.');
     if (!isObject(requirement)) throw invalid('Invalid requirement.');
     checkRequirement(requirement);
@@ -333,7 +366,12 @@ export class FakeBankIdServer {
       hintCode: 'outstandingTransaction',
     };
     this.orders.set(order.orderRef, order);
-    return { orderRef: order.orderRef, autoStartToken: order.autoStartToken, qrStartToken: order.qrStartToken, qrStartSecret: order.qrStartSecret };
+    return {
+      orderRef: order.orderRef,
+      autoStartToken: order.autoStartToken,
+      qrStartToken: order.qrStartToken,
+      qrStartSecret: order.qrStartSecret,
+    };
   }
 
   /** phone/auth and phone/sign: BankID sends the order to the named person's app; no QR, no autostart. */
@@ -343,7 +381,8 @@ export class FakeBankIdServer {
     if (typeof personalNumber !== 'string' || !/^\d{12}$/.test(personalNumber)) throw invalid('Invalid personalNumber.');
     if (callInitiator !== 'user' && callInitiator !== 'RP') throw invalid('Invalid callInitiator.');
     const texts = checkTexts(operation, body);
-    if (!isObject(requirement) || Object.keys(requirement).some((name) => !PHONE_REQUIREMENTS.has(name))) throw invalid('Invalid requirement.');
+    if (!isObject(requirement) || Object.keys(requirement).some((name) => !PHONE_REQUIREMENTS.has(name)))
+      throw invalid('Invalid requirement.');
     checkRequirement(requirement);
     this.refuseSecondOrder(personalNumber);
     const order: FakeOrder = {
@@ -429,7 +468,12 @@ export class FakeBankIdServer {
   private refresh(order: FakeOrder): boolean {
     const now = this.now();
     // A phone order is in the named person's app already: only the order lifetime applies.
-    if (order.status === 'pending' && order.channel === 'app' && order.pickedUpAt === undefined && now >= order.createdAt + START_WINDOW_MS) {
+    if (
+      order.status === 'pending' &&
+      order.channel === 'app' &&
+      order.pickedUpAt === undefined &&
+      now >= order.createdAt + START_WINDOW_MS
+    ) {
       this.endWith(order, 'startFailed', order.createdAt + START_WINDOW_MS);
     } else if (order.status === 'pending' && now >= order.createdAt + ORDER_LIFETIME_MS) {
       this.endWith(order, 'expiredTransaction', order.createdAt + ORDER_LIFETIME_MS);
@@ -478,15 +522,28 @@ function checkTexts(operation: 'auth' | 'sign', body: Record<string, unknown>): 
   const max = operation === 'sign' ? SIGN_USER_VISIBLE_DATA_MAX : USER_VISIBLE_DATA_MAX;
   if (operation === 'sign' && userVisibleData === undefined) throw invalid('userVisibleData is required.');
   if (userVisibleData !== undefined) {
-    if (typeof userVisibleData !== 'string' || !BASE64.test(userVisibleData) || userVisibleData.length < 1 || userVisibleData.length > max) {
+    if (
+      typeof userVisibleData !== 'string' ||
+      !BASE64.test(userVisibleData) ||
+      userVisibleData.length < 1 ||
+      userVisibleData.length > max
+    ) {
       throw invalid('Invalid userVisibleData.');
     }
   }
-  if (userVisibleDataFormat !== undefined && (userVisibleData === undefined || !['plaintext', 'simpleMarkdownV1'].includes(userVisibleDataFormat as string))) {
+  if (
+    userVisibleDataFormat !== undefined &&
+    (userVisibleData === undefined || !['plaintext', 'simpleMarkdownV1'].includes(userVisibleDataFormat as string))
+  ) {
     throw invalid('Invalid userVisibleDataFormat.');
   }
   if (userNonVisibleData !== undefined) {
-    if (typeof userNonVisibleData !== 'string' || !BASE64.test(userNonVisibleData) || userNonVisibleData.length < 1 || userNonVisibleData.length > USER_NON_VISIBLE_DATA_MAX) {
+    if (
+      typeof userNonVisibleData !== 'string' ||
+      !BASE64.test(userNonVisibleData) ||
+      userNonVisibleData.length < 1 ||
+      userNonVisibleData.length > USER_NON_VISIBLE_DATA_MAX
+    ) {
       throw invalid('Invalid userNonVisibleData.');
     }
   }

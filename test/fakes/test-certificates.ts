@@ -50,17 +50,76 @@ export async function createTestPki(options: { clientDays?: number; service?: 'B
   const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
 
   const selfSigned = async (name: string, subject: string) => {
-    await openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`,
-      '-out', `${name}.pem`, '-days', '2', '-subj', subject,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    await openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-subj',
+      subject,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
   };
   const issue = async (name: string, subject: string, ca: string, extensions: string, days: number): Promise<IssuedCertificate> => {
     await writeFile(path(`${name}.ext`), extensions);
-    await openssl('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`,
-      '-out', `${name}.csr`, '-subj', subject);
-    await openssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-set_serial', `0x${randomBytes(8).toString('hex')}`,
-      '-days', String(days), '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.pem`);
-    await openssl('pkcs12', '-export', '-inkey', `${name}.key`, '-in', `${name}.pem`, '-out', `${name}.p12`, '-passout', `pass:${TEST_PASSPHRASE}`);
+    await openssl(
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      subject,
+    );
+    await openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.pem`,
+      '-CAkey',
+      `${ca}.key`,
+      '-set_serial',
+      `0x${randomBytes(8).toString('hex')}`,
+      '-days',
+      String(days),
+      '-sha256',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}.pem`,
+    );
+    await openssl(
+      'pkcs12',
+      '-export',
+      '-inkey',
+      `${name}.key`,
+      '-in',
+      `${name}.pem`,
+      '-out',
+      `${name}.p12`,
+      '-passout',
+      `pass:${TEST_PASSPHRASE}`,
+    );
     return {
       certPath: path(`${name}.pem`),
       keyPath: path(`${name}.key`),
@@ -78,7 +137,13 @@ export async function createTestPki(options: { clientDays?: number; service?: 'B
     selfSigned('stranger-ca', '/CN=Stranger CA'),
   ]);
   const [server, client, unknownRp, stranger] = await Promise.all([
-    issue('server', service === 'BankID' ? '/CN=appapi2.test.bankid.fake' : '/CN=services.test.frejaeid.fake', 'bankid-ca', 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n', 2),
+    issue(
+      'server',
+      service === 'BankID' ? '/CN=appapi2.test.bankid.fake' : '/CN=services.test.frejaeid.fake',
+      'bankid-ca',
+      'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
+      2,
+    ),
     issue('client', '/O=Fake RP AB/CN=Fake RP', 'rp-ca', clientExtensions, options.clientDays ?? 365),
     issue('unknown-rp', '/CN=Unknown RP', 'rp-ca', clientExtensions, 365),
     issue('stranger', '/CN=Fake RP', 'stranger-ca', clientExtensions, 365),

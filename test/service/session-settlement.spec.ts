@@ -64,7 +64,13 @@ describe(SessionSettlement.name, () => {
     expect(await messagesOf(sessionId)).toEqual([{ event_type: 'auth.session.completed' }]);
     const [received] = await receiver.waitForRequests(1);
     const { data } = JSON.parse(received.body);
-    expect(data).toMatchObject({ sessionId, status: 'complete', user: USER, evidence: { verification: { status: 'verified' } }, resultToken: expect.any(String) });
+    expect(data).toMatchObject({
+      sessionId,
+      status: 'complete',
+      user: USER,
+      evidence: { verification: { status: 'verified' } },
+      resultToken: expect.any(String),
+    });
     // Verified and signed once, where the completion was written: a poll reads the same result.
     const polled = await get(SessionsService).poll(principal, sessionId);
     expect(polled).toMatchObject({ evidence: data.evidence, resultToken: data.resultToken });

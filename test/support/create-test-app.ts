@@ -73,7 +73,13 @@ export async function createTestApp(env: Record<string, string | undefined>, opt
   const clock = new TestClock();
   // The anonymous routes' cache is off unless a test asks for it: tests move the clock and rotate keys.
   const app = await withEnv(
-    { LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET: TEST_KIOSK_TOKEN_SECRET, ANONYMOUS_CACHE_TTL: '0', ...env },
+    {
+      LOG_LEVEL: 'silent',
+      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      KIOSK_TOKEN_SECRET: TEST_KIOSK_TOKEN_SECRET,
+      ANONYMOUS_CACHE_TTL: '0',
+      ...env,
+    },
     async () => {
       const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: options.controllers })
         .overrideProvider(Clock)

@@ -23,7 +23,10 @@ function buildConsoleIfStale(): void {
   const built = join(root, 'dist', 'console', 'index.html');
   if (existsSync(built) && statSync(built).mtimeMs >= newestChange(join(root, 'console'))) return;
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--config', 'console/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [vite, 'build', '--config', 'console/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 
 export default async function globalSetup(): Promise<void> {

@@ -29,7 +29,10 @@ export interface ServiceContext {
  * Feature modules on their own, without HTTP and without the scheduler (no interval ticks: the test
  * drives the services), on a real database: the level between unit specs and HTTP e2e tests.
  */
-export async function createServiceContext(env: Record<string, string>, imports: NonNullable<ModuleMetadata['imports']>): Promise<ServiceContext> {
+export async function createServiceContext(
+  env: Record<string, string>,
+  imports: NonNullable<ModuleMetadata['imports']>,
+): Promise<ServiceContext> {
   const clock = new TestClock();
   const module = await withEnv(
     { LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, KIOSK_TOKEN_SECRET: randomBytes(32).toString('base64'), ...env },
@@ -39,7 +42,18 @@ export async function createServiceContext(env: Record<string, string>, imports:
           ConfigModule.forRoot({
             isGlobal: true,
             ignoreEnvFile: true,
-            load: [serverConfig, databaseConfig, securityConfig, sessionsConfig, bankIdConfig, otpConfig, tokensConfig, protectionConfig, webhooksConfig, kioskConfig],
+            load: [
+              serverConfig,
+              databaseConfig,
+              securityConfig,
+              sessionsConfig,
+              bankIdConfig,
+              otpConfig,
+              tokensConfig,
+              protectionConfig,
+              webhooksConfig,
+              kioskConfig,
+            ],
           }),
           CommonModule,
           DatabaseModule.forRoot(),

@@ -23,7 +23,11 @@ export function addWebhookCommands(program: Command, cli: CliRuntime): void {
     .requiredOption('--team <id>', 'the team id', uuid)
     .requiredOption('--url <url>', 'where events are POSTed (http or https)')
     .addOption(new Option('--env <env>', 'environment whose events it receives (default: test)').choices(API_KEY_ENVIRONMENTS))
-    .option('--events <list>', `comma-separated, of ${WEBHOOK_EVENT_TYPES.join(', ')} (default: the completed and failed ones)`, list(WEBHOOK_EVENT_TYPES))
+    .option(
+      '--events <list>',
+      `comma-separated, of ${WEBHOOK_EVENT_TYPES.join(', ')} (default: the completed and failed ones)`,
+      list(WEBHOOK_EVENT_TYPES),
+    )
     .option('--description <text>', 'a note for the team')
     .action(async (options: CreateEndpointOptions) => {
       const { endpoint, secret } = await (

@@ -22,7 +22,12 @@ describe(PinoNestLogger.name, () => {
     const { logger, lines } = capture();
     logger.error(new Error('boom'), 'Worker');
     logger.error('failed', 'Error: failed\n    at x', 'ExceptionHandler');
-    expect(lines[0]).toMatchObject({ level: 50, context: 'Worker', msg: 'boom', err: { message: 'boom', stack: expect.stringContaining('Error: boom') } });
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      context: 'Worker',
+      msg: 'boom',
+      err: { message: 'boom', stack: expect.stringContaining('Error: boom') },
+    });
     expect(lines[1]).toMatchObject({ level: 50, context: 'ExceptionHandler', msg: 'failed', stack: 'Error: failed\n    at x' });
   });
 

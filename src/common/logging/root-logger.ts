@@ -8,6 +8,9 @@ import { pino, type Logger } from 'pino';
 export function createRootLogger(level: string): Logger {
   return pino({
     level,
-    redact: { paths: ['*.qrStartSecret', '*.personalNumber', '*.secret', '*.password', '*.authorization', '*["x-api-key"]'], censor: '[redacted]' },
+    redact: {
+      paths: ['*.qrStartSecret', '*.personalNumber', '*.secret', '*.password', '*.authorization', '*["x-api-key"]'],
+      censor: '[redacted]',
+    },
   });
 }

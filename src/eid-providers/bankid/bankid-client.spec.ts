@@ -69,7 +69,12 @@ class RecordedBankId {
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    this.received.push({ method: req.method, url: req.url, contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString() });
+    this.received.push({
+      method: req.method,
+      url: req.url,
+      contentType: req.headers['content-type'],
+      body: Buffer.concat(chunks).toString(),
+    });
     const reply = this.replies.shift() ?? { status: 500, raw: 'no reply recorded' };
     if (reply.hang) return;
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
@@ -85,7 +90,13 @@ describe(BankIdClient.name, () => {
   beforeAll(async () => {
     bankId = new RecordedBankId();
     agent = new Agent();
-    client = new BankIdClient({ baseUrl: await bankId.listen(), dispatcher: agent, timeoutMs: 300, retryDelaysMs: [5, 10], random: () => 1 });
+    client = new BankIdClient({
+      baseUrl: await bankId.listen(),
+      dispatcher: agent,
+      timeoutMs: 300,
+      retryDelaysMs: [5, 10],
+      random: () => 1,
+    });
   });
 
   beforeEach(() => bankId.received.splice(0));
@@ -97,7 +108,12 @@ describe(BankIdClient.name, () => {
 
   it('should POST auth as exactly application/json and read the order', async () => {
     bankId.reply({ body: DOCUMENTED.authResponse });
-    const order = await client.auth({ endUserIp: '194.168.2.25', userVisibleData: 'SGVq', userVisibleDataFormat: 'plaintext', returnRisk: true });
+    const order = await client.auth({
+      endUserIp: '194.168.2.25',
+      userVisibleData: 'SGVq',
+      userVisibleDataFormat: 'plaintext',
+      returnRisk: true,
+    });
     expect(order).toEqual(DOCUMENTED.authResponse);
     expect(bankId.received).toEqual([
       {
@@ -144,7 +160,12 @@ describe(BankIdClient.name, () => {
     bankId.reply({ status, body: DOCUMENTED.error(errorCode, 'details text') });
     const error = await client.collect(ORDER_REF).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BankIdError);
-    expect(error).toMatchObject({ kind: 'api', errorCode, retryable: false, detail: { httpStatus: status, bankIdDetails: 'details text' } });
+    expect(error).toMatchObject({
+      kind: 'api',
+      errorCode,
+      retryable: false,
+      detail: { httpStatus: status, bankIdDetails: 'details text' },
+    });
     expect(bankId.received).toHaveLength(1);
   });
 
@@ -153,7 +174,11 @@ describe(BankIdClient.name, () => {
     ['Maintenance', 503, 'maintenance'],
     ['internalError', 500, 'internalError'],
   ])('should retry %s with backoff and succeed when BankID recovers', async (code, status, canonical) => {
-    bankId.reply({ status, body: DOCUMENTED.error(code, 'x') }, { status, body: DOCUMENTED.error(code, 'x') }, { body: DOCUMENTED.collectPending });
+    bankId.reply(
+      { status, body: DOCUMENTED.error(code, 'x') },
+      { status, body: DOCUMENTED.error(code, 'x') },
+      { body: DOCUMENTED.collectPending },
+    );
     expect(await client.collect(ORDER_REF)).toEqual(DOCUMENTED.collectPending);
     expect(bankId.received).toHaveLength(3);
 
@@ -163,13 +188,20 @@ describe(BankIdClient.name, () => {
   });
 
   it('should retry a gateway error page in front of BankID', async () => {
-    bankId.reply({ status: 502, raw: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } }, { body: DOCUMENTED.collectPending });
+    bankId.reply(
+      { status: 502, raw: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } },
+      { body: DOCUMENTED.collectPending },
+    );
     expect(await client.collect(ORDER_REF)).toEqual(DOCUMENTED.collectPending);
   });
 
   it('should read RateLimit-Reset of a 429 and not retry', async () => {
     bankId.reply({ status: 429, body: DOCUMENTED.error('tooManyRequests', 'slow down'), headers: { 'RateLimit-Reset': '12' } });
-    await expect(client.collect(ORDER_REF)).rejects.toMatchObject({ kind: 'api', errorCode: 'tooManyRequests', detail: { retryAfterSeconds: 12 } });
+    await expect(client.collect(ORDER_REF)).rejects.toMatchObject({
+      kind: 'api',
+      errorCode: 'tooManyRequests',
+      detail: { retryAfterSeconds: 12 },
+    });
     expect(bankId.received).toHaveLength(1);
   });
 
@@ -200,7 +232,12 @@ describe(BankIdClient.name, () => {
 
     beforeAll(async () => {
       pki = await createTestPki();
-      fake = await FakeBankIdServer.start({ key: pki.server.key, cert: pki.server.cert, clientCa: pki.rpCa, authorizedClients: ['Fake RP'] });
+      fake = await FakeBankIdServer.start({
+        key: pki.server.key,
+        cert: pki.server.cert,
+        clientCa: pki.rpCa,
+        authorizedClients: ['Fake RP'],
+      });
     });
 
     const agents: Agent[] = [];

@@ -33,7 +33,12 @@ export class BankIdConnections implements OnModuleDestroy {
       this.agents.push(agent);
       this.connections.set(environment, {
         environment,
-        client: new BankIdClient({ baseUrl: settings.url, dispatcher: agent, timeoutMs: config.timeoutMs, retryDelaysMs: config.retryDelaysMs }),
+        client: new BankIdClient({
+          baseUrl: settings.url,
+          dispatcher: agent,
+          timeoutMs: config.timeoutMs,
+          retryDelaysMs: config.retryDelaysMs,
+        }),
         certificate: tls.certificate,
         certificateSource: settings.pfx ? settings.source.pfx : settings.source.cert,
       });

@@ -39,9 +39,13 @@ export function decideFailure(operation: BankIdOperation, error: unknown): Failu
   }
   if (STARTS.has(operation) && code === 'invalidParameters') {
     return {
-      exception: new DomainException('provider_rejected_request', 'BankID refused the parameters of this order; check requirement and returnUrl.', {
-        extensions: { providerErrorCode: code },
-      }),
+      exception: new DomainException(
+        'provider_rejected_request',
+        'BankID refused the parameters of this order; check requirement and returnUrl.',
+        {
+          extensions: { providerErrorCode: code },
+        },
+      ),
       level: 'warn',
     };
   }
@@ -52,5 +56,4 @@ export function decideFailure(operation: BankIdOperation, error: unknown): Failu
 }
 
 /** BankID's free-text details, for the operator's log: short, and without anything shaped like a personal number. */
-export const loggableDetails = (details: string | undefined): string | undefined =>
-  details?.slice(0, 200).replace(/\d{6,}/g, '[digits]');
+export const loggableDetails = (details: string | undefined): string | undefined => details?.slice(0, 200).replace(/\d{6,}/g, '[digits]');

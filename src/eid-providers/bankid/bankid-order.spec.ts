@@ -4,7 +4,13 @@ import { orderRequest } from './bankid-order.js';
 
 const base: StartOrderRequest = { environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.10' };
 const signing: StartOrderRequest = { ...base, operation: 'sign', userVisibleData: 'I agree' };
-const phone: StartOrderRequest = { environment: 'test', operation: 'auth', channel: 'phone', personalNumber: '199001012393', callInitiator: 'RP' };
+const phone: StartOrderRequest = {
+  environment: 'test',
+  operation: 'auth',
+  channel: 'phone',
+  personalNumber: '199001012393',
+  callInitiator: 'RP',
+};
 const authRequestBody = (request: StartOrderRequest) => orderRequest(request).body;
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -34,7 +40,13 @@ describe(`${orderRequest.name} (auth)`, () => {
   });
 
   it('should pass every v6.0 requirement and the returnUrl through', () => {
-    const requirement = { pinCode: true, mrtd: false, cardReader: 'class2', certificatePolicies: ['1.2.752.78.1.5'], personalNumber: '199001012393' };
+    const requirement = {
+      pinCode: true,
+      mrtd: false,
+      cardReader: 'class2',
+      certificatePolicies: ['1.2.752.78.1.5'],
+      personalNumber: '199001012393',
+    };
     expect(authRequestBody({ ...base, requirement, returnUrl: 'https://rp.example/r?n=1' })).toEqual({
       endUserIp: '192.0.2.10',
       requirement,
@@ -68,7 +80,13 @@ describe(`${orderRequest.name} (sign and phone)`, () => {
   it('should call sign with the text and the hidden data, and the risk indication', () => {
     expect(orderRequest({ ...signing, userNonVisibleData: 'aGlkZGVu', userVisibleDataFormat: 'simpleMarkdownV1' })).toEqual({
       path: 'sign',
-      body: { endUserIp: '192.0.2.10', userVisibleData: base64('I agree'), userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGlkZGVu', returnRisk: true },
+      body: {
+        endUserIp: '192.0.2.10',
+        userVisibleData: base64('I agree'),
+        userVisibleDataFormat: 'simpleMarkdownV1',
+        userNonVisibleData: 'aGlkZGVu',
+        returnRisk: true,
+      },
     });
   });
 
@@ -92,9 +110,17 @@ describe(`${orderRequest.name} (sign and phone)`, () => {
   });
 
   it('should call phone/sign for a phone signature', () => {
-    expect(orderRequest({ ...phone, operation: 'sign', callInitiator: 'user', userVisibleData: 'Avtal', requirement: { pinCode: true } })).toEqual({
+    expect(
+      orderRequest({ ...phone, operation: 'sign', callInitiator: 'user', userVisibleData: 'Avtal', requirement: { pinCode: true } }),
+    ).toEqual({
       path: 'phone/sign',
-      body: { personalNumber: '199001012393', callInitiator: 'user', requirement: { pinCode: true }, userVisibleData: base64('Avtal'), userVisibleDataFormat: 'plaintext' },
+      body: {
+        personalNumber: '199001012393',
+        callInitiator: 'user',
+        requirement: { pinCode: true },
+        userVisibleData: base64('Avtal'),
+        userVisibleDataFormat: 'plaintext',
+      },
     });
   });
 

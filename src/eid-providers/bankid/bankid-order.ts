@@ -61,14 +61,21 @@ export function orderRequest(request: StartOrderRequest): BankIdOrderRequest {
     const problem = allowed ? rule(value) : `is not a BankID RP API v6.0 requirement${phone ? ' of a phone order' : ''}`;
     if (problem) errors.push({ pointer: `/requirement/${name}`, detail: `requirement.${name} ${problem}` });
   }
-  const userVisibleData = request.userVisibleData === undefined ? undefined : Buffer.from(request.userVisibleData, 'utf8').toString('base64');
+  const userVisibleData =
+    request.userVisibleData === undefined ? undefined : Buffer.from(request.userVisibleData, 'utf8').toString('base64');
   const visibleMax = sign ? SIGN_USER_VISIBLE_DATA_MAX : AUTH_USER_VISIBLE_DATA_MAX;
   if (sign && !userVisibleData) errors.push({ pointer: '/userVisibleData', detail: 'userVisibleData is required to sign' });
   if (userVisibleData && userVisibleData.length > visibleMax) {
-    errors.push({ pointer: '/userVisibleData', detail: `userVisibleData is too long for BankID: at most ${visibleMax} characters once base64-encoded` });
+    errors.push({
+      pointer: '/userVisibleData',
+      detail: `userVisibleData is too long for BankID: at most ${visibleMax} characters once base64-encoded`,
+    });
   }
   if (request.userNonVisibleData !== undefined && (!sign || request.userNonVisibleData.length > USER_NON_VISIBLE_DATA_MAX)) {
-    errors.push({ pointer: '/userNonVisibleData', detail: `userNonVisibleData is for sign orders, at most ${USER_NON_VISIBLE_DATA_MAX} characters of base64` });
+    errors.push({
+      pointer: '/userNonVisibleData',
+      detail: `userNonVisibleData is for sign orders, at most ${USER_NON_VISIBLE_DATA_MAX} characters of base64`,
+    });
   }
   if (phone && !(request.personalNumber && PERSONAL_NUMBER.test(request.personalNumber))) {
     errors.push({ pointer: '/personalNumber', detail: 'personalNumber must be 12 digits (YYYYMMDDNNNN)' });

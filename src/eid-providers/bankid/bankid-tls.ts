@@ -40,7 +40,10 @@ export function loadBankIdTls(config: MutualTlsCredentials, readFile: ReadFile =
       throw new BankIdCredentialsError(`${source.ca} is not a PEM certificate`);
     }
   }
-  return { options, certificate: rpCertificate(options, config.pfx ? `${source.pfx}/${source.passphrase}` : `${source.cert}/${source.key}`) };
+  return {
+    options,
+    certificate: rpCertificate(options, config.pfx ? `${source.pfx}/${source.passphrase}` : `${source.cert}/${source.key}`),
+  };
 }
 
 // A value is a file path, or the key material itself: PEM text as is, a PKCS#12 file as `base64:…`.

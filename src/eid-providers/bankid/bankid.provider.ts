@@ -90,7 +90,8 @@ export class BankIdProvider implements EidProvider {
     this.unusableAnswers.delete(orderRef);
     const { result, dropped } = reading;
     // Only field names are logged: the values may be personal data.
-    if (dropped.length) this.logger.warn({ environment, fields: dropped }, 'BankID collect: optional fields in an undocumented shape were dropped');
+    if (dropped.length)
+      this.logger.warn({ environment, fields: dropped }, 'BankID collect: optional fields in an undocumented shape were dropped');
     if (result.hintCode && !KNOWN_HINT_CODES.has(result.hintCode) && !this.unknownHintCodes.has(result.hintCode)) {
       this.unknownHintCodes.add(result.hintCode);
       this.logger.warn({ environment, hintCode: result.hintCode }, 'BankID sent a hint code this version does not know; passed through');

@@ -150,7 +150,14 @@ describe(FrejaProvider.name, () => {
       message: 'User with the specified user info does not exist.',
     });
     const refused = await provider
-      .start({ environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.1', userInfoType: 'SSN', userInfo: '199001012393' })
+      .start({
+        environment: 'test',
+        operation: 'auth',
+        channel: 'app',
+        endUserIp: '192.0.2.1',
+        userInfoType: 'SSN',
+        userInfo: '199001012393',
+      })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainException);
     expect(refused).toMatchObject({ code: 'provider_rejected_request', options: { extensions: { providerErrorCode: 1012 } } });

@@ -17,7 +17,6 @@ import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPI
 import { FREJA_ERROR_CODES } from './freja-rp-api.js';
 import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
-
 /** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */
 @Injectable()
 export class FrejaProvider implements EidProvider {

@@ -35,7 +35,13 @@ describe(simulatorOrderStatus.name, () => {
 });
 
 describe(`${simulatorOrderStatus.name} (phone channel)`, () => {
-  const phone = (scannedAt: Date | null, action: 'approve' | 'decline' | null) => ({ createdAt: T0, cancelledAt: null, channel: 'phone' as const, scannedAt, action });
+  const phone = (scannedAt: Date | null, action: 'approve' | 'decline' | null) => ({
+    createdAt: T0,
+    cancelledAt: null,
+    channel: 'phone' as const,
+    scannedAt,
+    action,
+  });
 
   it.each([
     ['waiting for the user, 60 s', phone(null, null), 60_000, { status: 'pending', hintCode: 'outstandingTransaction' }],

@@ -49,7 +49,10 @@ export class SimulatorOrderStore {
   }
 
   /** Records the app's scan unless another scan or a cancel came first; false then. */
-  async claimScan(orderRef: string, scan: { scannedAt: Date; action: SimulatorAction; userEnc: Buffer; evidenceEnc: Buffer | null }): Promise<boolean> {
+  async claimScan(
+    orderRef: string,
+    scan: { scannedAt: Date; action: SimulatorAction; userEnc: Buffer; evidenceEnc: Buffer | null },
+  ): Promise<boolean> {
     const claimed = await this.orders.update({ orderRef, scannedAt: IsNull(), cancelledAt: IsNull() }, scan);
     return Boolean(claimed.affected);
   }

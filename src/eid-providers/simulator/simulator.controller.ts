@@ -64,9 +64,20 @@ export class SimulatorController {
   @Public()
   @Post('phone')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number' })
+  @ApiOperation({
+    summary:
+      'Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number',
+  })
   @ApiOkResponse({ type: PhoneAnswerAnswerDto })
-  @ApiProblems(VALIDATION, 'payload_too_large', 'unsupported_media_type', 'not_found', 'order_not_found', 'session_not_pending', 'rate_limit_exceeded')
+  @ApiProblems(
+    VALIDATION,
+    'payload_too_large',
+    'unsupported_media_type',
+    'not_found',
+    'order_not_found',
+    'session_not_pending',
+    'rate_limit_exceeded',
+  )
   async phone(@Body() body: PhoneAnswerDto) {
     this.assertEnabled();
     const givenName = body.givenName ?? DEFAULT_USER.givenName;

@@ -7,5 +7,7 @@ import { SimulatorProvider } from './simulator.provider.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SimulatorOrder]), EvidenceModule],
-  providers: [SimulatorOrderStore, SimulatorProvider], exports: [SimulatorProvider] })
+  providers: [SimulatorOrderStore, SimulatorProvider],
+  exports: [SimulatorProvider],
+})
 export class SimulatorModule {}

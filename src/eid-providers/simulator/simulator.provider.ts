@@ -10,7 +10,15 @@ import { sessionsConfig, type SessionsConfig } from '../../config/sessions.confi
 import type { IssuedEvidence } from '../../evidence/evidence-authority.js';
 import { SimulatorEvidence } from '../../evidence/simulator-evidence.provider.js';
 import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
-import type { CollectResult, CompletedIdentity, EidOperation, EidProvider, OrderReference, StartOrderRequest, StartedOrder } from '../eid-provider.js';
+import type {
+  CollectResult,
+  CompletedIdentity,
+  EidOperation,
+  EidProvider,
+  OrderReference,
+  StartOrderRequest,
+  StartedOrder,
+} from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
@@ -90,7 +98,9 @@ export class SimulatorProvider implements EidProvider {
     const autoStartToken = phone ? null : randomUUID();
     // Encoded as the BankID client encodes it (docs/bankid.md), so the signature carries the same bytes.
     const texts: SignedTexts = {
-      ...(request.userVisibleData === undefined ? {} : { userVisibleData: Buffer.from(request.userVisibleData, 'utf8').toString('base64') }),
+      ...(request.userVisibleData === undefined
+        ? {}
+        : { userVisibleData: Buffer.from(request.userVisibleData, 'utf8').toString('base64') }),
       ...(request.userNonVisibleData === undefined ? {} : { userNonVisibleData: request.userNonVisibleData }),
     };
     const order: SimulatorOrder = {
@@ -174,7 +184,8 @@ export class SimulatorProvider implements EidProvider {
       scannedAt: now,
       action,
       userEnc: this.cipher.encryptJson(user, userAad(order.orderRef)),
-      evidenceEnc: action === 'approve' ? this.cipher.encryptJson(await this.issueEvidence(order, user, now), evidenceAad(order.orderRef)) : null,
+      evidenceEnc:
+        action === 'approve' ? this.cipher.encryptJson(await this.issueEvidence(order, user, now), evidenceAad(order.orderRef)) : null,
     });
     // Two apps scanning the same frame at once: the first wins, as with BankID.
     if (!claimed) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
@@ -208,7 +219,9 @@ export class SimulatorProvider implements EidProvider {
     const result = simulatorOrderStatus(order, now, this.timings);
     if (result.status !== 'complete' || !order.userEnc) return result;
     // BankID's completionData evidence: the risk the simulator always judges low, no step-up.
-    const evidence = order.evidenceEnc ? this.cipher.decryptJson<SimulatorEvidenceRecord>(order.evidenceEnc, evidenceAad(order.orderRef)) : null;
+    const evidence = order.evidenceEnc
+      ? this.cipher.decryptJson<SimulatorEvidenceRecord>(order.evidenceEnc, evidenceAad(order.orderRef))
+      : null;
     return {
       status: 'complete',
       completion: {

@@ -47,7 +47,9 @@ const storeOf = (name: string): QuotaStore =>
 /** How many buckets the key's minute occupies in the store: the space it takes. */
 async function storedBuckets(name: string, apiKeyId: string): Promise<number> {
   if (name === 'Redis') return redis!.client!.hlen(`${prefix}quota:{${apiKeyId}}:minute`);
-  const [row] = await testApp.app.get(DataSource).query('SELECT cardinality(minute_buckets) AS n FROM api_key_usage WHERE api_key_id = $1', [apiKeyId]);
+  const [row] = await testApp.app
+    .get(DataSource)
+    .query('SELECT cardinality(minute_buckets) AS n FROM api_key_usage WHERE api_key_id = $1', [apiKeyId]);
   return row.n;
 }
 

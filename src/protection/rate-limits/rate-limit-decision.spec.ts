@@ -23,7 +23,11 @@ describe(decideRateLimit.name, () => {
   });
 
   it('should report the per-minute window on success', () => {
-    const decision = decideRateLimit(limits({ perMinute: 10 }), usage({ recentCount: 4, minuteFreesAt: new Date(NOW.getTime() + 14_500) }), NOW);
+    const decision = decideRateLimit(
+      limits({ perMinute: 10 }),
+      usage({ recentCount: 4, minuteFreesAt: new Date(NOW.getTime() + 14_500) }),
+      NOW,
+    );
     expect(decision).toEqual({
       accepted: true,
       headers: { 'ratelimit-policy': '10;w=60', 'ratelimit-limit': '10', 'ratelimit-remaining': '6', 'ratelimit-reset': '15' },
@@ -45,19 +49,36 @@ describe(decideRateLimit.name, () => {
   });
 
   it('should refuse with Retry-After until the oldest counted second stops counting', () => {
-    const decision = decideRateLimit(limits({ perMinute: 5 }), usage({ accepted: false, recentCount: 5, minuteFreesAt: new Date(NOW.getTime() + 999) }), NOW);
+    const decision = decideRateLimit(
+      limits({ perMinute: 5 }),
+      usage({ accepted: false, recentCount: 5, minuteFreesAt: new Date(NOW.getTime() + 999) }),
+      NOW,
+    );
     expect(decision).toMatchObject({ accepted: false, refusedBy: 'per_minute', retryAfterSeconds: 1 });
-    expect(decision.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'ratelimit-limit': '5' });
+    expect(decision.headers).toMatchObject({
+      'retry-after': '1',
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': '1',
+      'ratelimit-limit': '5',
+    });
   });
 
   it('should refuse until the next calendar month when the monthly quota is used up', () => {
-    const decision = decideRateLimit(limits({ perMinute: 5, monthly: 50 }), usage({ accepted: false, recentCount: 1, monthCount: 50 }), NOW);
+    const decision = decideRateLimit(
+      limits({ perMinute: 5, monthly: 50 }),
+      usage({ accepted: false, recentCount: 1, monthCount: 50 }),
+      NOW,
+    );
     expect(decision).toMatchObject({ accepted: false, refusedBy: 'monthly', retryAfterSeconds: TO_MONTH_END });
     expect(decision.headers).toMatchObject({ 'ratelimit-limit': '50', 'ratelimit-remaining': '0' });
   });
 
   it('should name the limit that lasts longest when several refuse', () => {
-    const decision = decideRateLimit(limits({ perMinute: 5, monthly: 50 }), usage({ accepted: false, recentCount: 5, monthCount: 50 }), NOW);
+    const decision = decideRateLimit(
+      limits({ perMinute: 5, monthly: 50 }),
+      usage({ accepted: false, recentCount: 5, monthCount: 50 }),
+      NOW,
+    );
     expect(decision).toMatchObject({ refusedBy: 'monthly', retryAfterSeconds: TO_MONTH_END });
   });
 

@@ -87,20 +87,29 @@ export class StartSessionDto {
   requirement?: Record<string, unknown>;
 
   // Who the provider should ask, for providers that can address a known user; each provider checks the values.
-  @ApiPropertyOptional({ example: 'INFERRED', description: 'How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).' })
+  @ApiPropertyOptional({
+    example: 'INFERRED',
+    description: 'How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(16)
   userInfoType?: string;
 
-  @ApiPropertyOptional({ maxLength: 256, description: 'The user, as userInfoType says (a personal number, an email address, a phone number).' })
+  @ApiPropertyOptional({
+    maxLength: 256,
+    description: 'The user, as userInfoType says (a personal number, an email address, a phone number).',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(256)
   userInfo?: string;
 
-  @ApiPropertyOptional({ example: 'EXTENDED', description: 'The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).' })
+  @ApiPropertyOptional({
+    example: 'EXTENDED',
+    description: 'The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(16)

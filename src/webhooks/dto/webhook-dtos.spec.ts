@@ -19,7 +19,9 @@ const pointersOf = (promise: Promise<unknown>) =>
 
 describe('Webhook request bodies', () => {
   it('should accept a minimal and a full endpoint', async () => {
-    await expect(validate(CreateWebhookEndpointDto, { url: 'https://rp.example/hook' })).resolves.toEqual({ url: 'https://rp.example/hook' });
+    await expect(validate(CreateWebhookEndpointDto, { url: 'https://rp.example/hook' })).resolves.toEqual({
+      url: 'https://rp.example/hook',
+    });
     const full = { url: 'https://rp.example/hook', eventTypes: ['auth.session.failed'], environment: 'live', description: 'Orders' };
     await expect(validate(CreateWebhookEndpointDto, full)).resolves.toEqual(full);
   });
@@ -38,7 +40,10 @@ describe('Webhook request bodies', () => {
   });
 
   it('should let an update clear the description and toggle the endpoint', async () => {
-    await expect(validate(UpdateWebhookEndpointDto, { description: null, enabled: false })).resolves.toEqual({ description: null, enabled: false });
+    await expect(validate(UpdateWebhookEndpointDto, { description: null, enabled: false })).resolves.toEqual({
+      description: null,
+      enabled: false,
+    });
     expect(await pointersOf(validate(UpdateWebhookEndpointDto, { enabled: 'yes' }))).toEqual(['/enabled']);
     expect(await pointersOf(validate(UpdateWebhookEndpointDto, { description: 7 }))).toEqual(['/description']);
   });
