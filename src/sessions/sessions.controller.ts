@@ -13,6 +13,8 @@ import { RawEvidenceDto } from './dto/evidence-answers.dto.js';
 import { QrFrameDto, SessionStateDto, StartSessionAnswerDto } from './dto/session-answers.dto.js';
 import { ReturnDto } from './dto/return.dto.js';
 import { StartSessionDto } from './dto/start-session.dto.js';
+import { SessionReader } from './session-reader.js';
+import { SessionReturnsService } from './session-returns.service.js';
 import { SessionsService } from './sessions.service.js';
 
 @ApiTags('sessions')
@@ -22,6 +24,8 @@ import { SessionsService } from './sessions.service.js';
 export class SessionsController {
   constructor(
     private readonly sessions: SessionsService,
+    private readonly reader: SessionReader,
+    private readonly returns: SessionReturnsService,
     private readonly renderer: QrRendererService,
     private readonly clock: Clock,
   ) {}
@@ -71,7 +75,7 @@ export class SessionsController {
   @ApiOkResponse({ type: RawEvidenceDto })
   @ApiProblems(...API_KEY_PROBLEMS, 'session_not_found', 'evidence_not_found', 'evidence_purged')
   evidence(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string) {
-    return this.sessions.evidence(principal, sessionId);
+    return this.reader.evidence(principal, sessionId);
   }
 
   @Post(':sessionId/return')
@@ -81,7 +85,7 @@ export class SessionsController {
   @ApiOkResponse({ type: SessionStateDto, description: 'The poll answer; still `pending` if the provider has not completed yet.' })
   @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'session_not_found', 'return_nonce_mismatch')
   confirmReturn(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('sessionId') sessionId: string, @Body() body: ReturnDto) {
-    return this.sessions.confirmReturn(principal, sessionId, body.nonce);
+    return this.returns.confirmReturn(principal, sessionId, body.nonce);
   }
 
   @Get(':sessionId/qr')
@@ -105,7 +109,7 @@ export class SessionsController {
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { session, qr } = await this.sessions.pendingForQr(principal, sessionId);
+    const { session, qr } = await this.reader.pendingForQr(principal, sessionId);
     const now = this.clock.now();
     const frame = qrFrame(qr, qrTimeAt(session.orderTime, now));
     const format = negotiateQrFormat(query.format, accept);

@@ -15,6 +15,8 @@ import { SessionsListingController } from './sessions-listing.controller.js';
 import { SessionSettlement } from './session-settlement.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
+import { SessionReader } from './session-reader.js';
+import { SessionReturnsService } from './session-returns.service.js';
 import { SessionsService } from './sessions.service.js';
 import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
@@ -29,7 +31,17 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     EvidenceModule,
   ],
   controllers: [SessionsController, SignAndPhoneController, SessionsListingController],
-  providers: [SessionStore, SessionsService, SessionSettlement, SessionMetrics, SessionQrSources, SessionCollectorJob, SessionPiiPurgeJob],
+  providers: [
+    SessionStore,
+    SessionReader,
+    SessionsService,
+    SessionReturnsService,
+    SessionSettlement,
+    SessionMetrics,
+    SessionQrSources,
+    SessionCollectorJob,
+    SessionPiiPurgeJob,
+  ],
   exports: [SessionStore, SessionQrSources],
 })
 export class SessionsModule {}
