@@ -16,7 +16,7 @@ export class SortModelItemDto {
   sort: 'asc' | 'desc';
 }
 
-/** The seed's v2 tabular request: rows [startRow, endRow), sorted and filtered by whitelisted columns. */
+/** The v2 tabular request: rows [startRow, endRow), sorted and filtered by whitelisted columns. */
 export class ListingRequestDto {
   @ApiProperty({ example: 0, description: 'Zero-based index of the first row.' })
   @IsInt()

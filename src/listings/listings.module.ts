@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ListingsService } from './listings.service.js';
+import { ListingStore } from './listing.store.js';
 
-@Module({ providers: [ListingsService], exports: [ListingsService] })
+@Module({ providers: [ListingStore], exports: [ListingStore] })
 export class ListingsModule {}

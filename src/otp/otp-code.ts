@@ -31,5 +31,5 @@ export function derivedUserGuid(secret: Buffer, teamId: string, contact: { email
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The seed's date-time "without zone designator, UTC": `2026-11-21T10:05:00.000`. */
+/** The v1/v2 APIs' date-time "without zone designator, UTC": `2026-11-21T10:05:00.000`. */
 export const zonelessUtc = (date: Date): string => date.toISOString().slice(0, -1);

@@ -5,7 +5,7 @@ import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal
 import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { SessionListingDto } from './dto/session-answers.dto.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
-import { ListingsService } from '../listings/listings.service.js';
+import { ListingStore } from '../listings/listing.store.js';
 import { SESSION_LISTING } from './session-listing.js';
 
 @ApiTags('management')
@@ -13,7 +13,7 @@ import { SESSION_LISTING } from './session-listing.js';
 @ManagementEndpoint()
 @Controller('api/v1/sessions')
 export class SessionsListingController {
-  constructor(private readonly listings: ListingsService) {}
+  constructor(private readonly listings: ListingStore) {}
 
   @Post()
   @HttpCode(200)

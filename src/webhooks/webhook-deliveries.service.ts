@@ -3,7 +3,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import type { ListingRequestDto } from '../listings/listing-request.dto.js';
-import { ListingsService, type ListingRow } from '../listings/listings.service.js';
+import { ListingStore, type ListingRow } from '../listings/listing.store.js';
 import type { AttemptTrigger } from './webhook-attempt.entity.js';
 import type { DeliveryStatus } from './webhook-delivery.entity.js';
 import { WEBHOOK_DELIVERY_LISTING } from './webhook-delivery-listing.js';
@@ -51,7 +51,7 @@ export interface AttemptView {
 export class WebhookDeliveriesService {
   constructor(
     private readonly store: WebhookDeliveryStore,
-    private readonly listings: ListingsService,
+    private readonly listings: ListingStore,
     private readonly dispatcher: WebhookDispatcher,
     private readonly clock: Clock,
   ) {}

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-// Times without a zone (UTC), as the seed API answers them (docs/otp-and-tokens.md).
+// Times without a zone (UTC), as the v1/v2 APIs answer them (docs/otp-and-tokens.md).
 const ZONELESS_UTC = { example: '2026-11-21T10:05:00', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?$' };
 
 export class LoginOtpAnswerDto {

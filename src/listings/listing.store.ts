@@ -10,13 +10,13 @@ export type ListingRow = Record<string, string | number | boolean>;
 export interface ListingPage {
   success: true;
   rows: ListingRow[];
-  /** -1 while more rows exist; otherwise the total row count (the seed's pagination rule). */
+  /** -1 while more rows exist; otherwise the total row count (docs/listings.md). */
   lastrow: number;
 }
 
 /** Runs a tabular listing (docs/listings.md) for any definition: one query per page, a count only past the end. */
 @Injectable()
-export class ListingsService {
+export class ListingStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async page(definition: ListingDefinition, request: ListingRequestDto, scope: ListingScope): Promise<ListingPage> {
