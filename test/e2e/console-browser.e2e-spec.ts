@@ -271,7 +271,8 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     await main('api-keys');
     await page.getByLabel('Språk').selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
+    // The document's lang follows the chosen language in an effect after the render: wait for it.
+    await page.waitForSelector('html[lang="en"]', { state: 'attached' });
 
     const phone = await context.newPage();
     try {
