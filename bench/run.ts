@@ -65,6 +65,9 @@ async function main(): Promise<void> {
     // The bench's webhook receiver listens on loopback.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     SESSION_TTL: '1h',
+    // Every simulated phone scans from this one address; real phones each have their own, so the
+    // per-address limit of the simulator's routes (docs/protection.md) must not shape the bench.
+    PUBLIC_ROUTE_LIMIT_PER_MINUTE: '1000000',
   };
   try {
     if (database) await onPostgres(env, database.url);
