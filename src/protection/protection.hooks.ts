@@ -3,13 +3,13 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFailedAttempt } from './ip-blocks/failed-attempt.js';
 import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
-import { inspectRequest, MAX_INSPECTED_VALUES, type Finding } from './input-guard/input-inspector.js';
+import { inspectRequest, MAX_GUARDED_VALUES, type Finding } from './input-guard/input-inspector.js';
 
 const CATEGORY_TEXT: Record<Finding['category'], string> = {
   sql_injection: 'looks like SQL injection',
   cross_site_scripting: 'looks like cross-site scripting',
   path_traversal: 'looks like path traversal',
-  too_many_values: `carries more than ${MAX_INSPECTED_VALUES} strings to inspect`,
+  too_many_values: `carries more than ${MAX_GUARDED_VALUES} strings to inspect`,
 };
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { detectAttack, inspectRequest, MAX_INSPECTED_VALUES } from './input-inspector.js';
+import { detectAttack, inspectRequest, MAX_GUARDED_VALUES } from './input-inspector.js';
 
 // test/fixtures/guard holds the corpora; lines starting with "# " are comments.
 const corpus = (name: string): string[] =>
@@ -25,10 +25,10 @@ describe(detectAttack.name, () => {
 });
 
 describe(inspectRequest.name, () => {
-  it(`should refuse a request with more than ${MAX_INSPECTED_VALUES} strings that need the signatures`, () => {
+  it(`should refuse a request with more than ${MAX_GUARDED_VALUES} strings that need the signatures`, () => {
     const strings = (n: number) => Array.from({ length: n }, (_, i) => `item ${i}`);
-    expect(inspectRequest({ url: '/x', body: strings(MAX_INSPECTED_VALUES) })).toBeNull();
-    expect(inspectRequest({ url: '/x', body: strings(MAX_INSPECTED_VALUES + 1) })).toEqual({ category: 'too_many_values', part: 'body' });
+    expect(inspectRequest({ url: '/x', body: strings(MAX_GUARDED_VALUES) })).toBeNull();
+    expect(inspectRequest({ url: '/x', body: strings(MAX_GUARDED_VALUES + 1) })).toEqual({ category: 'too_many_values', part: 'body' });
   });
 
   it('should not count plain values (ids, numbers, e-mail addresses) against that cap', () => {

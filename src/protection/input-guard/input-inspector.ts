@@ -18,7 +18,7 @@ const MAX_DEPTH = 32;
 // Each string that needs the signatures costs a few microseconds, so a 64 KiB body of 16,000 one-character
 // strings would cost 40 ms of CPU; no request of this API carries more than a few dozen
 // (docs/protection.md, "Linear time").
-export const MAX_INSPECTED_VALUES = 1000;
+export const MAX_GUARDED_VALUES = 1000;
 
 const isPlain = (value: string): boolean => PLAIN.test(value) && !value.includes('..');
 
@@ -52,7 +52,7 @@ function* stringsOf(value: unknown, depth = 0): Generator<string> {
  * every string (keys too) of a parsed body. Raw, so that double encoding is seen as sent.
  */
 export function inspectRequest(parts: { url: string; body?: unknown }): Finding | null {
-  let budget = MAX_INSPECTED_VALUES;
+  let budget = MAX_GUARDED_VALUES;
   // null when the value is clean, the finding otherwise; plain values cost nothing and count for nothing.
   const inspect = (value: string, part: RequestPart, options?: { plusIsSpace: boolean }): Finding | null => {
     if (isPlain(value)) return null;
