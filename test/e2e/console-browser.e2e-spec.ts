@@ -1,29 +1,20 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { UsersService } from '../../src/users/users.service.js';
+import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectProblem } from '../support/problem.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
-// Debian's chromium package (`apt-get install -y chromium`); CHROMIUM_PATH points elsewhere.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Set to a folder (e.g. docs) to keep screenshots of each page; docs/console.md's are made this way.
 const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOT_DIR;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SESSIONS = 12;
-
-const describeInBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
-
-if (!existsSync(CHROMIUM)) {
-  describe('Team console in a browser', () => {
-    it.skip(`is skipped: no Chromium at ${CHROMIUM} (install it with "apt-get install -y chromium", or set CHROMIUM_PATH)`, () => {});
-  });
-}
 
 /** What the functions run in the page use of it (the tests compile without the DOM library). */
 interface InPage {
@@ -97,19 +88,7 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     for (let i = 0; i < SESSIONS; i++) {
       await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200);
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'sv-SE' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     page = await context.newPage();

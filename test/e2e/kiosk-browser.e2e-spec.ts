@@ -1,45 +1,22 @@
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { KioskStreamsService } from '../../src/kiosk/kiosk-streams.service.js';
 import { KioskTokenSigner } from '../../src/kiosk/kiosk-token.js';
 import { decodeQrPng } from '../support/decode-qr.js';
+import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 
-// Debian's chromium package (`apt-get install -y chromium`); CHROMIUM_PATH points elsewhere.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Set to a folder (e.g. docs) to keep screenshots of the page; the README's are made this way.
 const SCREENSHOT_DIR = process.env.KIOSK_SCREENSHOT_DIR;
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
-
-const describeInBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
-
-if (!existsSync(CHROMIUM)) {
-  describe('Kiosk page in a browser', () => {
-    it.skip(`is skipped: no Chromium at ${CHROMIUM} (install it with "apt-get install -y chromium", or set CHROMIUM_PATH)`, () => {});
-  });
-}
 
 describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
   // The browser closes before the app: its open connections would hold the app's close.
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Playwright gives every launch a fresh temporary profile; these keep Chromium from calling home.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,25 +1,15 @@
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { decodeQrPng } from '../support/decode-qr.js';
+import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 
-// Debian's chromium package (`apt-get install -y chromium`); CHROMIUM_PATH points elsewhere.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PUBLIC_BASE_URL = 'http://eid-gateway.test';
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-
-const describeInBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
-
-if (!existsSync(CHROMIUM)) {
-  describe('<eid-qr> and the same-device flow in a browser', () => {
-    it.skip(`is skipped: no Chromium at ${CHROMIUM} (install it with "apt-get install -y chromium", or set CHROMIUM_PATH)`, () => {});
-  });
-}
 
 /**
  * The RP's own site, on another origin than the service: a page that embeds <eid-qr> under a strict CSP
@@ -66,19 +56,7 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
   let browser: Browser;
   let rp: Awaited<ReturnType<typeof startRelyingParty>>;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
