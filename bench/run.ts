@@ -39,8 +39,10 @@ const startBody = (tenant: number, i: number) =>
     metadata: { orderId: `A-${100_000 + i}`, channel: 'web', amountOre: 124_900 },
   });
 const WEBHOOK_MESSAGES = 200;
-// BENCH_ONLY=rate-limits: only the limited-key polls and the check's cost, printed, docs/benchmarks.md left as it is.
-const ONLY_RATE_LIMITS = process.env.BENCH_ONLY === 'rate-limits';
+// BENCH_ONLY=rate-limits (the limited-key polls and the check's cost), =webhooks or =memory: that part
+// alone, printed, docs/benchmarks.md left as it is.
+const ONLY = process.env.BENCH_ONLY as 'rate-limits' | 'webhooks' | 'memory' | undefined;
+const ONLY_RATE_LIMITS = ONLY === 'rate-limits';
 const PENDING_FOR_MEMORY = 10_000;
 
 const run = promisify(execFile);
@@ -71,7 +73,7 @@ async function main(): Promise<void> {
   };
   try {
     if (database) await onPostgres(env, database.url);
-    if (!ONLY_RATE_LIMITS) await embeddedStartup(dataDir);
+    if (!ONLY) await embeddedStartup(dataDir);
   } finally {
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
@@ -97,6 +99,8 @@ async function onPostgres(env: Record<string, string>, databaseUrl: string): Pro
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
     const idle = rssMiB(service.child.pid!);
+    if (ONLY === 'webhooks') return await webhooks(env, teamId, api, headers);
+    if (ONLY === 'memory') return await memoryAndCollector(service, api, headers, idle);
     if (!ONLY_RATE_LIMITS) await hotRoutes(keys, api, base, service, baseline, databaseUrl);
     const { polls, sessionIds } = await pollLimitedAndUnlimited(keys, api, base, service, baseline);
     await onRedis(env, polls);
@@ -606,7 +610,7 @@ function report(postgresVersion: string | null): void {
   const headers = ['scenario', 'eid-gateway', 'baseline', 'ratio', 'latency / note'];
   const targetRows = targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'met' : 'MISSED']);
   console.log(`\n${textTable(headers, results)}\n\n${textTable(['target', 'goal', 'measured', ''], targetRows)}\n`);
-  if (ONLY_RATE_LIMITS) return;
+  if (ONLY) return;
   const doc = [
     '# Benchmarks',
     '',

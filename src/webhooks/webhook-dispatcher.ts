@@ -33,6 +33,8 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   private wakeAgain = false;
   /** The last claim filled every free slot, so more may be due as soon as one frees. */
   private saturated = false;
+  /** Endpoints whose last claim filled their share: more of theirs may be due as soon as a slot frees. */
+  private readonly endpointsAtCap = new Set<string>();
   private stopping = false;
 
   constructor(
@@ -83,6 +85,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         inFlight: this.inFlightByEndpoint,
       });
       this.saturated = claims.length === free;
+      this.noteEndpointsAtCap(claims);
       for (const claim of claims) this.track(claim, this.deliver(claim));
       if (!this.saturated) return;
     }
@@ -97,9 +100,26 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       const count = this.inFlightByEndpoint.get(endpoint) ?? 1;
       if (count <= 1) this.inFlightByEndpoint.delete(endpoint);
       else this.inFlightByEndpoint.set(endpoint, count - 1);
-      // A slot of a capped endpoint freed: its next due message may go now rather than at the next poll.
-      if (this.saturated || count >= this.config.endpointConcurrency) this.wake();
+      // A slot freed where more may be waiting: the next due message goes now rather than at the next poll.
+      if (this.saturated || this.endpointsAtCap.has(endpoint)) this.wake();
     });
+  }
+
+  /**
+   * Called before the claims are tracked, while the in-flight counts are those the claim saw. An
+   * endpoint that had no room keeps its mark; one that had room is marked when the claim filled it.
+   */
+  private noteEndpointsAtCap(claims: ClaimedDelivery[]): void {
+    const cap = this.config.endpointConcurrency;
+    const claimed = new Map<string, number>();
+    for (const { endpointId } of claims) claimed.set(endpointId, (claimed.get(endpointId) ?? 0) + 1);
+    for (const endpoint of this.endpointsAtCap) {
+      if ((this.inFlightByEndpoint.get(endpoint) ?? 0) < cap && !claimed.has(endpoint)) this.endpointsAtCap.delete(endpoint);
+    }
+    for (const [endpoint, count] of claimed) {
+      if ((this.inFlightByEndpoint.get(endpoint) ?? 0) + count >= cap) this.endpointsAtCap.add(endpoint);
+      else this.endpointsAtCap.delete(endpoint);
+    }
   }
 
   private async deliver(claim: ClaimedDelivery): Promise<void> {
