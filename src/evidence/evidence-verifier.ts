@@ -16,6 +16,8 @@ import { checkXmlSignature } from './xml-signature-check.js';
 @Injectable()
 export class EvidenceVerifier {
   private readonly logger = new Logger(EvidenceVerifier.name);
+  /** Parsed trust roots by PEM: the roots come from configuration, and parsing them cost a tenth of a verification. */
+  private readonly parsedRoots = new Map<string, pkijs.Certificate[]>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -36,7 +38,7 @@ export class EvidenceVerifier {
   private async checkParts(evidence: EvidenceToVerify, now: Date): Promise<Omit<EvidenceVerification, 'status' | 'checkedAt'>> {
     const xml = checkXmlSignature(evidence.signature);
     const [signer, ...carried] = xml.certificates.map(parseCertificate);
-    const roots = evidence.trustRoots.flatMap(parsePem);
+    const roots = evidence.trustRoots.flatMap((pem) => this.rootsOf(pem));
     const chain = signer
       ? await checkCertificateChain(
           signer,
@@ -54,7 +56,20 @@ export class EvidenceVerifier {
       sameBase64(xml.signedData.usrNonVisibleData, evidence.expected.userNonVisibleData);
     return { signatureValid: xml.valid, certificateTrusted: chain.trusted, ocspStatus, signedDataMatches };
   }
+
+  private rootsOf(pem: string): pkijs.Certificate[] {
+    let roots = this.parsedRoots.get(pem);
+    if (!roots) {
+      roots = parsePem(pem);
+      if (this.parsedRoots.size >= MAX_PARSED_ROOTS) this.parsedRoots.clear();
+      this.parsedRoots.set(pem, roots);
+    }
+    return roots;
+  }
 }
+
+/** Far above any configuration's roots; only a bound against a caller passing ever-new PEM text. */
+const MAX_PARSED_ROOTS = 64;
 
 // Compared as decoded bytes: base64 line breaks or padding differences do not change what was signed.
 function sameBase64(signed: string | undefined, expected: string | undefined): boolean {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
@@ -25,6 +26,8 @@ import type { Session } from './session.entity.js';
 
 /** BankID: collect every two seconds, no more often. */
 export const COLLECT_INTERVAL_MS = 2_000;
+/** About this much evidence work (wall time) per transaction when a batch settles (applyTransitions). */
+export const SETTLE_SLICE_MS = 25;
 
 /**
  * How sessions end: collects from the provider, the transitions they cause, and the webhook messages
@@ -123,29 +126,51 @@ export class SessionSettlement {
   }
 
   /**
-   * Writes transitions of sessions that are still pending, in one transaction of a few statements
-   * however many there are; null for a session that something else ended first. The end of a
-   * session and its webhook messages are one transaction (the outbox): a crash between the two
-   * cannot lose a webhook, nor send one for a change that was rolled back.
+   * Writes transitions of sessions that are still pending; null for a session that something else
+   * ended first. The end of a session and its webhook messages are one transaction (the outbox): a
+   * crash between the two cannot lose a webhook, nor send one for a change that was rolled back.
+   *
+   * Final transitions verify evidence, which is CPU work (docs/evidence.md, "Cost"). A batch is
+   * therefore written in slices of about SETTLE_SLICE_MS of that work, each its own transaction of a
+   * few statements: the first sessions' webhooks leave while later ones are still being verified,
+   * and the event loop (requests, webhook sends) gets a turn between sessions.
    */
   private async applyTransitions(items: { session: Session; transition: SessionTransition }[]): Promise<(Session | null)[]> {
-    const now = this.clock.now();
-    const changed: ({ session: Session; transition: Exclude<SessionTransition, { kind: 'none' }> } & Finalised)[] = [];
+    const written = new Map<string, { changes: Partial<Session>; updated: boolean }>();
+    let slice: Change[] = [];
+    let sliceNow = this.clock.now();
+    let sliceStarted = performance.now();
     for (const { session, transition } of items) {
       if (transition.kind === 'none') continue;
-      // Verifying evidence is CPU work (docs/evidence.md, "Cost"): one session at a time, yielding in
-      // between, so a large batch never holds the event loop (requests, webhook leases) for long.
-      if (changed.length > 0 && transition.kind === 'complete') await new Promise(setImmediate);
-      changed.push({ session, transition, ...(await this.changesOf(session, transition, now)) });
+      if (slice.length > 0 && transition.kind === 'complete') {
+        if (performance.now() - sliceStarted >= SETTLE_SLICE_MS) {
+          await this.write(slice, sliceNow, written);
+          slice = [];
+          sliceNow = this.clock.now();
+          sliceStarted = performance.now();
+        } else {
+          await new Promise(setImmediate);
+        }
+      }
+      slice.push({ session, transition, ...(await this.changesOf(session, transition, sliceNow)) });
     }
-    if (changed.length === 0) return items.map(({ session }) => session);
+    if (slice.length > 0) await this.write(slice, sliceNow, written);
+    return items.map(({ session }) => {
+      const result = written.get(session.id);
+      if (!result) return session;
+      return result.updated ? Object.assign(session, result.changes) : null;
+    });
+  }
+
+  /** One slice in one transaction: the sessions' new state and their webhook messages. */
+  private async write(slice: Change[], now: Date, written: Map<string, { changes: Partial<Session>; updated: boolean }>): Promise<void> {
     const outcome = await this.store.transaction(async (manager) => {
       const updated = await this.store.writeTransitions(
         manager,
-        changed.map(({ session, changes }) => rowOf(session, changes)),
+        slice.map(({ session, changes }) => rowOf(session, changes)),
       );
       // A hintCode change is an event too, for endpoints that asked for progress (docs/webhooks.md, "Progress events").
-      const events = changed
+      const events = slice
         .filter(({ session }) => updated.has(session.id))
         .map(({ session, transition, changes, completion, outcome }) =>
           transition.kind === 'progress'
@@ -155,16 +180,11 @@ export class SessionSettlement {
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
-    for (const { session, transition, changes } of changed) {
-      if (transition.kind !== 'progress' && outcome.updated.has(session.id))
-        this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
+    for (const { session, transition, changes } of slice) {
+      const updated = outcome.updated.has(session.id);
+      written.set(session.id, { changes, updated });
+      if (transition.kind !== 'progress' && updated) this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
     }
-    const changesById = new Map(changed.map(({ session, changes }) => [session.id, changes]));
-    return items.map(({ session }) => {
-      const changes = changesById.get(session.id);
-      if (!changes) return session;
-      return outcome.updated.has(session.id) ? Object.assign(session, changes) : null;
-    });
   }
 
   /**
@@ -236,6 +256,8 @@ interface Finalised {
   completion: CompletedIdentity | null;
   outcome: SessionOutcome;
 }
+
+type Change = { session: Session; transition: Exclude<SessionTransition, { kind: 'none' }> } & Finalised;
 
 /** autoRenew: an order that failed startFailed is replaced while the session has time left. */
 function renews(session: Session, transition: SessionTransition, now: Date): boolean {

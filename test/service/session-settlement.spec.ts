@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';
 import { KioskTokenModule } from '../../src/kiosk/kiosk-token.module.js';
@@ -74,6 +75,27 @@ describe(SessionSettlement.name, () => {
     // Verified and signed once, where the completion was written: a poll reads the same result.
     const polled = await get(SessionsService).poll(principal, sessionId);
     expect(polled).toMatchObject({ evidence: data.evidence, resultToken: data.resultToken });
+  });
+
+  it('should write a large batch of completions in several transactions, each session with its message', async () => {
+    const principal = await team();
+    const sessionIds: string[] = [];
+    for (let i = 0; i < 8; i++) sessionIds.push(await approvedSession(principal));
+    context.clock.advance(2_500);
+    const transactions = jest.spyOn(get(SessionStore), 'transaction');
+
+    try {
+      expect(await get(SessionSettlement).collectDue()).toEqual(expect.arrayContaining(sessionIds));
+      // Verifying one completion's evidence takes longer than a slice (SETTLE_SLICE_MS): the first
+      // messages are committed, and can be sent, while later sessions are still being verified.
+      expect(transactions.mock.calls.length).toBeGreaterThan(1);
+    } finally {
+      transactions.mockRestore();
+    }
+    for (const sessionId of sessionIds) {
+      expect((await get(SessionStore).getById(sessionId)).status).toBe('complete');
+      expect(await messagesOf(sessionId)).toEqual([{ event_type: 'auth.session.completed' }]);
+    }
   });
 
   it('should write no message for a team that has left the pro plan', async () => {

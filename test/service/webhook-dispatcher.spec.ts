@@ -37,22 +37,31 @@ describe(WebhookDispatcher.name, () => {
 
   /** An endpoint of a new pro team and one message for it, committed by the outbox. */
   async function queuedMessage(): Promise<{ secret: string; endpointId: string; event: SessionEvent }> {
+    const { secret, endpointId, events } = await queuedMessages(1);
+    return { secret, endpointId, event: events[0] };
+  }
+
+  /** An endpoint of a new pro team and `count` messages for it, committed by the outbox. */
+  async function queuedMessages(count: number): Promise<{ secret: string; endpointId: string; events: SessionEvent[] }> {
     const { team, apiKey } = await createTeamWithKey(context.module);
     const { endpoint, secret } = await get(WebhookEndpointsService).create(team.id, { url: receiver.url() });
-    // A message belongs to a session (a foreign key): a real one, though the event is made up here.
-    const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team }, 'simulator', {
-      endUserIp: '192.0.2.1',
-    });
-    const event: SessionEvent = {
-      teamId: team.id,
-      environment: 'test',
-      sessionId: session.sessionId,
-      type: 'auth.session.failed',
-      occurredAt: context.clock.now(),
-      data: { status: 'failed', hintCode: 'userCancel' },
-    };
-    await get(DataSource).transaction((manager) => get(WebhookOutbox).enqueue(manager, [event], context.clock.now()));
-    return { secret, endpointId: endpoint.id, event };
+    const events: SessionEvent[] = [];
+    for (let i = 0; i < count; i++) {
+      // A message belongs to a session (a foreign key): a real one, though the event is made up here.
+      const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team }, 'simulator', {
+        endUserIp: '192.0.2.1',
+      });
+      events.push({
+        teamId: team.id,
+        environment: 'test',
+        sessionId: session.sessionId,
+        type: 'auth.session.failed',
+        occurredAt: context.clock.now(),
+        data: { status: 'failed', hintCode: 'userCancel' },
+      });
+    }
+    await get(DataSource).transaction((manager) => get(WebhookOutbox).enqueue(manager, events, context.clock.now()));
+    return { secret, endpointId: endpoint.id, events };
   }
 
   const deliveryOf = async (sessionId: string) => {
@@ -81,6 +90,17 @@ describe(WebhookDispatcher.name, () => {
       data: { status: 'failed', hintCode: 'userCancel' },
     });
     expect(await deliveryOf(event.sessionId)).toMatchObject({ status: 'delivered', attempt_count: 1 });
+  });
+
+  it("should send more messages than one endpoint's share from one wake, as slots free (no poll needed)", async () => {
+    // Three times the per-endpoint share (4): each freed slot must lead to the next claim.
+    const { events } = await queuedMessages(12);
+    const before = receiver.requests.length;
+
+    await dispatch();
+
+    expect(receiver.requests.length - before).toBe(12);
+    for (const event of events) expect(await deliveryOf(event.sessionId)).toMatchObject({ status: 'delivered' });
   });
 
   it('should schedule a retry after a failed attempt and send it once due', async () => {
