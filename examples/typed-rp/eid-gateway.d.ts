@@ -768,6 +768,11 @@ export interface components {
             blockedUntil: string | null;
             /** Format: date-time */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to within a minute: a real use at most 60 s before the last one, written within the flush interval (10 s by default). null: never used.
+             */
+            lastUsedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             usageThisMonth: components["schemas"]["ApiKeyUsageDto"];
@@ -826,6 +831,11 @@ export interface components {
             blockedUntil: string | null;
             /** Format: date-time */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to within a minute: a real use at most 60 s before the last one, written within the flush interval (10 s by default). null: never used.
+             */
+            lastUsedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -860,6 +870,11 @@ export interface components {
             blockedUntil: string | null;
             /** Format: date-time */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to within a minute: a real use at most 60 s before the last one, written within the flush interval (10 s by default). null: never used.
+             */
+            lastUsedAt: string | null;
             /** Format: date-time */
             createdAt: string;
         };

@@ -16,6 +16,7 @@ export function apiKeyView(apiKey: ApiKey) {
     validUntil: apiKey.validUntil,
     blockedUntil: apiKey.blockedUntil,
     revokedAt: apiKey.revokedAt,
+    lastUsedAt: apiKey.lastUsedAt ?? null,
     createdAt: apiKey.createdAt,
   };
 }

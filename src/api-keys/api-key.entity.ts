@@ -56,6 +56,10 @@ export class ApiKey {
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
 
+  /** Written only by ApiKeyLastUseStore, in batches (docs/security.md, "Last used"); saving the entity never touches it. */
+  @Column({ type: 'timestamptz', name: 'last_used_at', nullable: true, insert: false, update: false })
+  lastUsedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

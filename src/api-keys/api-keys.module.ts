@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { apiKeysConfig } from '../config/api-keys.config.js';
 import { databaseConfig } from '../config/database.config.js';
 import { protectionConfig } from '../config/protection.config.js';
 import { TeamsModule } from '../teams/teams.module.js';
 import { ApiKey } from './api-key.entity.js';
 import { apiKeyChangesProvider } from './api-key-changes.provider.js';
+import { ApiKeyLastUseFlushJob } from './api-key-last-use-flush.job.js';
+import { ApiKeyLastUseService } from './api-key-last-use.service.js';
+import { ApiKeyLastUseStore } from './api-key-last-use.store.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 
@@ -15,9 +19,10 @@ import { ApiKeysService } from './api-keys.service.js';
     TeamsModule,
     ConfigModule.forFeature(protectionConfig),
     ConfigModule.forFeature(databaseConfig),
+    ConfigModule.forFeature(apiKeysConfig),
   ],
   controllers: [ApiKeysController],
-  providers: [ApiKeysService, apiKeyChangesProvider],
-  exports: [ApiKeysService],
+  providers: [ApiKeysService, apiKeyChangesProvider, ApiKeyLastUseStore, ApiKeyLastUseService, ApiKeyLastUseFlushJob],
+  exports: [ApiKeysService, ApiKeyLastUseService],
 })
 export class ApiKeysModule {}

@@ -98,6 +98,7 @@ export class ApiKeysService {
         validUntil: input.validUntil ?? null,
         blockedUntil: null,
         revokedAt: null,
+        lastUsedAt: null,
       }),
     );
     return { apiKey: withoutHash(apiKey), key: generated.key };

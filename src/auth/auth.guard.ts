@@ -2,6 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKey, ApiKeyScope } from '../api-keys/api-key.entity.js';
+import { ApiKeyLastUseService } from '../api-keys/api-key-last-use.service.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { noteFailedAttempt } from '../protection/ip-blocks/failed-attempt.js';
@@ -22,6 +23,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
     private readonly bearer: BearerAuthenticator,
+    private readonly lastUse: ApiKeyLastUseService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -46,6 +48,8 @@ export class AuthGuard implements CanActivate {
       throw error;
     }
     request.principal = principal;
+    // A key that authenticated was used, whatever the later checks decide; noted in memory, written off the request path.
+    if (principal.kind === 'apiKey') this.lastUse.note(principal.apiKey.id);
 
     // Each credential opens one kind of route: keys the public API, team members' tokens the management API.
     if (management && principal.kind === 'apiKey') {

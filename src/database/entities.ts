@@ -23,6 +23,7 @@ import { ReserveApiKeyAllowances1795302315000 } from '../../migrations/179530231
 import { AddSameDeviceFlow1795303100000 } from '../../migrations/1795303100000-AddSameDeviceFlow.js';
 import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000-KeepSessionEvidence.js';
 import { AddProgressWebhookEvents1795303500000 } from '../../migrations/1795303500000-AddProgressWebhookEvents.js';
+import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000-RecordApiKeyLastUse.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   AddSameDeviceFlow1795303100000,
   KeepSessionEvidence1795303200000,
   AddProgressWebhookEvents1795303500000,
+  RecordApiKeyLastUse1795303600000,
 ];

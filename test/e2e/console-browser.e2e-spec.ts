@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { UsersService } from '../../src/users/users.service.js';
 import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
@@ -49,7 +49,14 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
   });
   // The real clock: the dispatcher and the page run on real time.
   const e2e = useE2eApp({
-    env: () => ({ ...NO_IP_BLOCKING, OTP_DELIVERY: 'smtp', SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
+    env: () => ({
+      ...NO_IP_BLOCKING,
+      OTP_DELIVERY: 'smtp',
+      SMTP_URL: smtp.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // Keys' last uses reach the listing within a tenth of a second instead of ten.
+      API_KEY_LAST_USED_FLUSH_INTERVAL: '100ms',
+    }),
     listen: true,
     withKey: { plan: 'pro' },
     bootTimeout: 120_000,
@@ -60,6 +67,8 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
   });
 
   const main = (name: string) => page.waitForSelector(`main[data-page="${name}"]`);
+  // The "last used" column of a key's row (the sixth).
+  const lastUsedOf = (row: Locator) => row.locator('td').nth(5);
 
   const shoot = async (target: Page, name: string) => {
     if (!SCREENSHOT_DIR) return;
@@ -148,9 +157,17 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     await row.waitFor();
     expect(await page.content()).not.toContain(secret);
     await expect(row.textContent()).resolves.toContain(secret.slice(-4));
-    await shoot(page, 'console-api-keys.png');
+    await expect(lastUsedOf(row).textContent()).resolves.toBe('Aldrig');
 
+    // Used once: a fresh load shows when, in Swedish form, once the flush has written it.
     await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', secret).send({ endUserIp: '192.0.2.11' }).expect(200);
+    for (let tries = 0; (await lastUsedOf(row).textContent()) === 'Aldrig' && tries < 20; tries++) {
+      await page.waitForTimeout(100);
+      await page.reload();
+      await main('api-keys');
+    }
+    await expect(lastUsedOf(row).textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    await shoot(page, 'console-api-keys.png');
 
     await row.getByRole('button', { name: 'Återkalla browser key' }).click();
     await row.getByRole('alertdialog').waitFor();
@@ -259,6 +276,10 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
       await phone.goto(`${base}/console#/api-keys`);
       await phone.waitForSelector('main[data-page="api-keys"]');
       await phone.locator('tr', { hasText: 'browser key' }).waitFor();
+      // The team's first key, used before the browser opened, in English form.
+      await expect(lastUsedOf(phone.locator(`tr[data-key-id="${e2e.apiKey.id}"]`)).textContent()).resolves.toMatch(
+        /^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/,
+      );
       // Nothing wider than the screen but the tables' own scrolling boxes.
       const width = await phone.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);

@@ -17,7 +17,8 @@ interface ApiKeyRow {
   monthlyLimit: number | null;
   ipLimit: number | null;
   revokedAt: string | null;
-  lastUsedAt?: string | null;
+  /** To within a minute (docs/security.md, "Last used"); null: never used. */
+  lastUsedAt: string | null;
   usageThisMonth?: { requests: number; addresses: number };
 }
 
@@ -104,7 +105,7 @@ export function ApiKeysPage() {
                   <br />
                   {limit(key.ipLimit, t('addresses'))}
                 </td>
-                <td>{key.lastUsedAt === undefined ? t('none') : formatTime(language, key.lastUsedAt)}</td>
+                <td>{key.lastUsedAt ? formatTime(language, key.lastUsedAt) : t('neverUsed')}</td>
                 <td>
                   {key.usageThisMonth ? (
                     <>

@@ -42,6 +42,15 @@ export class ApiKeyDto {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   revokedAt: string | null;
 
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When the key last authenticated a request, to within a minute: a real use at most 60 s before the last one, written within the flush interval (10 s by default). null: never used.',
+  })
+  lastUsedAt: string | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 }

@@ -1,0 +1,11 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validatedEnv } from './env.validation.js';
+
+export const apiKeysConfig = registerAs('apiKeys', () => {
+  const env = validatedEnv();
+  return {
+    /** How often each process writes the last-use times it noted, in one statement (docs/security.md, "Last used"). */
+    lastUsedFlushIntervalMs: env.API_KEY_LAST_USED_FLUSH_INTERVAL,
+  };
+});
+export type ApiKeysConfig = ConfigType<typeof apiKeysConfig>;
