@@ -1,4 +1,4 @@
-import type { CertificateStatus } from '../eid-providers/bankid/bankid-certificate.check.js';
+import type { CertificateStatus } from '../eid-providers/rp-certificate.check.js';
 
 /** The RP certificates of one provider, as readiness reports them (docs/bankid.md, docs/freja.md). */
 export interface ProviderCertificates {

@@ -6,8 +6,9 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { DatabaseHealth } from '../database/database-health.js';
 import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { ProblemDto } from '../common/problem-details/problem.dto.js';
-import { BankIdCertificateCheck } from '../eid-providers/bankid/bankid-certificate.check.js';
-import { FrejaCertificateCheck } from '../eid-providers/freja/freja-certificate.check.js';
+import { BANKID_CERTIFICATE_CHECK } from '../eid-providers/bankid/bankid.module.js';
+import { FREJA_CERTIFICATE_CHECK } from '../eid-providers/freja/freja.module.js';
+import type { RpCertificateCheck } from '../eid-providers/rp-certificate.check.js';
 import { certificateReadiness } from './certificate-readiness.js';
 import { LiveDto, ReadyDto, CertificateStatusDto } from './dto/health-answers.dto.js';
 
@@ -21,8 +22,8 @@ export class HealthController {
 
   constructor(
     private readonly database: DatabaseHealth,
-    private readonly bankIdCertificates: BankIdCertificateCheck,
-    private readonly frejaCertificates: FrejaCertificateCheck,
+    @Inject(BANKID_CERTIFICATE_CHECK) private readonly bankIdCertificates: RpCertificateCheck,
+    @Inject(FREJA_CERTIFICATE_CHECK) private readonly frejaCertificates: RpCertificateCheck,
     @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
     this.databaseChecks = new RecentValue(server.anonymousCacheTtlMs, () => this.checkDatabase());

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
-import { FAKE_USER, FakeBankIdServer } from '../fakes/bankid-rp-fake.js';
-import { createTestPki, type TestPki } from '../fakes/test-certificates.js';
+import { FAKE_USER } from '../fakes/bankid-rp-fake.js';
 import { useE2eApp } from '../support/e2e.js';
+import { useBankIdFake } from '../support/fake-rp-apis.js';
 import { expectProblem } from '../support/problem.js';
 
 const COLLECT_MS = 2_000;
@@ -11,34 +11,15 @@ const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 // docs/bankid.md, "Signing and the phone channel": sign, phone/auth and phone/sign over mutual TLS.
 describe('BankID signing and the phone channel against the fake RP API v6.0', () => {
-  let pki: TestPki;
-  let fake: FakeBankIdServer;
-
-  beforeAll(async () => {
-    pki = await createTestPki();
-    fake = await FakeBankIdServer.start({
-      key: pki.server.key,
-      cert: pki.server.cert,
-      clientCa: pki.rpCa,
-      authorizedClients: ['Fake RP'],
-      now: () => e2e.clock.now(),
-    });
-  });
+  const bankId = useBankIdFake({ now: () => e2e.clock.now() });
   const e2e = useE2eApp({
     env: () => ({
       PROVIDERS: 'bankid',
-      BANKID_TEST_URL: fake.url,
-      BANKID_CERT: pki.client.certPath,
-      BANKID_KEY: pki.client.keyPath,
-      BANKID_CA: pki.bankIdCaPath,
+      ...bankId.env(),
     }),
     stopBackgroundJobs: true,
     withKey: true,
     freezeClock: true,
-  });
-  afterAll(async () => {
-    await fake?.close();
-    await pki?.remove();
   });
 
   const post = (path: string, body: object) => e2e.http.post(path).set('x-api-key', e2e.key).send(body);
@@ -67,7 +48,7 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
       qrStartToken: expect.any(String),
       autoStartToken: expect.any(String),
     });
-    expect(fake.requestsTo('sign').at(-1)).toMatchObject({
+    expect(bankId.fake.requestsTo('sign').at(-1)).toMatchObject({
       clientCn: 'Fake RP',
       contentType: 'application/json',
       body: {
@@ -79,10 +60,10 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
       },
     });
     const qr = (await e2e.http.get(`/api/v1/auth/${started.sessionId}/qr`).set('x-api-key', e2e.key).expect(200)).body;
-    const orderRef = fake.scanQr(qr.qrData);
-    expect(fake.shown(orderRef)).toEqual({ operation: 'sign', userVisibleData: text });
+    const orderRef = bankId.fake.scanQr(qr.qrData);
+    expect(bankId.fake.shown(orderRef)).toEqual({ operation: 'sign', userVisibleData: text });
     expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'userSign', operation: 'sign' });
-    fake.approve(orderRef);
+    bankId.fake.approve(orderRef);
     expect(await step(started.sessionId)).toMatchObject({ status: 'complete', operation: 'sign', channel: 'app', user: FAKE_USER });
 
     // The evidence is kept apart from the identity, encrypted (docs/evidence.md).
@@ -110,7 +91,7 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
       ).body;
       expect(started).toMatchObject({ provider: 'bankid', operation, channel: 'phone', status: 'pending' });
       for (const absent of ['qrStartToken', 'qrStartSecret', 'autoStartToken', 'kioskUrl']) expect(started).not.toHaveProperty(absent);
-      expect(fake.requestsTo(path).at(-1)?.body).toEqual({
+      expect(bankId.fake.requestsTo(path).at(-1)?.body).toEqual({
         personalNumber: PERSON,
         callInitiator: 'RP',
         requirement: { pinCode: true },
@@ -121,12 +102,12 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
       expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction' });
       // Unlike a QR order, nobody has to pick it up within 30 s: it is in the person's app already.
       e2e.clock.advance(40_000);
-      const orderRef = fake.openPhoneOrder(PERSON);
+      const orderRef = bankId.fake.openPhoneOrder(PERSON);
       expect(orderRef).toBe(await orderRefOf(started.sessionId));
       expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'userCallConfirm', channel: 'phone' });
-      fake.confirmCall(orderRef);
+      bankId.fake.confirmCall(orderRef);
       expect(await step(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'userSign' });
-      fake.approve(orderRef);
+      bankId.fake.approve(orderRef);
       expect(await step(started.sessionId)).toMatchObject({
         status: 'complete',
         operation,
@@ -140,8 +121,8 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
     const { sessionId } = (
       await post('/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'user', userVisibleData: 'x' }).expect(200)
     ).body;
-    const orderRef = fake.openPhoneOrder(PERSON);
-    fake.declineCall(orderRef);
+    const orderRef = bankId.fake.openPhoneOrder(PERSON);
+    bankId.fake.declineCall(orderRef);
     expect(await step(sessionId)).toMatchObject({ status: 'failed', hintCode: 'userDeclinedCall', operation: 'sign', channel: 'phone' });
   });
 
@@ -158,7 +139,7 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
     const orderRef = await orderRefOf(sessionId);
     const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
     expect(res.body).toMatchObject({ status: 'failed', hintCode: 'cancelled', channel: 'phone' });
-    expect(fake.requestsTo('cancel').at(-1)?.body).toEqual({ orderRef });
+    expect(bankId.fake.requestsTo('cancel').at(-1)?.body).toEqual({ orderRef });
   });
 
   it.each([
@@ -191,24 +172,24 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
       'phone/sign',
     ],
   ] as const)('should refuse %s with 400 naming the field, without calling BankID', async (_name, path, body, pointer, bankIdPath) => {
-    const before = fake.requestsTo(bankIdPath).length;
+    const before = bankId.fake.requestsTo(bankIdPath).length;
     const res = await post(path, body).expect(400);
     expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
-    expect(fake.requestsTo(bankIdPath)).toHaveLength(before);
+    expect(bankId.fake.requestsTo(bankIdPath)).toHaveLength(before);
   });
 
   it('should complete a phone sign whose collect answer carries odd optional fields', async () => {
-    fake.sendQuirks({ collect: { callInitiator: 7 }, completionData: { stepUp: false, extra: { a: 1 } } });
+    bankId.fake.sendQuirks({ collect: { callInitiator: 7 }, completionData: { stepUp: false, extra: { a: 1 } } });
     try {
       const { sessionId } = (
         await post('/api/v1/phone/sign/bankid/start', { personalNumber: PERSON, callInitiator: 'RP', userVisibleData: 'x' }).expect(200)
       ).body;
-      const orderRef = fake.openPhoneOrder(PERSON);
-      fake.confirmCall(orderRef);
-      fake.approve(orderRef);
+      const orderRef = bankId.fake.openPhoneOrder(PERSON);
+      bankId.fake.confirmCall(orderRef);
+      bankId.fake.approve(orderRef);
       expect(await step(sessionId)).toMatchObject({ status: 'complete', operation: 'sign', channel: 'phone' });
     } finally {
-      fake.sendQuirks({});
+      bankId.fake.sendQuirks({});
     }
   });
 });

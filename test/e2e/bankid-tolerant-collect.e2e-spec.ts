@@ -1,47 +1,28 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { FAKE_USER, FakeBankIdServer } from '../fakes/bankid-rp-fake.js';
-import { createTestPki, type TestPki } from '../fakes/test-certificates.js';
+import { FAKE_USER } from '../fakes/bankid-rp-fake.js';
 import { useE2eApp } from '../support/e2e.js';
+import { useBankIdFake } from '../support/fake-rp-apis.js';
 
 const COLLECT_MS = 2_000;
 
 // docs/bankid.md, "Tolerant collect": a BankID-compatible server that sends optional fields in an
 // undocumented shape must not keep a person who approved from being reported.
 describe('BankID collect answers the documentation does not promise', () => {
-  let pki: TestPki;
-  let fake: FakeBankIdServer;
-
-  beforeAll(async () => {
-    pki = await createTestPki();
-    fake = await FakeBankIdServer.start({
-      key: pki.server.key,
-      cert: pki.server.cert,
-      clientCa: pki.rpCa,
-      authorizedClients: ['Fake RP'],
-      now: () => e2e.clock.now(),
-    });
-  });
+  const bankId = useBankIdFake({ now: () => e2e.clock.now() });
   const e2e = useE2eApp({
     env: () => ({
       PROVIDERS: 'bankid',
-      BANKID_TEST_URL: fake.url,
-      BANKID_CERT: pki.client.certPath,
-      BANKID_KEY: pki.client.keyPath,
-      BANKID_CA: pki.bankIdCaPath,
+      ...bankId.env(),
       // The root of the fake's user certificates: its evidence verifies, so no warning of ours mixes in (docs/evidence.md).
-      BANKID_TEST_EVIDENCE_ROOTS: fake.evidenceRootPem,
+      BANKID_TEST_EVIDENCE_ROOTS: bankId.fake.evidenceRootPem,
     }),
     stopBackgroundJobs: true,
     withKey: true,
     freezeClock: true,
   });
-  afterAll(async () => {
-    await fake?.close();
-    await pki?.remove();
-  });
   afterEach(() => {
-    fake.sendQuirks({});
+    bankId.fake.sendQuirks({});
     jest.restoreAllMocks();
   });
 
@@ -50,7 +31,7 @@ describe('BankID collect answers the documentation does not promise', () => {
     const started = (
       await e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(200)
     ).body;
-    fake.approve(fake.openWithAutoStartToken(started.autoStartToken));
+    bankId.fake.approve(bankId.fake.openWithAutoStartToken(started.autoStartToken));
     return started.sessionId as string;
   };
   /** Every line the service logged at warn or error, as the text a log reader would search. */
@@ -62,7 +43,7 @@ describe('BankID collect answers the documentation does not promise', () => {
 
   it('should complete a session whose completionData has stepUp: false, unknown fields and odd optional ones', async () => {
     const lines = logged();
-    fake.sendQuirks({
+    bankId.fake.sendQuirks({
       collect: { somethingNew: { nested: [1, 2] } },
       completionData: { stepUp: false, risk: { level: 'low' }, futureField: 'x', device: { ipAddress: '192.0.2.10', uhi: 42 } },
     });
@@ -78,7 +59,7 @@ describe('BankID collect answers the documentation does not promise', () => {
 
   it('should fail the session with providerError after 3 complete answers without a usable user, naming the field', async () => {
     const lines = logged();
-    fake.sendQuirks({ completionData: { user: { ...FAKE_USER, name: null } } });
+    bankId.fake.sendQuirks({ completionData: { user: { ...FAKE_USER, name: null } } });
     const sessionId = await approvedSession();
     for (let i = 0; i < 2; i++) {
       e2e.clock.advance(COLLECT_MS);
@@ -86,14 +67,14 @@ describe('BankID collect answers the documentation does not promise', () => {
     }
     e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId)).body).toMatchObject({ status: 'failed', hintCode: 'providerError' });
-    expect(fake.requestsTo('collect').filter((r) => (r.body as { orderRef: string }).orderRef)).not.toHaveLength(0);
+    expect(bankId.fake.requestsTo('collect').filter((r) => (r.body as { orderRef: string }).orderRef)).not.toHaveLength(0);
     expect(lines()).toContain('completionData.user.name is null');
     expect(lines()).not.toMatch(/certificate/i);
     expect(lines()).not.toContain(FAKE_USER.personalNumber);
   });
 
   it('should fail with providerError when completionData is missing altogether', async () => {
-    fake.sendQuirks({ completionData: { user: undefined } });
+    bankId.fake.sendQuirks({ completionData: { user: undefined } });
     const sessionId = await approvedSession();
     for (let i = 0; i < 3; i++) {
       e2e.clock.advance(COLLECT_MS);

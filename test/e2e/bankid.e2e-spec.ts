@@ -2,18 +2,18 @@ import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
-import { FAKE_USER, FakeAppRefusal, FakeBankIdServer } from '../fakes/bankid-rp-fake.js';
-import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
+import { FAKE_USER, FakeAppRefusal } from '../fakes/bankid-rp-fake.js';
+import { TEST_PASSPHRASE } from '../fakes/test-certificates.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { httpOf, useE2eApp } from '../support/e2e.js';
+import { useBankIdFake } from '../support/fake-rp-apis.js';
 import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 
 const COLLECT_MS = 2_000;
 
 describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
-  let pki: TestPki;
-  let fake: FakeBankIdServer;
+  const bankId = useBankIdFake({ now: () => e2e.clock.now() });
 
   const start = (body: object = { endUserIp: '192.0.2.10' }) =>
     e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', e2e.key).send(body);
@@ -24,29 +24,16 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
   /** Starts a session and lets the fake app pick the order up through its autostart token. */
   const startPickedUp = async (body?: object) => {
     const started = (await start(body).expect(200)).body;
-    const orderRef = fake.openWithAutoStartToken(started.autoStartToken);
+    const orderRef = bankId.fake.openWithAutoStartToken(started.autoStartToken);
     return { sessionId: started.sessionId as string, orderRef };
   };
 
-  beforeAll(async () => {
-    pki = await createTestPki();
-    fake = await FakeBankIdServer.start({
-      key: pki.server.key,
-      cert: pki.server.cert,
-      clientCa: pki.rpCa,
-      authorizedClients: ['Fake RP'],
-      now: () => e2e.clock.now(),
-    });
-  });
   const e2e = useE2eApp({
     env: () => ({
       PROVIDERS: 'simulator,bankid',
-      BANKID_TEST_URL: fake.url,
-      BANKID_CERT: pki.client.certPath,
-      BANKID_KEY: pki.client.keyPath,
-      BANKID_CA: pki.bankIdCaPath,
+      ...bankId.env(),
       // The root of the fake's own user-certificate PKI (docs/evidence.md, "Trust roots").
-      BANKID_TEST_EVIDENCE_ROOTS: fake.evidenceRootPem,
+      BANKID_TEST_EVIDENCE_ROOTS: bankId.fake.evidenceRootPem,
       BANKID_TIMEOUT: '400ms',
       BANKID_RETRY_SCHEDULE: '10ms,20ms',
     }),
@@ -55,10 +42,6 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     stopBackgroundJobs: true,
     withKey: true,
     freezeClock: true,
-  });
-  afterAll(async () => {
-    await fake?.close();
-    await pki?.remove();
   });
 
   it('should complete a session end to end: auth over mTLS, the app scans the QR frame, collect until complete', async () => {
@@ -72,7 +55,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     // BankID's universal link for the same device; the way back is the server-side returnUrl (docs/same-device.md).
     expect(started.body.launchUrl).toBe(`https://app.bankid.com/?autostarttoken=${started.body.autoStartToken}&redirect=null`);
     const { sessionId } = started.body;
-    const [auth] = fake.requestsTo('auth');
+    const [auth] = bankId.fake.requestsTo('auth');
     expect(auth).toEqual({
       path: 'auth',
       contentType: 'application/json',
@@ -85,7 +68,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       },
     });
     const orderRef = await orderRefOf(sessionId);
-    expect(fake.order(orderRef)?.qrStartToken).toBe(started.body.qrStartToken);
+    expect(bankId.fake.order(orderRef)?.qrStartToken).toBe(started.body.qrStartToken);
 
     await poll(sessionId).expect(200, {
       sessionId,
@@ -106,7 +89,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     e2e.clock.advance(1_000);
     const frame = (await qr(sessionId).expect(200)).body;
     expect(frame.qrTime).toBe(1);
-    expect(fake.scanQr(frame.qrData)).toBe(orderRef);
+    expect(bankId.fake.scanQr(frame.qrData)).toBe(orderRef);
 
     e2e.clock.advance(COLLECT_MS);
     await poll(sessionId).expect(200, {
@@ -124,7 +107,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       },
     });
 
-    fake.approve(orderRef);
+    bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
     const done = await poll(sessionId).expect(200);
     expect(done.body).toEqual({
@@ -148,25 +131,25 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     });
 
     // BankID forgets a completed order after 3 minutes; the session keeps its result and stops collecting.
-    const collects = fake.requestsTo('collect').length;
+    const collects = bankId.fake.requestsTo('collect').length;
     e2e.clock.advance(10 * 60_000);
-    expect(fake.order(orderRef)).toBeUndefined();
+    expect(bankId.fake.order(orderRef)).toBeUndefined();
     await poll(sessionId).expect(200, done.body);
-    expect(fake.requestsTo('collect')).toHaveLength(collects);
+    expect(bankId.fake.requestsTo('collect')).toHaveLength(collects);
   });
 
   it('should refuse a stale QR frame in the app, as BankID does', async () => {
     const { sessionId } = (await start().expect(200)).body;
     const old = (await qr(sessionId).expect(200)).body.qrData;
     e2e.clock.advance(5_000);
-    expect(() => fake.scanQr(old)).toThrow(new FakeAppRefusal('qr_expired'));
-    expect(() => fake.scanQr((old as string).replace(/.$/, '0'))).toThrow(FakeAppRefusal);
+    expect(() => bankId.fake.scanQr(old)).toThrow(new FakeAppRefusal('qr_expired'));
+    expect(() => bankId.fake.scanQr((old as string).replace(/.$/, '0'))).toThrow(FakeAppRefusal);
   });
 
   it('should pass every pending hint code through, and an unknown one as it came', async () => {
     const { sessionId, orderRef } = await startPickedUp();
     for (const hintCode of ['noClient', 'started', 'userMrtd', 'userCallConfirm', 'userSign', 'somethingNew']) {
-      fake.setHint(orderRef, hintCode);
+      bankId.fake.setHint(orderRef, hintCode);
       e2e.clock.advance(COLLECT_MS);
       expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode });
     }
@@ -182,7 +165,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     'somethingNewFailed',
   ])('should fail the session with hint code %s when BankID ends the order so', async (hintCode) => {
     const { sessionId, orderRef } = await startPickedUp();
-    fake.failOrder(orderRef, hintCode);
+    bankId.fake.failOrder(orderRef, hintCode);
     e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode });
   });
@@ -201,13 +184,13 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const { sessionId, orderRef } = await startPickedUp();
     const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
     expect(res.body).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
-    expect(fake.requestsTo('cancel').at(-1)?.body).toEqual({ orderRef });
-    expect(fake.order(orderRef)).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
+    expect(bankId.fake.requestsTo('cancel').at(-1)?.body).toEqual({ orderRef });
+    expect(bankId.fake.order(orderRef)).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
   });
 
   it('should cancel a session whose order BankID has already ended (invalidParameters on cancel)', async () => {
     const { sessionId, orderRef } = await startPickedUp();
-    fake.cancelInApp(orderRef);
+    bankId.fake.cancelInApp(orderRef);
     await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
   });
 
@@ -220,17 +203,17 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       requirement: { pinCode: true, mrtd: true, certificatePolicies: ['1.2.3.4.5'] },
     };
     const { sessionId, autoStartToken } = (await start(body).expect(200)).body;
-    expect(fake.requestsTo('auth').at(-1)?.body).toEqual({
+    expect(bankId.fake.requestsTo('auth').at(-1)?.body).toEqual({
       ...body,
       // The service's own nonce rides along (docs/same-device.md).
       returnUrl: expect.stringMatching(/^https:\/\/rp\.example\/return\?nonce=abc&eidgw_nonce=[A-Za-z0-9_-]{22}$/),
       userVisibleData: Buffer.from(body.userVisibleData).toString('base64'),
       returnRisk: true,
     });
-    const orderRef = fake.openWithAutoStartToken(autoStartToken);
+    const orderRef = bankId.fake.openWithAutoStartToken(autoStartToken);
     e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body.hintCode).toBe('userMrtd');
-    fake.approve(orderRef);
+    bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
 
@@ -252,10 +235,10 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
   });
 
   it("should complete with verification failed, not a different outcome, when BankID's signature does not verify", async () => {
-    fake.sendBrokenSignatures();
+    bankId.fake.sendBrokenSignatures();
     try {
       const { sessionId, orderRef } = await startPickedUp({ endUserIp: '192.0.2.10', userVisibleData: 'Log in to Example AB' });
-      fake.approve(orderRef);
+      bankId.fake.approve(orderRef);
       e2e.clock.advance(COLLECT_MS);
       const done = (await poll(sessionId).expect(200)).body;
       expect(done).toMatchObject({ status: 'complete', user: FAKE_USER, resultToken: expect.any(String) });
@@ -267,7 +250,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
         signedDataMatches: false,
       });
     } finally {
-      fake.sendBrokenSignatures(false);
+      bankId.fake.sendBrokenSignatures(false);
     }
   });
 
@@ -277,10 +260,10 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     ['userVisibleData over 1,500 characters once base64-encoded', { userVisibleData: 'å'.repeat(600) }, '/userVisibleData'],
     ['a relative returnUrl', { returnUrl: '/return' }, '/returnUrl'],
   ])('should refuse %s with 400 naming the field, without calling BankID', async (_name, extra, pointer) => {
-    const before = fake.requestsTo('auth').length;
+    const before = bankId.fake.requestsTo('auth').length;
     const res = await start({ endUserIp: '192.0.2.1', ...extra }).expect(400);
     expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
-    expect(fake.requestsTo('auth')).toHaveLength(before);
+    expect(bankId.fake.requestsTo('auth')).toHaveLength(before);
   });
 
   it('should answer 409 order_in_progress when BankID already runs an order for the person, which fails with cancelled', async () => {
@@ -293,19 +276,19 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
   });
 
   it('should retry maintenance and internalError with backoff, then start the session', async () => {
-    const before = fake.requestsTo('auth').length;
-    fake.injectFault({ path: 'auth', times: 1, status: 503, errorCode: 'maintenance' });
-    fake.injectFault({ path: 'auth', times: 1, status: 500, errorCode: 'internalError' });
+    const before = bankId.fake.requestsTo('auth').length;
+    bankId.fake.injectFault({ path: 'auth', times: 1, status: 503, errorCode: 'maintenance' });
+    bankId.fake.injectFault({ path: 'auth', times: 1, status: 500, errorCode: 'internalError' });
     await start().expect(200);
-    expect(fake.requestsTo('auth')).toHaveLength(before + 3);
+    expect(bankId.fake.requestsTo('auth')).toHaveLength(before + 3);
   });
 
   it('should answer 502 provider_unavailable when BankID stays in maintenance past the bounded retries', async () => {
-    const before = fake.requestsTo('auth').length;
-    fake.injectFault({ path: 'auth', times: 3, status: 503, errorCode: 'Maintenance' });
+    const before = bankId.fake.requestsTo('auth').length;
+    bankId.fake.injectFault({ path: 'auth', times: 3, status: 503, errorCode: 'Maintenance' });
     const res = await start().expect(502);
     expect(res.body).toMatchObject({ status: 502, code: 'provider_unavailable' });
-    expect(fake.requestsTo('auth')).toHaveLength(before + 3);
+    expect(bankId.fake.requestsTo('auth')).toHaveLength(before + 3);
   });
 
   it.each([
@@ -315,32 +298,32 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     [408, 'requestTimeout', 502, 'provider_unavailable'],
     [400, 'aBrandNewCode', 502, 'provider_unavailable'],
   ])('should not retry HTTP %i %s and answer %i %s', async (status, errorCode, expected, code) => {
-    const before = fake.requestsTo('auth').length;
-    fake.injectFault({ path: 'auth', times: 1, status, errorCode });
+    const before = bankId.fake.requestsTo('auth').length;
+    bankId.fake.injectFault({ path: 'auth', times: 1, status, errorCode });
     expect((await start().expect(expected)).body.code).toBe(code);
-    expect(fake.requestsTo('auth')).toHaveLength(before + 1);
+    expect(bankId.fake.requestsTo('auth')).toHaveLength(before + 1);
   });
 
   it('should pass BankID rate limiting on as 502 with Retry-After, without retrying', async () => {
-    fake.injectFault({ path: 'auth', times: 1, status: 429, errorCode: 'tooManyRequests', headers: { 'RateLimit-Reset': '7' } });
+    bankId.fake.injectFault({ path: 'auth', times: 1, status: 429, errorCode: 'tooManyRequests', headers: { 'RateLimit-Reset': '7' } });
     const res = await start().expect(502);
     expect(res.headers['retry-after']).toBe('7');
   });
 
   it('should time out a BankID that does not answer, retry, and give up with 502 after the bounded attempts', async () => {
-    const before = fake.requestsTo('auth').length;
-    fake.injectFault({ path: 'auth', times: 3, delayMs: 3_000 });
+    const before = bankId.fake.requestsTo('auth').length;
+    bankId.fake.injectFault({ path: 'auth', times: 3, delayMs: 3_000 });
     expect((await start().expect(502)).body.code).toBe('provider_unavailable');
-    expect(fake.requestsTo('auth')).toHaveLength(before + 3);
+    expect(bankId.fake.requestsTo('auth')).toHaveLength(before + 3);
 
-    fake.injectFault({ path: 'auth', times: 1, delayMs: 3_000 });
+    bankId.fake.injectFault({ path: 'auth', times: 1, delayMs: 3_000 });
     await start().expect(200);
   });
 
   it('should keep a session pending through a collect outage and move on when BankID is back', async () => {
     const { sessionId, orderRef } = await startPickedUp();
-    fake.injectFault({ path: 'collect', times: 3, status: 503, errorCode: 'maintenance' });
-    fake.approve(orderRef);
+    bankId.fake.injectFault({ path: 'collect', times: 3, status: 503, errorCode: 'maintenance' });
+    bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending' });
     e2e.clock.advance(COLLECT_MS);
@@ -356,7 +339,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
 
   it('should collect in the background so the outcome is known without polls', async () => {
     const { sessionId, orderRef } = await startPickedUp();
-    fake.approve(orderRef);
+    bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
     expect(await e2e.app.get(SessionSettlement).collectDue()).toContain(sessionId);
     const [row] = await e2e.app.get(DataSource).query('SELECT status FROM sessions WHERE id = $1', [sessionId]);
@@ -374,26 +357,9 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
 });
 
 describe('BankID RP certificates: forms, refusals and expiry', () => {
-  let pki: TestPki;
-  let fake: FakeBankIdServer;
   let clock: TestApp['clock'] | undefined;
-
-  beforeAll(async () => {
-    // An RP certificate 20 days from its end: inside the 30-day warning window.
-    pki = await createTestPki({ clientDays: 20 });
-    fake = await FakeBankIdServer.start({
-      key: pki.server.key,
-      cert: pki.server.cert,
-      clientCa: pki.rpCa,
-      authorizedClients: ['Fake RP'],
-      now: () => clock?.now() ?? new Date(),
-    });
-  });
-
-  afterAll(async () => {
-    await fake?.close();
-    await pki?.remove();
-  });
+  // An RP certificate 20 days from its end: inside the 30-day warning window.
+  const bankId = useBankIdFake({ now: () => clock?.now() ?? new Date(), pki: { clientDays: 20 } });
 
   /** An app whose test environment uses its own certificate settings; live keys have none. */
   async function withApp(env: Record<string, string>, work: (testApp: TestApp) => Promise<void>): Promise<void> {
@@ -405,7 +371,7 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
       testApp = await createTestApp({
         ...own.env,
         PROVIDERS: 'simulator,bankid',
-        BANKID_TEST_URL: fake.url,
+        BANKID_TEST_URL: bankId.fake.url,
         BANKID_TIMEOUT: '400ms',
         BANKID_RETRY_SCHEDULE: '10ms,20ms',
         ...env,
@@ -431,27 +397,38 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
     return httpOf(testApp.app).post('/api/v1/auth/bankid/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' });
   };
 
-  const pem = () => ({ BANKID_TEST_CERT: pki.client.certPath, BANKID_TEST_KEY: pki.client.keyPath, BANKID_TEST_CA: pki.bankIdCaPath });
+  const pem = () => ({
+    BANKID_TEST_CERT: bankId.pki.client.certPath,
+    BANKID_TEST_KEY: bankId.pki.client.keyPath,
+    BANKID_TEST_CA: bankId.pki.bankIdCaPath,
+  });
 
   it.each([
     ['PEM files', () => pem()],
-    ['inline PEM text', () => ({ BANKID_TEST_CERT: pki.client.cert, BANKID_TEST_KEY: pki.client.key, BANKID_TEST_CA: pki.bankIdCa })],
+    [
+      'inline PEM text',
+      () => ({ BANKID_TEST_CERT: bankId.pki.client.cert, BANKID_TEST_KEY: bankId.pki.client.key, BANKID_TEST_CA: bankId.pki.bankIdCa }),
+    ],
     [
       'a PKCS#12 file and passphrase',
-      () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE, BANKID_TEST_CA: pki.bankIdCaPath }),
+      () => ({
+        BANKID_TEST_PFX: bankId.pki.client.pfxPath,
+        BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE,
+        BANKID_TEST_CA: bankId.pki.bankIdCaPath,
+      }),
     ],
     [
       'an inline base64 PKCS#12',
       () => ({
-        BANKID_TEST_PFX: `base64:${readFileSync(pki.client.pfxPath).toString('base64')}`,
+        BANKID_TEST_PFX: `base64:${readFileSync(bankId.pki.client.pfxPath).toString('base64')}`,
         BANKID_TEST_PASSPHRASE: TEST_PASSPHRASE,
-        BANKID_TEST_CA: pki.bankIdCaPath,
+        BANKID_TEST_CA: bankId.pki.bankIdCaPath,
       }),
     ],
   ])('should present the RP certificate given as %s', async (_name, env) => {
     await withApp(env(), async (testApp) => {
       expect((await startAs(testApp)).status).toBe(200);
-      expect(fake.requestsTo('auth').at(-1)?.clientCn).toBe('Fake RP');
+      expect(bankId.fake.requestsTo('auth').at(-1)?.clientCn).toBe('Fake RP');
     });
   });
 
@@ -465,41 +442,45 @@ describe('BankID RP certificates: forms, refusals and expiry', () => {
   it.each([
     [
       'a client certificate from a CA BankID does not know',
-      () => ({ BANKID_TEST_CERT: pki.stranger.certPath, BANKID_TEST_KEY: pki.stranger.keyPath }),
+      () => ({ BANKID_TEST_CERT: bankId.pki.stranger.certPath, BANKID_TEST_KEY: bankId.pki.stranger.keyPath }),
       0,
     ],
     [
       'an RP certificate without access to the service (401 unauthorized)',
-      () => ({ BANKID_TEST_CERT: pki.unknownRp.certPath, BANKID_TEST_KEY: pki.unknownRp.keyPath }),
+      () => ({ BANKID_TEST_CERT: bankId.pki.unknownRp.certPath, BANKID_TEST_KEY: bankId.pki.unknownRp.keyPath }),
       1,
     ],
-    ['a server that the pinned CA did not sign', () => ({ BANKID_TEST_CA: pki.otherCaPath }), 0],
+    ['a server that the pinned CA did not sign', () => ({ BANKID_TEST_CA: bankId.pki.otherCaPath }), 0],
   ])('should answer 502 provider_unavailable for %s', async (_name, env, requestsSeen) => {
     await withApp({ ...pem(), ...env() }, async (testApp) => {
-      const before = fake.requests.length;
+      const before = bankId.fake.requests.length;
       expect((await startAs(testApp)).body).toMatchObject({ status: 502, code: 'provider_unavailable' });
-      expect(fake.requests.length - before).toBe(requestsSeen);
+      expect(bankId.fake.requests.length - before).toBe(requestsSeen);
     });
   });
 
   it.each([
     [
       'a wrong PKCS#12 passphrase',
-      () => ({ BANKID_TEST_PFX: pki.client.pfxPath, BANKID_TEST_PASSPHRASE: 'wrong', BANKID_TEST_CA: pki.bankIdCaPath }),
+      () => ({ BANKID_TEST_PFX: bankId.pki.client.pfxPath, BANKID_TEST_PASSPHRASE: 'wrong', BANKID_TEST_CA: bankId.pki.bankIdCaPath }),
       /BANKID_TEST_PFX\/BANKID_TEST_PASSPHRASE: the RP certificate cannot be loaded/,
     ],
     [
       'a missing key file',
-      () => ({ ...pem(), BANKID_TEST_KEY: `${pki.dir}/missing.key` }),
+      () => ({ ...pem(), BANKID_TEST_KEY: `${bankId.pki.dir}/missing.key` }),
       /BANKID_TEST_KEY: cannot read the file \(ENOENT\)/,
     ],
-    ['a CA that is not a certificate', () => ({ ...pem(), BANKID_TEST_CA: pki.client.keyPath }), /BANKID_TEST_CA is not a PEM certificate/],
+    [
+      'a CA that is not a certificate',
+      () => ({ ...pem(), BANKID_TEST_CA: bankId.pki.client.keyPath }),
+      /BANKID_TEST_CA is not a PEM certificate/,
+    ],
   ])('should refuse to start with %s, naming the variable and not its value', async (_name, env, message) => {
     const settings = env();
     const failure = await withApp(settings, async () => undefined).catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(message);
-    expect((failure as Error).message).not.toContain(pki.client.key.split('\n')[1]);
+    expect((failure as Error).message).not.toContain(bankId.pki.client.key.split('\n')[1]);
   });
 
   it('should warn in readiness within 30 days of the RP certificate expiry, and fail readiness once it has expired', async () => {

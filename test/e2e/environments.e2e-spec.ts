@@ -1,36 +1,21 @@
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
-import { FakeBankIdServer } from '../fakes/bankid-rp-fake.js';
-import { createTestPki, type TestPki } from '../fakes/test-certificates.js';
 import { useE2eApp } from '../support/e2e.js';
+import { useBankIdFake } from '../support/fake-rp-apis.js';
 import { expectProblem } from '../support/problem.js';
 
 const COLLECT_MS = 2_000;
 
 /** docs/security.md: a team's test and live worlds never see each other's sessions. */
 describe('Sessions kept apart by environment', () => {
-  let pki: TestPki;
-  let fake: FakeBankIdServer;
   let liveKey: string;
 
-  beforeAll(async () => {
-    pki = await createTestPki();
-    fake = await FakeBankIdServer.start({
-      key: pki.server.key,
-      cert: pki.server.cert,
-      clientCa: pki.rpCa,
-      authorizedClients: ['Fake RP'],
-      now: () => e2e.clock.now(),
-    });
-  });
+  const bankId = useBankIdFake({ now: () => e2e.clock.now() });
 
   // The live side of the BankID provider, pointed at the fake: a live session without real BankID.
   const e2e = useE2eApp({
     env: () => ({
       PROVIDERS: 'simulator,bankid',
-      BANKID_URL: fake.url,
-      BANKID_CERT: pki.client.certPath,
-      BANKID_KEY: pki.client.keyPath,
-      BANKID_CA: pki.bankIdCaPath,
+      ...bankId.env('live'),
       // The fake signs each completion with openssl: room for it on a loaded machine.
       BANKID_TIMEOUT: '5s',
       BANKID_RETRY_SCHEDULE: '10ms,20ms',
@@ -46,11 +31,6 @@ describe('Sessions kept apart by environment', () => {
       .create({ teamId: e2e.team.id, environment: 'live', scopes: ['sessions:read', 'sessions:write'] }));
   });
 
-  afterAll(async () => {
-    await fake?.close();
-    await pki?.remove();
-  });
-
   const routes = (id: string, key: string) => [
     e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', key),
     e2e.http.get(`/api/v1/auth/${id}/qr`).set('x-api-key', key),
@@ -62,7 +42,7 @@ describe('Sessions kept apart by environment', () => {
     const started = (
       await e2e.http.post('/api/v1/auth/bankid/start').set('x-api-key', liveKey).send({ endUserIp: '192.0.2.10' }).expect(200)
     ).body;
-    fake.approve(fake.openWithAutoStartToken(started.autoStartToken));
+    bankId.fake.approve(bankId.fake.openWithAutoStartToken(started.autoStartToken));
     e2e.clock.advance(COLLECT_MS);
     const live = await e2e.http.post(`/api/v1/auth/${started.sessionId}/poll`).set('x-api-key', liveKey).expect(200);
     expect(live.body).toMatchObject({ environment: 'live', status: 'complete', user: expect.any(Object), resultToken: expect.any(String) });

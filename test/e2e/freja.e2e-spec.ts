@@ -1,9 +1,10 @@
 import { DataSource } from 'typeorm';
 import { createFrejaSigner, type FrejaSigner } from '../fakes/freja-signing-certificates.js';
 import { FAKE_FREJA_USER, FakeFrejaServer } from '../fakes/freja-rp-fake.js';
-import { TEST_PASSPHRASE, createTestPki, type TestPki } from '../fakes/test-certificates.js';
+import { TEST_PASSPHRASE } from '../fakes/test-certificates.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { useE2eApp } from '../support/e2e.js';
+import { useFakeRpApi } from '../support/fake-rp-apis.js';
 import { expectProblem } from '../support/problem.js';
 import { createEndpoint, deliveriesOf } from '../support/webhooks.js';
 
@@ -11,10 +12,8 @@ const COLLECT_MS = 2_000;
 const USER = { personalNumber: FAKE_FREJA_USER.ssn, name: 'Frida Frejasson', givenName: 'Frida', surname: 'Frejasson' };
 
 describe('Freja eID provider against a fake Freja RP API over mutual TLS', () => {
-  let pki: TestPki;
   let impostor: FrejaSigner;
   let signer: FrejaSigner;
-  let freja: FakeFrejaServer;
   let frejaUrl: string;
 
   const start = (body: object = { endUserIp: '192.0.2.10' }) =>
@@ -23,7 +22,7 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   /** The reference of the transaction the last start made at Freja: what the user's app reads from the QR code. */
   const referenceOf = async (sessionId: string): Promise<string> => {
     const [{ order_ref }] = await e2e.app.get(DataSource).query('SELECT order_ref FROM sessions WHERE id = $1', [sessionId]);
-    const reference = freja.latest()!.reference;
+    const reference = freja.fake.latest()!.reference;
     expect(order_ref).toContain(reference);
     return reference;
   };
@@ -32,26 +31,22 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     return (await poll(sessionId).expect(200)).body;
   };
 
-  beforeAll(async () => {
-    pki = await createTestPki({ service: 'Freja eID' });
-    [signer, impostor] = await Promise.all([createFrejaSigner(pki.dir, 'freja-signer'), createFrejaSigner(pki.dir, 'impostor')]);
-    freja = new FakeFrejaServer({
-      key: pki.server.key,
-      cert: pki.server.cert,
-      clientCa: pki.rpCa,
-      authorizedClients: ['Fake RP'],
-      signer,
-      now: () => e2e.clock.now(),
-    });
-    frejaUrl = await freja.listen();
+  const freja = useFakeRpApi({
+    pki: { service: 'Freja eID' },
+    start: async (tls, pki) => {
+      [signer, impostor] = await Promise.all([createFrejaSigner(pki.dir, 'freja-signer'), createFrejaSigner(pki.dir, 'impostor')]);
+      const fake = new FakeFrejaServer({ ...tls, signer, now: () => e2e.clock.now() });
+      frejaUrl = await fake.listen();
+      return fake;
+    },
   });
   const e2e = useE2eApp({
     env: () => ({
       PROVIDERS: 'simulator,freja',
       FREJA_TEST_URL: frejaUrl,
-      FREJA_PFX: pki.client.pfxPath,
+      FREJA_PFX: freja.pki.client.pfxPath,
       FREJA_PASSPHRASE: TEST_PASSPHRASE,
-      FREJA_CA: pki.bankIdCaPath,
+      FREJA_CA: freja.pki.bankIdCaPath,
       FREJA_TEST_JWS_CERTS: signer.certPath,
       FREJA_TIMEOUT: '2s',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -61,10 +56,6 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     listen: true,
     withKey: true,
     freezeClock: true,
-  });
-  afterAll(async () => {
-    await freja?.close();
-    await pki?.remove();
   });
 
   it('should authenticate end to end: init over mTLS, the app opens the transaction, collect until the verified user', async () => {
@@ -77,7 +68,7 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     const started = await start().expect(200);
     expect(started.body).toMatchObject({ provider: 'freja', status: 'pending' });
     const { sessionId } = started.body;
-    expect(freja.received[0]).toMatchObject({
+    expect(freja.fake.received[0]).toMatchObject({
       path: '/authentication/1.0/initAuthentication',
       parameter: 'initAuthRequest',
       clientCn: 'Fake RP',
@@ -97,10 +88,10 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
       hintCode: 'outstandingTransaction',
     });
 
-    freja.deliver(reference);
+    freja.fake.deliver(reference);
     expect(await collect(sessionId)).toMatchObject({ status: 'pending', hintCode: 'started' });
 
-    await freja.approve(reference);
+    await freja.fake.approve(reference);
     expect(await collect(sessionId)).toMatchObject({
       sessionId,
       operation: 'auth',
@@ -142,8 +133,8 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   });
 
   it.each([
-    ['declines in the app', (ref: string) => freja.decline(ref), 'userCancel'],
-    ['is refused by Freja for security reasons', (ref: string) => freja.reject(ref), 'providerRejected'],
+    ['declines in the app', (ref: string) => freja.fake.decline(ref), 'userCancel'],
+    ['is refused by Freja for security reasons', (ref: string) => freja.fake.reject(ref), 'providerRejected'],
   ])('should fail the session when the user %s', async (_case, act, hintCode) => {
     const { sessionId } = (await start().expect(200)).body;
     act(await referenceOf(sessionId));
@@ -161,36 +152,36 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     const reference = await referenceOf(sessionId);
     const res = await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
     expect(res.body).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
-    expect(freja.received.at(-1)).toMatchObject({
+    expect(freja.fake.received.at(-1)).toMatchObject({
       path: '/authentication/1.0/cancel',
       parameter: 'cancelAuthRequest',
       request: { authRef: reference },
     });
-    expect(freja.transaction(reference)?.status).toBe('RP_CANCELED');
+    expect(freja.fake.transaction(reference)?.status).toBe('RP_CANCELED');
   });
 
   it('should not believe a result whose signature does not verify: the session fails with providerError and no user', async () => {
-    freja.forgeSignaturesWith(impostor);
+    freja.fake.forgeSignaturesWith(impostor);
     const { sessionId } = (await start().expect(200)).body;
-    await freja.approve(await referenceOf(sessionId));
+    await freja.fake.approve(await referenceOf(sessionId));
     const body = await collect(sessionId);
     expect(body).toMatchObject({ status: 'failed', hintCode: 'providerError' });
     expect(body.user).toBeUndefined();
-    freja.forgeSignaturesWith(signer);
+    freja.fake.forgeSignaturesWith(signer);
   });
 
   it('should address a known user: userInfoType SSN goes as base64 of {country, ssn}, with the level asked for', async () => {
     await start({ endUserIp: '192.0.2.10', userInfoType: 'SSN', userInfo: '199001012393', minRegistrationLevel: 'PLUS' }).expect(200);
-    const { request } = freja.received.at(-1)!;
+    const { request } = freja.fake.received.at(-1)!;
     expect(request).toMatchObject({ userInfoType: 'SSN', minRegistrationLevel: 'PLUS' });
     expect(JSON.parse(Buffer.from(request.userInfo as string, 'base64').toString('utf8'))).toEqual({ country: 'SE', ssn: '199001012393' });
   });
 
   it('should refuse a userInfo that does not fit its type with 400 naming the field, and pass Freja’s refusal of BASIC on as 400', async () => {
-    const calls = freja.received.length;
+    const calls = freja.fake.received.length;
     const bad = await start({ endUserIp: '192.0.2.10', userInfoType: 'EMAIL', userInfo: 'not-an-address' }).expect(400);
     expect(bad.body.errors).toEqual([{ pointer: '/userInfo', detail: expect.any(String) }]);
-    expect(freja.received).toHaveLength(calls);
+    expect(freja.fake.received).toHaveLength(calls);
     const basic = await start({ endUserIp: '192.0.2.10', minRegistrationLevel: 'BASIC' });
     expectProblem(basic, 400, 'provider_rejected_request');
     expect(basic.body.providerErrorCode).toBe(2002);
@@ -199,7 +190,7 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   it('should sign on the app channel: SIMPLE_UTF8_TEXT, or EXTENDED with userNonVisibleData, and keep the user signature', async () => {
     const sign = (body: object) => e2e.http.post('/api/v1/sign/freja/start').set('x-api-key', e2e.key).send(body);
     const started = (await sign({ endUserIp: '192.0.2.10', userVisibleData: 'Jag godkänner avtalet' }).expect(200)).body;
-    expect(freja.received.at(-1)).toMatchObject({
+    expect(freja.fake.received.at(-1)).toMatchObject({
       path: '/sign/1.0/initSignature',
       parameter: 'initSignRequest',
       request: {
@@ -209,11 +200,11 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
       },
     });
     const reference = await referenceOf(started.sessionId);
-    await freja.approve(reference);
+    await freja.fake.approve(reference);
     expect(await collect(started.sessionId)).toMatchObject({ status: 'complete', operation: 'sign', user: USER });
 
     await sign({ endUserIp: '192.0.2.10', userVisibleData: 'Avtal', userNonVisibleData: 'c2hhMjU2OmFiYw==' }).expect(200);
-    expect(freja.received.at(-1)?.request).toMatchObject({
+    expect(freja.fake.received.at(-1)?.request).toMatchObject({
       dataToSignType: 'EXTENDED_UTF8_TEXT',
       signatureType: 'EXTENDED',
       dataToSign: { binaryData: 'c2hhMjU2OmFiYw==' },
@@ -229,16 +220,16 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   });
 
   it('should answer 400 to start fields Freja does not offer, before any call to Freja', async () => {
-    const calls = freja.received.length;
+    const calls = freja.fake.received.length;
     const res = await start({ endUserIp: '192.0.2.10', userVisibleData: '*Hej*', userVisibleDataFormat: 'simpleMarkdownV1' }).expect(400);
     expect(res.body.errors).toEqual([{ pointer: '/userVisibleDataFormat', detail: expect.stringContaining('plain text') }]);
-    expect(freja.received).toHaveLength(calls);
+    expect(freja.fake.received).toHaveLength(calls);
   });
 
   it('should answer 502 provider_unavailable when Freja fails, and 400 when it refuses the request', async () => {
-    freja.fail({ operation: 'auth', method: 'init', times: 1, status: 503 });
+    freja.fake.fail({ operation: 'auth', method: 'init', times: 1, status: 503 });
     expectProblem(await start(), 502, 'provider_unavailable');
-    freja.fail({ operation: 'auth', method: 'init', times: 1, status: 422, code: 1002, message: 'Invalid or missing userInfo.' });
+    freja.fake.fail({ operation: 'auth', method: 'init', times: 1, status: 422, code: 1002, message: 'Invalid or missing userInfo.' });
     const refused = await start();
     expectProblem(refused, 400, 'provider_rejected_request');
     expect(refused.body.providerErrorCode).toBe(1002);

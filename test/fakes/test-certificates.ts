@@ -39,11 +39,18 @@ export interface TestPki {
   remove(): Promise<void>;
 }
 
+export interface TestPkiOptions {
+  /** How long the RP certificate the fake knows is valid (default 365 days). */
+  clientDays?: number;
+  /** Whose server the CAs and the server certificate name (default BankID). */
+  service?: 'BankID' | 'Freja eID';
+}
+
 /**
  * Throwaway certificates for one test file, made with the openssl binary (on every Debian with
  * ca-certificates): P-256 keys keep the whole set under a second, where pure-JS RSA takes seconds.
  */
-export async function createTestPki(options: { clientDays?: number; service?: 'BankID' | 'Freja eID' } = {}): Promise<TestPki> {
+export async function createTestPki(options: TestPkiOptions = {}): Promise<TestPki> {
   const service = options.service ?? 'BankID';
   const dir = await mkdtemp(join(tmpdir(), 'eid-pki-'));
   const path = (name: string) => join(dir, name);

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api';
 import { formatTime, useText } from '../i18n';
-import { ErrorMessage, Pager } from './shared';
-import { SortableHeader } from './sortable-header';
+import { ChoiceFilter, ContainsFilter, ListingFilters } from './listing-filters';
+import { ListingTable } from './listing-table';
+import { ErrorMessage } from './shared';
 import { useListing } from './use-listing';
 import { EVENT_TYPES } from './webhooks';
 
@@ -49,14 +50,12 @@ export function DeliveriesPage() {
     return () => clearTimeout(timer);
   }, [listing.page]);
 
-  const applyFilters = (event: Event) => {
-    event.preventDefault();
+  const applyFilters = () =>
     listing.setFilter({
       ...(status ? { status: { filterType: 'set', values: [status] } } : {}),
       ...(eventType ? { eventType: { filterType: 'set', values: [eventType] } } : {}),
       ...(url.trim() ? { url: { filterType: 'text', type: 'contains', filter: url.trim() } } : {}),
     });
-  };
 
   const redeliver = async (id: string) => {
     setError(null);
@@ -70,135 +69,94 @@ export function DeliveriesPage() {
     listing.reload();
   };
 
-  const header = (colId: string, label: string) => (
-    <SortableHeader colId={colId} label={label} sort={listing.sort} onSort={listing.sortBy} />
-  );
-  const rows = listing.page?.rows ?? [];
-
   return (
     <section>
       <h1>{t('navDeliveries')}</h1>
-      <form class="filters" onSubmit={applyFilters} aria-label={t('filters')}>
-        <label>
-          {t('status')}
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">{t('all')}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(s)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('eventType')}
-          <select value={eventType} onChange={(e) => setEventType(e.currentTarget.value)}>
-            <option value="">{t('all')}</option>
-            {[...EVENT_TYPES, 'webhook.test'].map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('urlContains')}
-          <input value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        </label>
-        <button type="submit">{t('apply')}</button>
-      </form>
+      <ListingFilters onApply={applyFilters}>
+        <ChoiceFilter label={t('status')} value={status} choices={STATUSES} text={t} onChange={setStatus} />
+        <ChoiceFilter label={t('eventType')} value={eventType} choices={[...EVENT_TYPES, 'webhook.test']} onChange={setEventType} />
+        <ContainsFilter label={t('urlContains')} value={url} onChange={setUrl} />
+      </ListingFilters>
       <ErrorMessage error={listing.error ?? error} />
       {notice && (
         <p class="notice" role="status">
           {notice}
         </p>
       )}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">{t('navDeliveries')}</caption>
-          <thead>
-            <tr>
-              {header('createdAt', t('created'))}
-              {header('eventType', t('eventType'))}
-              {header('url', t('url'))}
-              {header('status', t('status'))}
-              {header('attemptCount', t('attempts'))}
-              {header('lastStatusCode', t('lastStatus'))}
-              <th scope="col">{t('actions')}</th>
+      <ListingTable
+        listing={listing}
+        caption={t('navDeliveries')}
+        columns={[
+          ['createdAt', t('created')],
+          ['eventType', t('eventType')],
+          ['url', t('url')],
+          ['status', t('status')],
+          ['attemptCount', t('attempts')],
+          ['lastStatusCode', t('lastStatus')],
+        ]}
+        lastHeader={t('actions')}
+        empty={t('deliveriesEmpty')}
+        row={(row) => [
+          <tr key={row.id} data-delivery-id={row.id} data-status={row.status}>
+            <td>{formatTime(language, row.createdAt)}</td>
+            <td>{row.eventType}</td>
+            <td>
+              <code>{row.url}</code>
+            </td>
+            <td>{t(row.status)}</td>
+            <td>
+              <button
+                type="button"
+                class="link"
+                aria-expanded={open === row.id}
+                aria-controls={`attempts-${row.id}`}
+                onClick={() => setOpen(open === row.id ? null : row.id)}
+              >
+                {row.attemptCount}
+              </button>
+            </td>
+            <td>{row.lastStatusCode ?? t('none')}</td>
+            <td>
+              <button type="button" onClick={() => void redeliver(row.id)}>
+                {t('redeliver')}
+              </button>
+            </td>
+          </tr>,
+          open === row.id && (
+            <tr key={`${row.id}-attempts`} id={`attempts-${row.id}`}>
+              <td colSpan={7}>
+                <table class="attempts">
+                  <caption>{t('details', { id: row.id.slice(0, 8) })}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('attempt')}</th>
+                      <th scope="col">{t('at')}</th>
+                      <th scope="col">{t('trigger')}</th>
+                      <th scope="col">{t('outcome')}</th>
+                      <th scope="col">{t('statusCode')}</th>
+                      <th scope="col">{t('latency')}</th>
+                      <th scope="col">{t('error')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {row.attempts.map((attempt) => (
+                      <tr key={attempt.number}>
+                        <td>{attempt.number}</td>
+                        <td>{formatTime(language, attempt.attemptedAt)}</td>
+                        <td>{attempt.trigger}</td>
+                        <td>{attempt.outcome}</td>
+                        <td>{attempt.statusCode ?? t('none')}</td>
+                        <td>{attempt.latencyMs} ms</td>
+                        <td>{attempt.error ?? t('none')}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {listing.page && rows.length === 0 && (
-              <tr>
-                <td colSpan={7}>{t('deliveriesEmpty')}</td>
-              </tr>
-            )}
-            {rows.map((row) => [
-              <tr key={row.id} data-delivery-id={row.id} data-status={row.status}>
-                <td>{formatTime(language, row.createdAt)}</td>
-                <td>{row.eventType}</td>
-                <td>
-                  <code>{row.url}</code>
-                </td>
-                <td>{t(row.status)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="link"
-                    aria-expanded={open === row.id}
-                    aria-controls={`attempts-${row.id}`}
-                    onClick={() => setOpen(open === row.id ? null : row.id)}
-                  >
-                    {row.attemptCount}
-                  </button>
-                </td>
-                <td>{row.lastStatusCode ?? t('none')}</td>
-                <td>
-                  <button type="button" onClick={() => void redeliver(row.id)}>
-                    {t('redeliver')}
-                  </button>
-                </td>
-              </tr>,
-              open === row.id && (
-                <tr key={`${row.id}-attempts`} id={`attempts-${row.id}`}>
-                  <td colSpan={7}>
-                    <table class="attempts">
-                      <caption>{t('details', { id: row.id.slice(0, 8) })}</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">{t('attempt')}</th>
-                          <th scope="col">{t('at')}</th>
-                          <th scope="col">{t('trigger')}</th>
-                          <th scope="col">{t('outcome')}</th>
-                          <th scope="col">{t('statusCode')}</th>
-                          <th scope="col">{t('latency')}</th>
-                          <th scope="col">{t('error')}</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {row.attempts.map((attempt) => (
-                          <tr key={attempt.number}>
-                            <td>{attempt.number}</td>
-                            <td>{formatTime(language, attempt.attemptedAt)}</td>
-                            <td>{attempt.trigger}</td>
-                            <td>{attempt.outcome}</td>
-                            <td>{attempt.statusCode ?? t('none')}</td>
-                            <td>{attempt.latencyMs} ms</td>
-                            <td>{attempt.error ?? t('none')}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </td>
-                </tr>
-              ),
-            ])}
-          </tbody>
-        </table>
-      </div>
-      {listing.page && (
-        <Pager start={listing.start} count={rows.length} lastrow={listing.page.lastrow} pageSize={PAGE_SIZE} onPage={listing.setStart} />
-      )}
+          ),
+        ]}
+      />
     </section>
   );
 }

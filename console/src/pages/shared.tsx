@@ -54,34 +54,3 @@ export function Confirm({ question, yes, onYes, onNo }: { question: string; yes:
     </div>
   );
 }
-
-/** Paging of a tabular listing: previous/next and where we are. */
-export function Pager({
-  start,
-  count,
-  lastrow,
-  pageSize,
-  onPage,
-}: {
-  start: number;
-  count: number;
-  lastrow: number;
-  pageSize: number;
-  onPage: (start: number) => void;
-}) {
-  const { t } = useText();
-  const from = count === 0 ? 0 : start + 1;
-  const to = start + count;
-  const more = lastrow === -1 || to < lastrow;
-  return (
-    <div class="pager">
-      <span role="status">{lastrow === -1 ? t('rowsFrom', { from, to }) : t('rowsOf', { from, to, total: lastrow })}</span>
-      <button type="button" disabled={start === 0} onClick={() => onPage(Math.max(0, start - pageSize))}>
-        {t('previous')}
-      </button>
-      <button type="button" disabled={!more} onClick={() => onPage(start + pageSize)}>
-        {t('next')}
-      </button>
-    </div>
-  );
-}

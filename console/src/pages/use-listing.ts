@@ -24,6 +24,7 @@ export function useListing<T>(path: string, pageSize: number, initialSort: SortM
 
   return {
     start,
+    pageSize,
     page,
     error,
     sort,
@@ -37,3 +38,5 @@ export function useListing<T>(path: string, pageSize: number, initialSort: SortM
     },
   };
 }
+
+export type Listing<T> = ReturnType<typeof useListing<T>>;

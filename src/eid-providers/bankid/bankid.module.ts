@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
-import { BankIdCertificateCheck } from './bankid-certificate.check.js';
+import { rpCertificateCheckProvider } from '../rp-certificate.check.js';
 import { BankIdConnections } from './bankid-connections.js';
 import { BankIdProvider } from './bankid.provider.js';
 
+/** The expiry check of the BankID RP certificates, an RpCertificateCheck. */
+export const BANKID_CERTIFICATE_CHECK = Symbol('BANKID_CERTIFICATE_CHECK');
+
 @Module({
-  providers: [BankIdConnections, BankIdProvider, BankIdCertificateCheck],
-  exports: [BankIdProvider, BankIdCertificateCheck],
+  providers: [BankIdConnections, BankIdProvider, rpCertificateCheckProvider(BANKID_CERTIFICATE_CHECK, 'BankID', BankIdConnections)],
+  exports: [BankIdProvider, BANKID_CERTIFICATE_CHECK],
 })
 export class BankIdModule {}
