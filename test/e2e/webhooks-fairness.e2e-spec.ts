@@ -77,7 +77,8 @@ describe('Webhook fairness between endpoints', () => {
     latencies.sort((a, b) => a - b);
     const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1];
     expect(p99).toBeLessThanOrEqual(1_000);
-    // Every one of them went while the hanging endpoint still held its first attempts, and it got no more.
-    expect(hanging.requests).toHaveLength(4);
+    // The hanging endpoint never held more than its share. (On a loaded machine this test can outlast
+    // the 15 s timeout, so the hanging endpoint may get its next attempts: never more at once.)
+    expect(hanging.maxOpen).toBe(4);
   }, 120_000);
 });

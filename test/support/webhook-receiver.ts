@@ -20,6 +20,9 @@ export class WebhookReceiver {
   readonly requests: ReceivedWebhook[] = [];
   /** Times a webhook-id arrived while an earlier request with that id was still being answered. */
   concurrentDuplicates = 0;
+  /** The most requests this receiver held open at one time. */
+  maxOpen = 0;
+  private open = 0;
   private readonly inFlight = new Map<string, number>();
   private readonly script: ReceiverAnswer[] = [];
   private fallback: ReceiverAnswer = { status: 200, body: 'ok' };
@@ -86,7 +89,11 @@ export class WebhookReceiver {
     const inFlight = this.inFlight.get(id) ?? 0;
     if (inFlight > 0) this.concurrentDuplicates++;
     this.inFlight.set(id, inFlight + 1);
-    const done = () => this.inFlight.set(id, (this.inFlight.get(id) ?? 1) - 1);
+    this.maxOpen = Math.max(this.maxOpen, ++this.open);
+    const done = () => {
+      this.inFlight.set(id, (this.inFlight.get(id) ?? 1) - 1);
+      this.open--;
+    };
     res.on('close', done);
 
     this.requests.push({ path, headers, body, receivedAt: Date.now() });
