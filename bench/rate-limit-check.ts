@@ -53,9 +53,9 @@ export async function measureCheckCost(options: {
   await redis?.onModuleInit();
   try {
     for (const [store, name] of [
-      // A block of 1: the per-request check itself, whose cost is measured here (the allowance skips it).
+      // Blocks of 1: the per-request check itself, whose cost is measured here (the allowance skips it).
       [new PostgresQuotaStore(dataSource, 1), 'PostgreSQL'],
-      ...(redis ? [[new RedisQuotaStore(redis.client!, redis.keyPrefix), 'Redis']] : []),
+      ...(redis ? [[new RedisQuotaStore(redis.client!, redis.keyPrefix, 1), 'Redis']] : []),
     ] as [QuotaStore, 'PostgreSQL' | 'Redis'][]) {
       const storeCpuMs = async () => (name === 'PostgreSQL' ? sum(await cpu.snapshot('bench-check')) : redisCpuMs(redis!.client!));
       for (const [perMinute, apiKeyId] of Object.entries(options.apiKeyIds)) {
