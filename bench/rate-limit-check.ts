@@ -13,13 +13,15 @@ import { redisCpuMs } from './lib/redis-cpu.js';
 export interface CheckCost {
   store: 'PostgreSQL' | 'Redis';
   perMinute: number;
-  /** Admitting (the window below the limit) or refusing (the window full). */
-  phase: 'admitting' | 'refusing';
+  /** Admitting (the window below the limit), refusing (the window full), or admitting with the process's allowance. */
+  phase: 'admitting' | 'refusing' | 'allowance';
   checksPerSecond: number;
   accepted: number;
   refused: number;
   /** CPU of the store per check: PostgreSQL backends of this scenario, or the whole Redis server. */
   storeCpuUsPerCheck: number;
+  /** CPU of this process per check: the service's side of it (the callers' loop is all else it does). */
+  serviceCpuUsPerCheck: number;
 }
 
 const CONCURRENCY = 10;
@@ -29,7 +31,9 @@ const CONCURRENCY = 10;
  * with monthly and IP limits set too, `CONCURRENCY` callers consume: first while the window admits
  * (until the first refusal, or for `seconds` at a limit never reached), then for `seconds` with the
  * window full. A check that grew with the limit would cost more admitting at 10,000,000 than at
- * 10,000, and more refusing at 10,000 than at 60 (the old log did both).
+ * 10,000, and more refusing at 10,000 than at 60 (the old log did both). Last, per store, the key at
+ * 10,000,000 is checked by a store with the service's allowance (docs/protection.md, "Allowance"):
+ * what a busy key's check costs once most of its requests are admitted without a round trip.
  */
 export async function measureCheckCost(options: {
   databaseUrl: string;
@@ -51,17 +55,21 @@ export async function measureCheckCost(options: {
       } as ProtectionConfig)
     : null;
   await redis?.onModuleInit();
+  const storeOf = (name: 'PostgreSQL' | 'Redis', maxBlock?: number): PostgresQuotaStore | RedisQuotaStore =>
+    name === 'PostgreSQL' ? new PostgresQuotaStore(dataSource, maxBlock) : new RedisQuotaStore(redis!.client!, redis!.keyPrefix, maxBlock);
   try {
-    for (const [store, name] of [
-      // A block of 1: the per-request check itself, whose cost is measured here (the allowance skips it).
-      [new PostgresQuotaStore(dataSource, 1), 'PostgreSQL'],
-      ...(redis ? [[new RedisQuotaStore(redis.client!, redis.keyPrefix), 'Redis']] : []),
-    ] as [QuotaStore, 'PostgreSQL' | 'Redis'][]) {
+    for (const name of redis ? (['PostgreSQL', 'Redis'] as const) : (['PostgreSQL'] as const)) {
+      // Blocks of 1: the per-request check itself, whose cost the limits are compared by (the allowance skips it).
+      const perRequest = storeOf(name, 1);
       const storeCpuMs = async () => (name === 'PostgreSQL' ? sum(await cpu.snapshot('bench-check')) : redisCpuMs(redis!.client!));
       for (const [perMinute, apiKeyId] of Object.entries(options.apiKeyIds)) {
         const limits = { perMinute: Number(perMinute), monthly: 100_000_000, addresses: 1_000 };
-        const phase = async (untilRefused: boolean): Promise<Omit<CheckCost, 'store' | 'perMinute' | 'phase'>> => {
+        const phase = async (
+          untilRefused: boolean,
+          store: QuotaStore = perRequest,
+        ): Promise<Omit<CheckCost, 'store' | 'perMinute' | 'phase'>> => {
           const cpuBefore = await storeCpuMs();
+          const serviceCpuBefore = process.cpuUsage();
           const startedAt = Date.now();
           const until = startedAt + options.seconds * 1000;
           let accepted = 0;
@@ -76,11 +84,13 @@ export async function measureCheckCost(options: {
             }),
           );
           const checks = accepted + refused;
+          const serviceCpu = process.cpuUsage(serviceCpuBefore);
           return {
             checksPerSecond: checks / ((Date.now() - startedAt) / 1000),
             accepted,
             refused,
             storeCpuUsPerCheck: (((await storeCpuMs()) - cpuBefore) * 1000) / checks,
+            serviceCpuUsPerCheck: (serviceCpu.user + serviceCpu.system) / checks,
           };
         };
         const reachable = limits.perMinute <= 10_000;
@@ -88,6 +98,11 @@ export async function measureCheckCost(options: {
         // 60 admissions are too few to time; the window is full after them all the same.
         if (limits.perMinute > 60) results.push({ store: name, perMinute: limits.perMinute, phase: 'admitting', ...admitting });
         if (reachable) results.push({ store: name, perMinute: limits.perMinute, phase: 'refusing', ...(await phase(false)) });
+        if (!reachable) {
+          const withAllowance = storeOf(name);
+          results.push({ store: name, perMinute: limits.perMinute, phase: 'allowance', ...(await phase(false, withAllowance)) });
+          await withAllowance.onModuleDestroy();
+        }
       }
     }
   } finally {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { CreateApiKeyInput } from '../../src/api-keys/api-keys.service.js';
+import { TokensService } from '../../src/tokens/tokens.service.js';
+import { UsersService } from '../../src/users/users.service.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { protectionBackends } from '../support/protection-backends.js';
 import { useE2eApp } from '../support/e2e.js';
@@ -153,6 +155,34 @@ describe.each(backends)('Per-key rate limits ($name)', (backend) => {
     const admitted = monthBurst.flatMap((res, i) => (res.status === 404 ? [clientIp(i)] : []));
     expect(admitted).toHaveLength(9);
     expect(new Set(admitted).size).toBe(3);
+  });
+
+  it('should admit a busy key from a local allowance and count in the month exactly what it admitted once the blocks end', async () => {
+    const { team, apiKey, key } = await createTeamWithKey(e2e.app, {
+      key: { perMinuteLimit: 1_000_000, monthlyLimit: 1_000_000, ipLimit: 5 },
+    });
+    const user = await e2e.app.get(UsersService).create({ teamId: team.id, email: `member-${randomUUID()}@example.com` });
+    const { token } = await e2e.app.get(TokensService).issue({ userId: user.id, teamId: team.id, clientId: 'test' });
+    const usage = async () => {
+      const keys: { id: string; usageThisMonth: object }[] = (
+        await e2e.http.get('/api/v1/api-keys').set('authorization', `Bearer ${token}`).expect(200)
+      ).body;
+      return keys.find((listed) => listed.id === apiKey.id)!.usageThisMonth;
+    };
+
+    const burst = await Promise.all(Array.from({ length: 100 }, () => poll(key)));
+    expect(burst.map((res) => res.status)).toEqual(Array(100).fill(404));
+    // Admissions from one block report the count of its reservation: fewer distinct counts than requests.
+    expect(new Set(burst.map((res) => res.headers['ratelimit-remaining'])).size).toBeLessThan(100);
+
+    // The next second ends the blocks; their unused admissions go back to the month (docs/protection.md, "Allowance").
+    e2e.clock.advance(1_000);
+    await poll(key).expect(404);
+    const deadline = Date.now() + 5_000;
+    while (JSON.stringify(await usage()) !== JSON.stringify({ requests: 101, addresses: 1 }) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await usage()).toEqual({ requests: 101, addresses: 1 });
   });
 });
 

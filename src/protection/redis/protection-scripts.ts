@@ -1,4 +1,4 @@
-// The Redis twins of consume_api_key_quota() (migration 1795300615000) and record_failed_attempt()
+// The Redis twins of consume_api_key_quota() (migrations 1795300615000, 1795302315000) and record_failed_attempt()
 // (migration 1795300400000): same rules, same answers. Times are epoch milliseconds from the service's
 // clock. Keys of one API key share a hash tag, so the script also runs on Redis Cluster.
 
@@ -6,9 +6,10 @@
  * KEYS: minute (hash: epoch second -> accepted requests in it, at most 61 fields), usage (hash: month,
  * requests), addresses (set of the month's client addresses).
  * ARGV: now, per-minute limit, monthly limit, address limit ('' = none), address, month (yyyymm),
- * ttl of the month keys in ms.
+ * ttl of the month keys in ms, admissions wanted (the request and a block for the process's allowance,
+ * docs/protection.md, "Allowance").
  * Returns {accepted 0|1, minute count, when the oldest counted second stops counting (ms), month count,
- * address count, address known 0|1}.
+ * address count, address known 0|1, admissions counted (0 when refused)}.
  */
 export const CONSUME_QUOTA_LUA = `
 local now = tonumber(ARGV[1])
@@ -50,19 +51,25 @@ local accepted = (not perMinute or recent < perMinute)
   and (not monthly or requests < monthly)
   and (not addressLimit or known or addresses < addressLimit)
 
+-- A block of at most 1% of what is left of each request limit, and at least the request itself.
+local n = tonumber(ARGV[8])
+if perMinute then n = math.min(n, math.floor((perMinute - recent) / 100)) end
+if monthly then n = math.min(n, math.floor((monthly - requests) / 100)) end
+n = math.max(1, n)
+
 if accepted then
   if perMinute then
     if #expired > 0 then
       redis.call('HDEL', KEYS[1], unpack(expired))
     end
-    redis.call('HINCRBY', KEYS[1], second, 1)
+    redis.call('HINCRBY', KEYS[1], second, n)
     redis.call('PEXPIRE', KEYS[1], 62000)
-    recent = recent + 1
+    recent = recent + n
   else
     redis.call('DEL', KEYS[1])
     recent = 0
   end
-  requests = requests + 1
+  requests = requests + n
   redis.call('HSET', KEYS[2], 'month', month, 'requests', requests)
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
   if not addressLimit then
@@ -76,7 +83,21 @@ if accepted then
   end
 end
 
-return {accepted and 1 or 0, recent, (oldest + 61) * 1000, requests, addresses, known and 1 or 0}
+return {accepted and 1 or 0, recent, (oldest + 61) * 1000, requests, addresses, known and 1 or 0, accepted and n or 0}
+`;
+
+/**
+ * Gives a block's unused admissions back to the month's count (the minute keeps them counted), unless
+ * the month has turned since: the new month started from zero without them.
+ * KEYS: usage. ARGV: month of the block (yyyymm), unused admissions.
+ */
+export const GIVE_BACK_QUOTA_LUA = `
+if tonumber(redis.call('HGET', KEYS[1], 'month') or '0') ~= tonumber(ARGV[1]) then
+  return 0
+end
+local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
+redis.call('HSET', KEYS[1], 'requests', math.max(requests - tonumber(ARGV[2]), 0))
+return 1
 `;
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { protectionConfig, type ProtectionConfig } from '../../config/protection.config.js';
-import { CONSUME_QUOTA_LUA, RECORD_FAILURE_LUA } from './protection-scripts.js';
+import { CONSUME_QUOTA_LUA, GIVE_BACK_QUOTA_LUA, RECORD_FAILURE_LUA } from './protection-scripts.js';
 
 /** Lua scripts run atomically in Redis: each one is a whole decision, as the SQL functions are. */
 export interface ProtectionCommands {
@@ -10,7 +10,8 @@ export interface ProtectionCommands {
     usageKey: string,
     addressesKey: string,
     ...args: (string | number)[]
-  ): Promise<[number, number, number, number, number, number]>;
+  ): Promise<[number, number, number, number, number, number, number]>;
+  giveBackQuota(usageKey: string, month: number, unused: number): Promise<number>;
   recordFailure(failuresKey: string, blockKey: string, ...args: (string | number)[]): Promise<number>;
 }
 
@@ -32,6 +33,7 @@ export class RedisConnection implements OnModuleInit, OnModuleDestroy {
       commandTimeout: 2_000,
     });
     client.defineCommand('consumeQuota', { numberOfKeys: 3, lua: CONSUME_QUOTA_LUA });
+    client.defineCommand('giveBackQuota', { numberOfKeys: 1, lua: GIVE_BACK_QUOTA_LUA });
     client.defineCommand('recordFailure', { numberOfKeys: 2, lua: RECORD_FAILURE_LUA });
     this.client = client as ProtectionRedis;
   }
