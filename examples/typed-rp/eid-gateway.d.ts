@@ -1077,7 +1077,7 @@ export interface components {
         };
         UserMessageDto: {
             /**
-             * @description The code of BankID's recommended user message.
+             * @description The message's code: BankID's recommended message (`RFA…`), or for a Freja session Freja's (`FREJA_…`).
              * @example RFA1
              */
             code: string;

@@ -80,16 +80,22 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
       },
     });
     const reference = await referenceOf(sessionId);
-    expect((await poll(sessionId).expect(200)).body).toMatchObject({
+    const pending = (await poll(sessionId).expect(200)).body;
+    expect(pending).toMatchObject({
       sessionId,
       provider: 'freja',
       environment: 'test',
       status: 'pending',
       hintCode: 'outstandingTransaction',
+      userMessage: { code: 'FREJA_SCAN_QR', sv: expect.stringContaining('Freja-appen'), en: expect.stringContaining('Freja app') },
     });
+    // Freja's words for Freja's app: nothing tells the user to start BankID (docs/freja.md).
+    expect(JSON.stringify(pending.userMessage)).not.toMatch(/bankid/i);
 
     freja.fake.deliver(reference);
-    expect(await collect(sessionId)).toMatchObject({ status: 'pending', hintCode: 'started' });
+    const delivered = await collect(sessionId);
+    expect(delivered).toMatchObject({ status: 'pending', hintCode: 'started', userMessage: { code: 'FREJA_APPROVE' } });
+    expect(JSON.stringify(delivered.userMessage)).not.toMatch(/bankid/i);
 
     await freja.fake.approve(reference);
     expect(await collect(sessionId)).toMatchObject({
@@ -133,12 +139,12 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   });
 
   it.each([
-    ['declines in the app', (ref: string) => freja.fake.decline(ref), 'userCancel'],
-    ['is refused by Freja for security reasons', (ref: string) => freja.fake.reject(ref), 'providerRejected'],
-  ])('should fail the session when the user %s', async (_case, act, hintCode) => {
+    ['declines in the app', (ref: string) => freja.fake.decline(ref), 'userCancel', 'FREJA_DECLINED'],
+    ['is refused by Freja for security reasons', (ref: string) => freja.fake.reject(ref), 'providerRejected', 'FREJA_REJECTED'],
+  ])('should fail the session when the user %s', async (_case, act, hintCode, code) => {
     const { sessionId } = (await start().expect(200)).body;
     act(await referenceOf(sessionId));
-    expect(await collect(sessionId)).toMatchObject({ status: 'failed', hintCode });
+    expect(await collect(sessionId)).toMatchObject({ status: 'failed', hintCode, userMessage: { code } });
   });
 
   it('should fail with expiredTransaction once Freja lets the transaction expire (two minutes)', async () => {
