@@ -704,7 +704,7 @@ export interface components {
         };
         ProblemDto: {
             /**
-             * @description `urn:eid-gateway:problem:<code>`, or `about:blank`.
+             * @description `urn:eid-gateway:problem:<code>`, or `about:blank` when there is no `code`.
              * @example urn:eid-gateway:problem:session_not_found
              */
             type: string;
@@ -720,11 +720,11 @@ export interface components {
              */
             instance?: string;
             /**
-             * @description Machine-readable; absent on validation failures.
+             * @description Machine-readable; absent only on the input guard's refusal and a malformed or over-long URL.
              * @example session_not_found
              */
             code?: string;
-            /** @description Validation failures: one entry per refused field. */
+            /** @description `validation_failed`: one entry per refused field. */
             errors?: components["schemas"]["ValidationErrorDto"][];
             /** @description `insufficient_scope`: the scopes the key lacks. */
             scopes?: string[];
@@ -1077,7 +1077,7 @@ export interface components {
         };
         UserMessageDto: {
             /**
-             * @description The code of BankID's recommended user message.
+             * @description The message's code: BankID's recommended message (`RFA…`), or for a Freja session Freja's (`FREJA_…`).
              * @example RFA1
              */
             code: string;
@@ -1897,13 +1897,16 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKeyDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
@@ -2223,7 +2226,7 @@ export interface operations {
                     "application/json": components["schemas"]["StartSessionAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            /** @description Bad Request: `validation_failed` (`errors`), `provider_rejected_request`; or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2231,7 +2234,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code?: "provider_rejected_request";
+                        code?: "validation_failed" | "provider_rejected_request";
                     };
                 };
             };
@@ -2651,13 +2654,16 @@ export interface operations {
                     "application/json": components["schemas"]["SessionStateDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
@@ -2761,13 +2767,16 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
@@ -2868,7 +2877,7 @@ export interface operations {
                     "application/json": components["schemas"]["StartSessionAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            /** @description Bad Request: `validation_failed` (`errors`), `provider_rejected_request`; or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2876,7 +2885,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code?: "provider_rejected_request";
+                        code?: "validation_failed" | "provider_rejected_request";
                     };
                 };
             };
@@ -3014,7 +3023,7 @@ export interface operations {
                     "application/json": components["schemas"]["StartSessionAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            /** @description Bad Request: `validation_failed` (`errors`), `provider_rejected_request`; or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3022,7 +3031,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code?: "provider_rejected_request";
+                        code?: "validation_failed" | "provider_rejected_request";
                     };
                 };
             };
@@ -3160,7 +3169,7 @@ export interface operations {
                     "application/json": components["schemas"]["StartSessionAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`), `provider_rejected_request`. */
+            /** @description Bad Request: `validation_failed` (`errors`), `provider_rejected_request`; or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3168,7 +3177,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code?: "provider_rejected_request";
+                        code?: "validation_failed" | "provider_rejected_request";
                     };
                 };
             };
@@ -3304,13 +3313,16 @@ export interface operations {
                     "application/json": components["schemas"]["SessionListingDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
@@ -3397,7 +3409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`), `qr_invalid`, `qr_expired`. */
+            /** @description Bad Request: `validation_failed` (`errors`), `qr_invalid`, `qr_expired`; or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3405,7 +3417,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code?: "qr_invalid" | "qr_expired";
+                        code?: "validation_failed" | "qr_invalid" | "qr_expired";
                     };
                 };
             };
@@ -3505,13 +3517,16 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Not Found: `not_found`, `order_not_found`. */
@@ -3666,7 +3681,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecretDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`), `invalid_webhook_url`. */
+            /** @description Bad Request: `validation_failed` (`errors`), `invalid_webhook_url`; or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3674,7 +3689,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_webhook_url";
+                        code?: "validation_failed" | "invalid_webhook_url";
                     };
                 };
             };
@@ -3832,7 +3847,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`), `invalid_webhook_url`. */
+            /** @description Bad Request: `validation_failed` (`errors`), `invalid_webhook_url`; or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3840,7 +3855,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_webhook_url";
+                        code?: "validation_failed" | "invalid_webhook_url";
                     };
                 };
             };
@@ -4092,13 +4107,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryListingDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
@@ -4267,13 +4285,16 @@ export interface operations {
                     "application/json": components["schemas"]["LoginOtpAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
@@ -4384,13 +4405,16 @@ export interface operations {
                     "application/json": components["schemas"]["LoginOtpValidateAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`, `invalid_validation_code`, `validation_code_expired`. */
@@ -4719,13 +4743,16 @@ export interface operations {
                     "application/json": components["schemas"]["LoginOtpAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Forbidden: `csrf_check_failed`. */
@@ -4827,13 +4854,16 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleLoginAnswerDto"];
                 };
             };
-            /** @description Bad Request: validation (`errors`, no `code`). */
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
                 };
             };
             /** @description Unauthorized: `invalid_validation_code`, `validation_code_expired`. */

@@ -24,6 +24,7 @@ import { AddSameDeviceFlow1795303100000 } from '../../migrations/1795303100000-A
 import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000-KeepSessionEvidence.js';
 import { AddProgressWebhookEvents1795303500000 } from '../../migrations/1795303500000-AddProgressWebhookEvents.js';
 import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000-RecordApiKeyLastUse.js';
+import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   KeepSessionEvidence1795303200000,
   AddProgressWebhookEvents1795303500000,
   RecordApiKeyLastUse1795303600000,
+  OrderSimulatorOrdersByInsertion1795303700000,
 ];

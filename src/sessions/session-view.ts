@@ -9,11 +9,14 @@ export interface SessionOutcome {
   resultToken?: string;
 }
 
-/** The poll body (docs/api.md): status, hint and BankID's message for it, and the identity, evidence and signed result once final (until purged). */
+/** The poll body (docs/api.md): status, hint and the provider's message for it, and the identity, evidence and signed result once final (until purged). */
 export function sessionView(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome = {}) {
   // A returnUrl means the app was to open on the person's own device (docs/same-device.md).
   const sameDevice = session.returnNonceHash !== null;
-  const userMessage = userMessageFor(session.status, session.hintCode, { launch: sameDevice ? 'autostart' : 'qr', mobile: sameDevice });
+  const userMessage = userMessageFor(session.provider, session.status, session.hintCode, {
+    launch: sameDevice ? 'autostart' : 'qr',
+    mobile: sameDevice,
+  });
   return {
     sessionId: session.id,
     provider: session.provider,

@@ -28,16 +28,59 @@ describe(userMessageFor.name, () => {
     // An own property of every object must not be mistaken for a hint code.
     ['failed', 'constructor', qr, 'RFA22', 'Unknown error. Please try again.'],
   ])('should answer %s/%s (%j) with %s', (status, hintCode, context, code, en) => {
-    expect(userMessageFor(status, hintCode, context)).toEqual({ code, sv: expect.any(String), en });
+    expect(userMessageFor('bankid', status, hintCode, context)).toEqual({ code, sv: expect.any(String), en });
   });
 
   it('should speak Swedish beside English', () => {
-    expect(userMessageFor('failed', 'userCancel', qr)?.sv).toBe('Åtgärden avbruten.');
-    expect(userMessageFor('pending', 'outstandingTransaction', autostart)?.sv).toBe('Försöker starta BankID-appen.');
+    expect(userMessageFor('bankid', 'failed', 'userCancel', qr)?.sv).toBe('Åtgärden avbruten.');
+    expect(userMessageFor('bankid', 'pending', 'outstandingTransaction', autostart)?.sv).toBe('Försöker starta BankID-appen.');
   });
 
   it('should have no message for a complete session', () => {
-    expect(userMessageFor('complete', undefined, qr)).toBeUndefined();
+    expect(userMessageFor('bankid', 'complete', undefined, qr)).toBeUndefined();
+    expect(userMessageFor('freja', 'complete', undefined, qr)).toBeUndefined();
+  });
+
+  it("should give the simulator, BankID's stand-in, BankID's words", () => {
+    expect(userMessageFor('simulator', 'pending', 'outstandingTransaction', qr)).toEqual(
+      userMessageFor('bankid', 'pending', 'outstandingTransaction', qr),
+    );
+  });
+});
+
+describe(`${userMessageFor.name} for Freja`, () => {
+  it.each([
+    ['pending', 'outstandingTransaction', qr, 'FREJA_SCAN_QR', 'Open the Freja app on your phone, tap Scan and scan the QR code.'],
+    ['pending', 'outstandingTransaction', autostart, 'FREJA_OPENING_APP', 'Trying to open the Freja app.'],
+    ['pending', 'started', qr, 'FREJA_APPROVE', 'Approve in the Freja app with your PIN or biometrics.'],
+    ['pending', 'started', autostart, 'FREJA_APPROVE', 'Approve in the Freja app with your PIN or biometrics.'],
+    ['pending', 'somethingNew', qr, 'FREJA_IN_PROGRESS', 'Identification or signing with Freja in progress.'],
+    ['pending', undefined, qr, 'FREJA_IN_PROGRESS', 'Identification or signing with Freja in progress.'],
+    ['failed', 'userCancel', qr, 'FREJA_DECLINED', 'You declined in the Freja app.'],
+    ['failed', 'cancelled', qr, 'FREJA_CANCELLED', 'Action cancelled. Please try again.'],
+    ['failed', 'expiredTransaction', qr, 'FREJA_EXPIRED', 'The time to approve in the Freja app ran out. Please try again.'],
+    ['failed', 'providerRejected', qr, 'FREJA_REJECTED', expect.stringContaining('security reasons')],
+    ['failed', 'providerError', qr, 'FREJA_FAILED', 'Unknown error. Please try again.'],
+    ['failed', 'returnNonceMismatch', autostart, 'FREJA_FAILED', 'Unknown error. Please try again.'],
+    ['failed', 'constructor', qr, 'FREJA_FAILED', 'Unknown error. Please try again.'],
+  ])('should answer %s/%s (%j) with %s', (status, hintCode, context, code, en) => {
+    expect(userMessageFor('freja', status, hintCode, context)).toEqual({ code, sv: expect.any(String), en });
+  });
+
+  it('should speak Swedish beside English', () => {
+    expect(userMessageFor('freja', 'pending', 'started', qr)?.sv).toBe('Godkänn i Freja-appen med din PIN-kod eller biometri.');
+  });
+
+  it('should never send a Freja user to BankID, in any state or language', () => {
+    const hintCodes = ['outstandingTransaction', 'started', 'userCancel', 'cancelled', 'expiredTransaction', 'providerRejected', 'x'];
+    for (const status of ['pending', 'failed']) {
+      for (const hintCode of hintCodes) {
+        for (const context of [qr, autostart]) {
+          const { code, sv, en } = userMessageFor('freja', status, hintCode, context)!;
+          expect(`${code} ${sv} ${en}`).not.toMatch(/bankid|RFA/i);
+        }
+      }
+    }
   });
 });
 
@@ -60,7 +103,7 @@ describe(userMessageTableForBrowser.name, () => {
         { launch: 'qr', mobile: false },
         { launch: 'autostart', mobile: true },
       ] as const) {
-        const { sv, en } = userMessageFor(status, hintCode, context)!;
+        const { sv, en } = userMessageFor('bankid', status, hintCode, context)!;
         expect(browser(status, hintCode, context.launch, context.mobile)).toEqual({ sv, en });
       }
     }

@@ -1,10 +1,13 @@
+import { FREJA_MESSAGES, frejaMessageCode, type FrejaMessageCode } from './freja-user-messages.js';
+
 /**
  * BankID's recommended user messages (the RFA table of BankID's RP guidelines), picked for a session's
  * state the way those guidelines say: by status, hint code, and how the order was started (docs/same-device.md).
  * A pure table: poll answers, the kiosk stream and `<eid-qr>` all read it, so every screen says the same.
+ * Freja sessions have Freja's own words (freja-user-messages.ts, docs/freja.md).
  */
 export interface UserMessage {
-  code: RfaCode;
+  code: RfaCode | FrejaMessageCode;
   sv: string;
   en: string;
 }
@@ -108,11 +111,21 @@ export function userMessageTableForBrowser(): { texts: typeof RFA; picks: Record
 }
 
 /**
- * The message for a pending or failed state; none for complete (the RP says what happens next).
- * Unknown or new hint codes get BankID's generic ones: RFA21 while pending, RFA22 once failed.
+ * The message for a pending or failed state of a session of `provider`; none for complete (the RP says
+ * what happens next). Unknown or new hint codes get the generic ones: BankID's RFA21 while pending and
+ * RFA22 once failed. The simulator stands in for BankID, so it has BankID's words.
  */
-export function userMessageFor(status: string, hintCode: string | null | undefined, context: UserMessageContext): UserMessage | undefined {
+export function userMessageFor(
+  provider: string,
+  status: string,
+  hintCode: string | null | undefined,
+  context: UserMessageContext,
+): UserMessage | undefined {
   if (status !== 'pending' && status !== 'failed') return undefined;
+  if (provider === 'freja') {
+    const code = frejaMessageCode(status, hintCode, context);
+    return { code, ...FREJA_MESSAGES[code] };
+  }
   const table = status === 'pending' ? PENDING : FAILED;
   const pick = hintCode && Object.hasOwn(table, hintCode) ? table[hintCode] : undefined;
   const key = pick ? pick(context) : status === 'pending' ? 'RFA21' : 'RFA22';

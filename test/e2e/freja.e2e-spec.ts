@@ -5,7 +5,7 @@ import { TEST_PASSPHRASE } from '../fakes/test-certificates.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { useE2eApp } from '../support/e2e.js';
 import { useFakeRpApi } from '../support/fake-rp-apis.js';
-import { expectProblem } from '../support/problem.js';
+import { expectProblem, expectValidationProblem } from '../support/problem.js';
 import { createEndpoint, deliveriesOf } from '../support/webhooks.js';
 
 const COLLECT_MS = 2_000;
@@ -80,16 +80,22 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
       },
     });
     const reference = await referenceOf(sessionId);
-    expect((await poll(sessionId).expect(200)).body).toMatchObject({
+    const pending = (await poll(sessionId).expect(200)).body;
+    expect(pending).toMatchObject({
       sessionId,
       provider: 'freja',
       environment: 'test',
       status: 'pending',
       hintCode: 'outstandingTransaction',
+      userMessage: { code: 'FREJA_SCAN_QR', sv: expect.stringContaining('Freja-appen'), en: expect.stringContaining('Freja app') },
     });
+    // Freja's words for Freja's app: nothing tells the user to start BankID (docs/freja.md).
+    expect(JSON.stringify(pending.userMessage)).not.toMatch(/bankid/i);
 
     freja.fake.deliver(reference);
-    expect(await collect(sessionId)).toMatchObject({ status: 'pending', hintCode: 'started' });
+    const delivered = await collect(sessionId);
+    expect(delivered).toMatchObject({ status: 'pending', hintCode: 'started', userMessage: { code: 'FREJA_APPROVE' } });
+    expect(JSON.stringify(delivered.userMessage)).not.toMatch(/bankid/i);
 
     await freja.fake.approve(reference);
     expect(await collect(sessionId)).toMatchObject({
@@ -133,12 +139,12 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   });
 
   it.each([
-    ['declines in the app', (ref: string) => freja.fake.decline(ref), 'userCancel'],
-    ['is refused by Freja for security reasons', (ref: string) => freja.fake.reject(ref), 'providerRejected'],
-  ])('should fail the session when the user %s', async (_case, act, hintCode) => {
+    ['declines in the app', (ref: string) => freja.fake.decline(ref), 'userCancel', 'FREJA_DECLINED'],
+    ['is refused by Freja for security reasons', (ref: string) => freja.fake.reject(ref), 'providerRejected', 'FREJA_REJECTED'],
+  ])('should fail the session when the user %s', async (_case, act, hintCode, code) => {
     const { sessionId } = (await start().expect(200)).body;
     act(await referenceOf(sessionId));
-    expect(await collect(sessionId)).toMatchObject({ status: 'failed', hintCode });
+    expect(await collect(sessionId)).toMatchObject({ status: 'failed', hintCode, userMessage: { code } });
   });
 
   it('should fail with expiredTransaction once Freja lets the transaction expire (two minutes)', async () => {
@@ -179,8 +185,8 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
 
   it('should refuse a userInfo that does not fit its type with 400 naming the field, and pass Freja’s refusal of BASIC on as 400', async () => {
     const calls = freja.fake.received.length;
-    const bad = await start({ endUserIp: '192.0.2.10', userInfoType: 'EMAIL', userInfo: 'not-an-address' }).expect(400);
-    expect(bad.body.errors).toEqual([{ pointer: '/userInfo', detail: expect.any(String) }]);
+    const bad = await start({ endUserIp: '192.0.2.10', userInfoType: 'EMAIL', userInfo: 'not-an-address' });
+    expect(expectValidationProblem(bad)).toEqual(['/userInfo']);
     expect(freja.fake.received).toHaveLength(calls);
     const basic = await start({ endUserIp: '192.0.2.10', minRegistrationLevel: 'BASIC' });
     expectProblem(basic, 400, 'provider_rejected_request');
@@ -221,7 +227,8 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
 
   it('should answer 400 to start fields Freja does not offer, before any call to Freja', async () => {
     const calls = freja.fake.received.length;
-    const res = await start({ endUserIp: '192.0.2.10', userVisibleData: '*Hej*', userVisibleDataFormat: 'simpleMarkdownV1' }).expect(400);
+    const res = await start({ endUserIp: '192.0.2.10', userVisibleData: '*Hej*', userVisibleDataFormat: 'simpleMarkdownV1' });
+    expectValidationProblem(res);
     expect(res.body.errors).toEqual([{ pointer: '/userVisibleDataFormat', detail: expect.stringContaining('plain text') }]);
     expect(freja.fake.received).toHaveLength(calls);
   });

@@ -6,6 +6,7 @@ import { UsersService } from '../../src/users/users.service.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { expectValidationProblem } from '../support/problem.js';
 import { protectionBackends } from '../support/protection-backends.js';
 
 const { backends } = await protectionBackends();
@@ -39,8 +40,8 @@ describe('Plan limits on API keys', () => {
       perMinuteLimit: 600,
       monthlyLimit: 100_000,
     });
-    const refused = await createKey(authorization, { perMinuteLimit: 601, monthlyLimit: 100_001 }).expect(400);
-    expect(refused.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/perMinuteLimit', '/monthlyLimit']);
+    const refused = await createKey(authorization, { perMinuteLimit: 601, monthlyLimit: 100_001 });
+    expect(expectValidationProblem(refused)).toEqual(['/perMinuteLimit', '/monthlyLimit']);
     const enterprise = await memberOf('enterprise');
     await createKey(enterprise.authorization, { perMinuteLimit: 10_000_000 }).expect(201);
   });
@@ -50,7 +51,8 @@ describe('Plan limits on API keys', () => {
     // createTeamWithKey made one key; the CLI (the operator) adds eight with limits beyond the plan.
     for (let i = 0; i < 8; i++) await e2e.app.get(ApiKeysService).create({ teamId: team.id, perMinuteLimit: 1_000_000 });
     await createKey(authorization).expect(201);
-    const refused = await createKey(authorization).expect(400);
+    const refused = await createKey(authorization);
+    expectValidationProblem(refused);
     expect(refused.body).toMatchObject({ status: 400, errors: [{ pointer: '', detail: expect.stringContaining('10 active API keys') }] });
 
     const cli = await withEnv({ ...e2e.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }, () =>

@@ -1,6 +1,6 @@
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
-import { expectProblem } from '../support/problem.js';
+import { expectProblem, expectValidationProblem } from '../support/problem.js';
 
 const RETURN_URL = 'https://rp.example/login/done?step=2';
 
@@ -116,8 +116,7 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
 
     const { sessionId, nonce } = await startAndApprove();
     for (const bad of ['not base64url!', 'A'.repeat(65)]) {
-      const refused = await confirmReturn(sessionId, bad).expect(400);
-      expect(refused.body.errors[0].pointer).toBe('/nonce');
+      expect(expectValidationProblem(await confirmReturn(sessionId, bad))).toEqual(['/nonce']);
     }
     await complete(sessionId);
     await confirmReturn(sessionId, nonce).expect(200);
@@ -130,9 +129,8 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
     ['https://rp.example/return?eidgw_nonce=mine', /eidgw_nonce/],
     [`https://rp.example/${'a'.repeat(470)}`, /at most 477/],
   ])('should refuse the returnUrl %s before any order is made', async (returnUrl, detail) => {
-    const refused = await start({ returnUrl })
-      .expect(400)
-      .expect('content-type', /^application\/problem\+json/);
+    const refused = await start({ returnUrl });
+    expectValidationProblem(refused);
     expect(refused.body.errors).toEqual([{ pointer: '/returnUrl', detail: expect.stringMatching(detail) }]);
   });
 

@@ -1,10 +1,11 @@
 import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectMatchesSchema } from '../support/openapi.js';
-import { expectProblem } from '../support/problem.js';
+import { expectProblem, expectValidationProblem } from '../support/problem.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint } from '../support/webhooks.js';
 
@@ -35,7 +36,6 @@ describe('Signing and the phone channel (simulator)', () => {
     });
   const poll = async (id: string) => (await e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', e2e.key).expect(200)).body;
   const answer = (body: object) => e2e.http.post('/api/v1/simulator/phone').send(body);
-  const pointers = (body: { errors?: { pointer: string }[] }) => (body.errors ?? []).map((e) => e.pointer);
 
   it('should sign on the app channel: QR and kiosk link, the app shows the text, then complete with operation sign', async () => {
     const res = await signStart({ userVisibleDataFormat: 'simpleMarkdownV1', userNonVisibleData: 'aGFzaA==' }).expect(200);
@@ -139,8 +139,34 @@ describe('Signing and the phone channel (simulator)', () => {
     expect(await poll(newer)).toMatchObject({ status: 'failed', hintCode: 'userDeclinedCall' });
     expect(await poll(older)).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction' });
     // An app-channel session of the same person is not a call.
-    expect(pointers((await answer({ personalNumber: '198112189875' }).expect(400)).body)).toEqual(['/personalNumber']);
-    expect(pointers((await answer({ personalNumber: PERSON, action: 'cancel' }).expect(400)).body)).toEqual(['/action']);
+    expect(expectValidationProblem(await answer({ personalNumber: '198112189875' }))).toEqual(['/personalNumber']);
+    expect(expectValidationProblem(await answer({ personalNumber: PERSON, action: 'cancel' }))).toEqual(['/action']);
+  });
+
+  it('should answer the phone sessions of one person newest first when they start within the same instant', async () => {
+    const caller = '197003151235';
+    const started: string[] = [];
+    for (let i = 0; i < 4; i++) started.push((await phoneStart('auth', { personalNumber: caller }).expect(200)).body.sessionId);
+    const orders = () =>
+      e2e.app
+        .get(DataSource)
+        .query<{ id: string; created_at: Date; scanned_at: Date | null }[]>(
+          `SELECT s.id, o.created_at, o.scanned_at FROM simulator_orders o JOIN sessions s ON s.order_ref = o.order_ref::text WHERE s.id = ANY ($1::uuid[])`,
+          [started],
+        );
+    // The clock is frozen: the orders share created_at, so only their insertion order tells them apart.
+    expect(new Set((await orders()).map((order) => order.created_at.toISOString())).size).toBe(1);
+
+    // Each answer picks up the newest order still waiting; an answered one waits no more. Read from the
+    // order book, not from polls, so a background collect cannot blur which order an answer took.
+    const answered: string[] = [];
+    for (let i = 0; i < started.length; i++) {
+      await answer({ personalNumber: caller, action: 'decline' }).expect(200);
+      const scanned = (await orders()).filter((order) => order.scanned_at !== null).map((order) => order.id);
+      answered.push(...scanned.filter((id) => !answered.includes(id)));
+      expect(answered).toHaveLength(i + 1);
+    }
+    expect(answered).toEqual([...started].reverse());
   });
 
   it.each([
@@ -215,9 +241,7 @@ describe('Signing and the phone channel (simulator)', () => {
     ],
   ])('should refuse %s with 400 naming the field, starting nothing', async (_name, path, body, pointer) => {
     const before = (await listed({})).length;
-    const res = await post(path, body).expect(400);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(pointers(res.body)).toContain(pointer);
+    expect(expectValidationProblem(await post(path, body))).toContain(pointer);
     expect(await listed({})).toHaveLength(before);
   });
 
@@ -290,9 +314,7 @@ describe('Signing and the phone channel (simulator)', () => {
       eventTypes: ['sign.session.completed', 'sign.session.failed'],
     });
     const before = receiver.requests.length;
-    // A person of this test alone: the "newest waiting" test leaves an older call of 198112189876
-    // waiting, and each test freezes the clock at a whole second, so that call can share this test's
-    // instant and the simulator's "newest" would be a tie (docs/api.md, "Simulator").
+    // A person of this test alone, so the calls answered below are this test's own whatever the others left waiting.
     const caller = '198507091232';
     // An authentication ending is not a sign event: nothing arrives for it.
     const auth = (await phoneStart('auth', { personalNumber: caller }).expect(200)).body.sessionId;

@@ -23,6 +23,7 @@ import { completeSimulatorSession, createEndpoint, deliveriesOf, waitForDelivery
 import { useE2eApp } from '../support/e2e.js';
 import { tamperedResultToken, VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { expectMatchesSchema, expectWebhookMatchesSchema } from '../support/openapi.js';
+import { expectValidationProblem } from '../support/problem.js';
 
 // Retries after 10 s and 20 s (±20 % jitter): three attempts in all, on a clock the tests move.
 const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '10s,20s', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
@@ -687,6 +688,7 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
       .send({ startRow: 0, endRow: 10, sortModel: [{ colId: 'payload', sort: 'asc' }] })
       .expect(400);
     expectMatchesSchema(unknownColumn, 'POST /api/v1/webhook-deliveries');
+    expectValidationProblem(unknownColumn);
     expect(unknownColumn.body.errors).toEqual([{ pointer: '/sortModel/0/colId', detail: expect.stringMatching(/unknown column/) }]);
 
     const again = await api(http.post(`/api/v1/webhook-deliveries/${page.body.rows[0].id}/redeliver`)).expect(200);

@@ -6,7 +6,10 @@ const API_RESPONSES = 'swagger/apiResponse';
 
 type Responses = Record<
   string,
-  { description: string; content: Record<string, { schema: { allOf?: { properties?: { code?: { enum: string[] } } }[] } }> }
+  {
+    description: string;
+    content: Record<string, { schema: { allOf?: { required?: string[]; properties?: { code?: { enum: string[] } } }[] } }>;
+  }
 >;
 
 function responsesOf(...problems: Parameters<typeof ApiProblems>): Responses {
@@ -30,13 +33,20 @@ describe(ApiProblems.name, () => {
     expect(responses[404].description).toBe('Not Found: `session_not_found`, `unknown_provider`.');
   });
 
-  it('should leave `code` free of an enum on a 400 that is a validation failure only', () => {
+  it('should list validation_failed, without requiring a code, since the input guard refuses the same requests without one', () => {
     const responses = responsesOf(VALIDATION);
-    expect(responses[400].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/ProblemDto' });
+    const schema = responses[400].content['application/problem+json'].schema;
+    expect(schema.allOf?.[1]).toEqual({ properties: { code: { enum: ['validation_failed'] } } });
+    expect(responses[400].description).toBe("Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`.");
   });
 
-  it('should list the codes of a 400 that may also be a validation failure, without requiring one', () => {
+  it('should list the other codes of a 400 beside validation_failed', () => {
     const schema = responsesOf(VALIDATION, 'qr_invalid')[400].content['application/problem+json'].schema;
-    expect(schema.allOf?.[1]).toEqual({ properties: { code: { enum: ['qr_invalid'] } } });
+    expect(schema.allOf?.[1]).toEqual({ properties: { code: { enum: ['validation_failed', 'qr_invalid'] } } });
+  });
+
+  it('should require a code on a 400 that cannot be a validation failure', () => {
+    const schema = responsesOf('qr_invalid')[400].content['application/problem+json'].schema;
+    expect(schema.allOf?.[1]).toEqual({ required: ['code'], properties: { code: { enum: ['qr_invalid'] } } });
   });
 });

@@ -3,6 +3,7 @@
  * union makes the compiler refuse a code without a status and title.
  */
 export type ErrorCode =
+  | 'validation_failed'
   | 'missing_token'
   | 'invalid_api_key'
   | 'invalid_token'
@@ -48,6 +49,7 @@ export interface ErrorDefinition {
 }
 
 export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
+  validation_failed: { status: 400, title: 'Validation failed' },
   missing_token: { status: 401, title: 'Missing credentials' },
   invalid_api_key: { status: 401, title: 'Invalid API key' },
   invalid_token: { status: 401, title: 'Invalid token' },

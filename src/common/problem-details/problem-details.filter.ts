@@ -50,11 +50,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (exception instanceof ValidationProblemException) {
       return {
         problem: {
-          type: 'about:blank',
-          title: 'Bad Request',
-          status: 400,
+          type: problemType('validation_failed'),
+          title: ERROR_CODES.validation_failed.title,
+          status: ERROR_CODES.validation_failed.status,
           detail: 'The request failed validation; see errors.',
           instance,
+          code: 'validation_failed',
           errors: exception.errors,
         },
       };

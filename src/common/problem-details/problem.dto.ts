@@ -10,7 +10,10 @@ export class ValidationErrorDto {
 
 /** Every error answer (RFC 9457, docs/api.md "Errors"). */
 export class ProblemDto {
-  @ApiProperty({ example: 'urn:eid-gateway:problem:session_not_found', description: '`urn:eid-gateway:problem:<code>`, or `about:blank`.' })
+  @ApiProperty({
+    example: 'urn:eid-gateway:problem:session_not_found',
+    description: '`urn:eid-gateway:problem:<code>`, or `about:blank` when there is no `code`.',
+  })
   type: string;
 
   @ApiProperty({ example: 'Session not found' })
@@ -25,10 +28,13 @@ export class ProblemDto {
   @ApiPropertyOptional({ example: '/api/v1/auth/1f0e…/poll', description: 'The request path, without the query.' })
   instance?: string;
 
-  @ApiPropertyOptional({ example: 'session_not_found', description: 'Machine-readable; absent on validation failures.' })
+  @ApiPropertyOptional({
+    example: 'session_not_found',
+    description: "Machine-readable; absent only on the input guard's refusal and a malformed or over-long URL.",
+  })
   code?: string;
 
-  @ApiPropertyOptional({ type: [ValidationErrorDto], description: 'Validation failures: one entry per refused field.' })
+  @ApiPropertyOptional({ type: [ValidationErrorDto], description: '`validation_failed`: one entry per refused field.' })
   errors?: ValidationErrorDto[];
 
   @ApiPropertyOptional({ type: [String], description: '`insufficient_scope`: the scopes the key lacks.' })

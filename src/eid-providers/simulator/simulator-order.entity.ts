@@ -40,6 +40,10 @@ export class SimulatorOrder {
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 
+  /** Insertion order, numbered by the database: tells apart orders that share created_at (docs/api.md). */
+  @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS', insert: false, update: false })
+  seq: string;
+
   /** When the end user's app picked the order up (QR scan, autostart, or the phone call answered). */
   @Column('timestamptz', { name: 'scanned_at', nullable: true })
   scannedAt: Date | null;
@@ -66,3 +70,6 @@ export class SimulatorOrder {
   @Column('text', { name: 'return_url', nullable: true })
   returnUrl: string | null;
 }
+
+/** An order as the simulator starts it; the database numbers it. */
+export type NewSimulatorOrder = Omit<SimulatorOrder, 'seq'>;

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, LessThanOrEqual, type Repository } from 'typeorm';
 import { InsertBatcher } from '../../database/insert-batcher.js';
 import { PreparedSelect } from '../../database/prepared-select.js';
-import { SimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
+import { SimulatorOrder, type NewSimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
 
 /** Every statement on the simulator's order book. */
 @Injectable()
@@ -16,7 +16,7 @@ export class SimulatorOrderStore {
     this.ordersByRef = new PreparedSelect(orders.manager.connection, SimulatorOrder, 'order_ref = ANY ($1::uuid[])');
   }
 
-  insert(order: SimulatorOrder): Promise<void> {
+  insert(order: NewSimulatorOrder): Promise<void> {
     return this.newOrders.insert(this.orders.create(order));
   }
 
@@ -36,11 +36,12 @@ export class SimulatorOrderStore {
     return this.orders.findOneBy({ autoStartTokenHash });
   }
 
-  /** The newest phone order for this person that nobody answered or cancelled yet. */
+  /** The phone order for this person inserted last that nobody answered or cancelled yet. */
   findNewestWaitingPhoneOrder(personalNumberHash: Buffer): Promise<SimulatorOrder | null> {
     return this.orders.findOne({
       where: { personalNumberHash, channel: 'phone', scannedAt: IsNull(), cancelledAt: IsNull() },
-      order: { createdAt: 'DESC' },
+      // Not created_at: two orders started within one clock instant share it.
+      order: { seq: 'DESC' },
     });
   }
 

@@ -20,7 +20,7 @@ import type {
   StartedOrder,
 } from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
-import type { SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
+import type { NewSimulatorOrder, SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
 
 // docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
@@ -103,7 +103,7 @@ export class SimulatorProvider implements EidProvider {
         : { userVisibleData: Buffer.from(request.userVisibleData, 'utf8').toString('base64') }),
       ...(request.userNonVisibleData === undefined ? {} : { userNonVisibleData: request.userNonVisibleData }),
     };
-    const order: SimulatorOrder = {
+    const order: NewSimulatorOrder = {
       orderRef,
       operation: request.operation,
       channel: request.channel,

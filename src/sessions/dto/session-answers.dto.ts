@@ -75,7 +75,10 @@ export class DeviceDto {
 
 /** The poll and cancel answer, and the `data` of webhook events (docs/api.md, docs/webhooks.md). */
 export class UserMessageDto {
-  @ApiProperty({ example: 'RFA1', description: "The code of BankID's recommended user message." })
+  @ApiProperty({
+    example: 'RFA1',
+    description: "The message's code: BankID's recommended message (`RFA…`), or for a Freja session Freja's (`FREJA_…`).",
+  })
   code: string;
 
   @ApiProperty({ example: 'Starta BankID-appen.' })
