@@ -8,7 +8,8 @@ import { useE2eApp } from '../support/e2e.js';
 
 /** The hot-path reader and writer must read and write exactly what TypeORM's find and insert do. */
 describe('Hot-path SQL on the sessions table', () => {
-  const e2e = useE2eApp();
+  // The rows are pending and past due: a background collect would move their lastCollectedAt mid-test.
+  const e2e = useE2eApp({ stopBackgroundJobs: true });
 
   it('should hydrate pending and completed sessions (dates, json, bytea, nulls) exactly as findOneBy does', async () => {
     e2e.clock.freeze();
