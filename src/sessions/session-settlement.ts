@@ -20,7 +20,7 @@ import {
 import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
 import { SessionMetrics } from './session-metrics.js';
-import { SessionStore, type SessionTransitionRow } from './session.store.js';
+import { SessionStore, type CollectClaim, type SessionTransitionRow } from './session.store.js';
 import { sessionView, type SessionOutcome } from './session-view.js';
 import type { Session } from './session.entity.js';
 
@@ -66,15 +66,15 @@ export class SessionSettlement {
    */
   async collectDue(limit = 200): Promise<string[]> {
     const now = this.clock.now();
-    const sessions = await this.store.claimDue(now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit);
-    const byProvider = new Map<string, Session[]>();
-    for (const session of sessions) {
-      const group = byProvider.get(session.provider);
-      if (group) group.push(session);
-      else byProvider.set(session.provider, [session]);
+    const claims = await this.store.claimDue(now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit);
+    const byProvider = new Map<string, CollectClaim[]>();
+    for (const claim of claims) {
+      const group = byProvider.get(claim.provider);
+      if (group) group.push(claim);
+      else byProvider.set(claim.provider, [claim]);
     }
     await Promise.all([...byProvider].map(([name, group]) => this.collectGroup(name, group)));
-    return sessions.map((session) => session.id);
+    return claims.map((claim) => claim.id);
   }
 
   /** Applies one transition (a cancel); null when something else ended the session first. */
@@ -83,7 +83,7 @@ export class SessionSettlement {
     return updated;
   }
 
-  private async collectOne(session: Session): Promise<CollectResult | null> {
+  private async collectOne(session: CollectClaim): Promise<CollectResult | null> {
     const provider = this.providers.find(session.provider);
     try {
       return provider ? await this.metrics.timeProviderCall(provider.name, 'collect', () => provider.collect(session)) : null;
@@ -95,20 +95,30 @@ export class SessionSettlement {
   }
 
   /** A claimed batch of one provider's sessions: one call where the provider answers for many orders. */
-  private async collectGroup(providerName: string, group: Session[]): Promise<void> {
+  private async collectGroup(providerName: string, group: CollectClaim[]): Promise<void> {
     const provider = this.providers.find(providerName);
+    let collected: (CollectResult | null)[];
     if (!provider?.collectMany) {
-      const collected = await Promise.all(group.map((session) => this.collectOne(session)));
-      await this.settle(group.map((session, i) => ({ session, collected: collected[i] })));
-      return;
+      collected = await Promise.all(group.map((claim) => this.collectOne(claim)));
+    } else {
+      let results: Map<string, CollectResult> | null = null;
+      try {
+        results = await this.metrics.timeProviderCall(provider.name, 'collect', () => provider.collectMany!(group));
+      } catch (error) {
+        this.logger.warn({ provider: providerName, sessions: group.length, err: describeProviderError(error) }, 'Collect failed');
+      }
+      collected = group.map((claim) => results?.get(claim.orderRef) ?? null);
     }
-    let results: Map<string, CollectResult> | null = null;
-    try {
-      results = await this.metrics.timeProviderCall(provider.name, 'collect', () => provider.collectMany!(group));
-    } catch (error) {
-      this.logger.warn({ provider: providerName, sessions: group.length, err: describeProviderError(error) }, 'Collect failed');
-    }
-    await this.settle(group.map((session) => ({ session, collected: results?.get(session.orderRef) ?? null })));
+    // Most pending sessions are as they were: only those that move on are read whole and settled.
+    const now = this.clock.now();
+    const moving = new Map(
+      group.flatMap((claim, i) =>
+        transitionAfterCollect(claim, collected[i], now).kind === 'none' ? [] : [[claim.id, collected[i]] as const],
+      ),
+    );
+    if (moving.size === 0) return;
+    const sessions = await this.store.findByIds([...moving.keys()]);
+    await this.settle(sessions.map((session) => ({ session, collected: moving.get(session.id)! })));
   }
 
   /** Writes what collects found, all in one transaction; answers each session as it now stands. */

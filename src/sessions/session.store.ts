@@ -3,7 +3,16 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
+import { queryPrepared } from '../database/prepared-statement.js';
 import { Session } from './session.entity.js';
+
+/**
+ * What a collect reads of each session it claims: enough to ask the provider and to see whether
+ * anything changes. Most pending sessions stay as they were, and only those that move on are read whole.
+ */
+const COLLECT_COLUMNS = ['id', 'provider', 'environment', 'orderRef', 'status', 'hintCode', 'expiresAt'] as const;
+type CollectColumn = (typeof COLLECT_COLUMNS)[number];
+export type CollectClaim = Pick<Session, CollectColumn>;
 
 /** The columns a transition writes, for one session (a progress keeps the pending values). */
 export interface SessionTransitionRow {
@@ -36,8 +45,12 @@ export interface RenewedOrderRow {
 /** Every statement on the sessions table. */
 @Injectable()
 export class SessionStore {
-  /** A session of a team and environment by id; its column list and hydration also serve the collector's claims. */
+  /** A session of a team and environment by id. */
   private readonly sessionRows: PreparedSelect<Session>;
+  /** Whole sessions by ids: those of a collect that move on. */
+  private readonly sessionsByIds: PreparedSelect<Session>;
+  /** The collector's claims: their column list and hydration serve claimDue's RETURNING. */
+  private readonly claimRows: PreparedSelect<Session, CollectColumn>;
   private readonly newSessions: InsertBatcher<Session>;
 
   constructor(
@@ -45,6 +58,8 @@ export class SessionStore {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2 AND environment = $3');
+    this.sessionsByIds = new PreparedSelect(dataSource, Session, 'id = ANY ($1::uuid[])');
+    this.claimRows = new PreparedSelect(dataSource, Session, 'id = ANY ($1::uuid[])', COLLECT_COLUMNS);
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
@@ -65,6 +80,10 @@ export class SessionStore {
     return this.sessions.findOneByOrFail({ id });
   }
 
+  findByIds(ids: string[]): Promise<Session[]> {
+    return this.sessionsByIds.many([ids]);
+  }
+
   /** Takes the right to collect this session now; false when another poll or replica did since `dueBefore`. */
   async claimForCollect(id: string, now: Date, dueBefore: Date): Promise<boolean> {
     const [, affected]: [unknown, number] = await this.dataSource.query(
@@ -79,17 +98,18 @@ export class SessionStore {
    * once safely: SKIP LOCKED hands each due session to one claimer, and moving last_collected_at makes
    * it not due again for an interval.
    */
-  async claimDue(now: Date, dueBefore: Date, limit: number): Promise<Session[]> {
-    const [rows]: [Record<string, unknown>[]] = await this.dataSource.query(
+  async claimDue(now: Date, dueBefore: Date, limit: number): Promise<CollectClaim[]> {
+    const rows = await queryPrepared<Record<string, unknown>>(
+      this.dataSource,
       `UPDATE sessions SET last_collected_at = $1
         WHERE id IN (SELECT id FROM sessions
                       WHERE status = 'pending' AND last_collected_at <= $2
                       ORDER BY last_collected_at LIMIT $3
                       FOR UPDATE SKIP LOCKED)
-        RETURNING ${this.sessionRows.columnList}`,
+        RETURNING ${this.claimRows.columnList}`,
       [now, dueBefore, limit],
     );
-    return rows.map((row) => this.sessionRows.hydrate(row));
+    return rows.map((row) => this.claimRows.hydrate(row));
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -41,6 +41,29 @@ describe('Hot-path SQL on the sessions table', () => {
     expect(await reader.one([pending.sessionId, randomUUID()])).toBeNull();
   });
 
+  it('should read only the given columns, each as findOneBy hydrates it', async () => {
+    const { key } = await createTeamWithKey(e2e.app);
+    const started = await e2e.http
+      .post('/api/v1/auth/simulator/start')
+      .set('x-api-key', key)
+      .send({ endUserIp: '192.0.2.1', metadata: { orderId: 'A-1' } })
+      .expect(200);
+    const dataSource = e2e.app.get(DataSource);
+    const found = await dataSource.getRepository(Session).findOneByOrFail({ id: started.body.sessionId });
+
+    const reader = new PreparedSelect(dataSource, Session, 'id = $1', ['id', 'expiresAt', 'metadata', 'qrStartSecretEnc', 'autoRenew']);
+
+    expect(reader.columnList).toBe('"id", "expires_at", "metadata", "qr_start_secret_enc", "auto_renew"');
+    expect(await reader.one([found.id])).toEqual({
+      id: found.id,
+      expiresAt: found.expiresAt,
+      metadata: found.metadata,
+      qrStartSecretEnc: found.qrStartSecretEnc,
+      autoRenew: found.autoRenew,
+    });
+    expect(() => new PreparedSelect(dataSource, Session, 'id = $1', ['nope' as keyof Session])).toThrow('Session has no column nope');
+  });
+
   /** A session row as SessionStore writes it, of the given team. */
   const sessionOf = (teamId: string, overrides: Partial<Session> = {}): Session =>
     Object.assign(new Session(), {

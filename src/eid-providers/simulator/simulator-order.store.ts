@@ -5,15 +5,30 @@ import { InsertBatcher } from '../../database/insert-batcher.js';
 import { PreparedSelect } from '../../database/prepared-select.js';
 import { SimulatorOrder, type NewSimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
 
+/** What a collect reads of an order: its state and, once approved, what the completion reports. */
+const COLLECT_COLUMNS = [
+  'orderRef',
+  'channel',
+  'createdAt',
+  'scannedAt',
+  'action',
+  'cancelledAt',
+  'endUserIp',
+  'userEnc',
+  'evidenceEnc',
+] as const;
+export type CollectedOrder = Pick<SimulatorOrder, (typeof COLLECT_COLUMNS)[number]>;
+
 /** Every statement on the simulator's order book. */
 @Injectable()
 export class SimulatorOrderStore {
   private readonly newOrders: InsertBatcher<SimulatorOrder>;
-  private readonly ordersByRef: PreparedSelect<SimulatorOrder>;
+  /** The collector reads its batches' orders through this: the columns a collect needs, not the whole order. */
+  private readonly ordersByRef: PreparedSelect<SimulatorOrder, (typeof COLLECT_COLUMNS)[number]>;
 
   constructor(@InjectRepository(SimulatorOrder) private readonly orders: Repository<SimulatorOrder>) {
     this.newOrders = new InsertBatcher(orders.manager.connection, SimulatorOrder);
-    this.ordersByRef = new PreparedSelect(orders.manager.connection, SimulatorOrder, 'order_ref = ANY ($1::uuid[])');
+    this.ordersByRef = new PreparedSelect(orders.manager.connection, SimulatorOrder, 'order_ref = ANY ($1::uuid[])', COLLECT_COLUMNS);
   }
 
   insert(order: NewSimulatorOrder): Promise<void> {
@@ -24,7 +39,7 @@ export class SimulatorOrderStore {
     return this.orders.findOneByOrFail({ orderRef });
   }
 
-  findByRefs(orderRefs: string[]): Promise<SimulatorOrder[]> {
+  findByRefs(orderRefs: string[]): Promise<CollectedOrder[]> {
     return this.ordersByRef.many([orderRefs]);
   }
 

@@ -21,7 +21,7 @@ import type {
 } from '../eid-provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { NewSimulatorOrder, SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
-import { SimulatorOrderStore } from './simulator-order.store.js';
+import { SimulatorOrderStore, type CollectedOrder } from './simulator-order.store.js';
 
 // docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
 const QR_FRESHNESS_SECONDS = 3;
@@ -215,7 +215,7 @@ export class SimulatorProvider implements EidProvider {
     return createHmac('sha256', this.personalNumberKey).update(personalNumber).digest();
   }
 
-  private resultOf(order: SimulatorOrder, now: Date): CollectResult {
+  private resultOf(order: CollectedOrder, now: Date): CollectResult {
     const result = simulatorOrderStatus(order, now, this.timings);
     if (result.status !== 'complete' || !order.userEnc) return result;
     // BankID's completionData evidence: the risk the simulator always judges low, no step-up.
