@@ -52,7 +52,7 @@ export const CONSUME_API_KEY_QUOTA_WITH_LOG = `
       $$`;
 
 /**
- * Rate-limit usage per API key and failed-attempt IP blocks (SPEC 5), shared by every replica.
+ * Rate-limit usage per API key and failed-attempt IP blocks (docs/protection.md), shared by every replica.
  * Each decision is one function call: it locks the one row it reads, so concurrent requests on any
  * number of replicas are decided one after the other, in one round trip.
  */
