@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import { ConsoleModule } from './console/console.module.js';
@@ -30,6 +31,7 @@ import { OtpModule } from './otp/otp.module.js';
 import { ProtectionModule } from './protection/protection.module.js';
 import { PublicRouteLimitsModule } from './protection/public-route-limits/public-route-limits.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
+import { StatsModule } from './stats/stats.module.js';
 import { TeamsModule } from './teams/teams.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
 import { UsersModule } from './users/users.module.js';
@@ -59,6 +61,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     LoggingModule,
     CommonModule,
     DatabaseModule.forRoot(),
+    AuditModule,
     TeamsModule,
     ApiKeysModule,
     AuthModule,
@@ -75,6 +78,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     KioskModule,
     ConsoleModule,
     EvidenceModule,
+    StatsModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

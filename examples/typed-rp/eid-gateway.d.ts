@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The team's audit log, tabular (docs/audit.md, docs/listings.md) */
+        post: operations["auditEvents_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys": {
         parameters: {
             query?: never;
@@ -568,6 +585,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's figures for one environment and range: sessions, webhooks, key usage (docs/console.md) */
+        get: operations["stats_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "auth.session.completed": {
@@ -735,6 +769,94 @@ export interface components {
              * @description `internal_error`: quote it to support; it is in the log.
              */
             errorId?: string;
+        };
+        SortModelItemDto: {
+            /** @example createdAt */
+            colId: string;
+            /** @enum {string} */
+            sort: "asc" | "desc";
+        };
+        ListingRequestDto: {
+            /**
+             * @description Zero-based index of the first row.
+             * @example 0
+             */
+            startRow: number;
+            /**
+             * @description Exclusive end; endRow − startRow is the page size, 1 to 1000.
+             * @example 100
+             */
+            endRow: number;
+            sortModel?: components["schemas"]["SortModelItemDto"][];
+            /**
+             * @description Column id → filter: text, number, date (inRange), set, blank/notBlank, or {operator: AND|OR, conditions}.
+             * @example {
+             *       "status": {
+             *         "filterType": "set",
+             *         "values": [
+             *           "complete"
+             *         ]
+             *       },
+             *       "createdAt": {
+             *         "filterType": "date",
+             *         "type": "inRange",
+             *         "dateFrom": "2026-11-01",
+             *         "dateTo": "2026-11-30"
+             *       }
+             *     }
+             */
+            filterModel?: Record<string, never>;
+        };
+        AuditEventRowDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /**
+             * @description Absent for team-wide actions (members, logins).
+             * @enum {string}
+             */
+            environment?: "test" | "live";
+            /**
+             * @description operator: the command line.
+             * @enum {string}
+             */
+            actorType: "member" | "operator";
+            /**
+             * Format: uuid
+             * @description The member's user id.
+             */
+            actorId?: string;
+            /**
+             * @description The member's e-mail or phone when it happened; operator for the command line.
+             * @example ada@example.com
+             */
+            actor?: string;
+            /** @enum {string} */
+            action: "api_key.created" | "api_key.revoked" | "api_key.blocked" | "webhook_endpoint.created" | "webhook_endpoint.changed" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_delivery.redelivered" | "oidc_client.created" | "oidc_client.changed" | "oidc_client.deleted" | "oidc_client.secret_rotated" | "member.added" | "member.removed" | "console.login" | "team.created";
+            /** @example api_key */
+            targetType: string;
+            /** @example 0b0e6a52-3c1f-4f57-9a34-1a4f1f0e1c11 */
+            targetId?: string;
+            /**
+             * @description The client address of the request (absent for the command line).
+             * @example 192.0.2.10
+             */
+            clientAddress?: string;
+            /** @description A few non-secret facts of the change. */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        AuditEventListingDto: {
+            /** @enum {boolean} */
+            success: true;
+            rows: components["schemas"]["AuditEventRowDto"][];
+            /**
+             * @description -1 while more rows exist; otherwise the total row count.
+             * @example -1
+             */
+            lastrow: number;
         };
         ApiKeyUsageDto: {
             /** @description Requests counted this calendar month (UTC). */
@@ -1367,43 +1489,6 @@ export interface components {
             /** @description Base64 data that is signed but not shown. */
             userNonVisibleData?: string;
         };
-        SortModelItemDto: {
-            /** @example createdAt */
-            colId: string;
-            /** @enum {string} */
-            sort: "asc" | "desc";
-        };
-        ListingRequestDto: {
-            /**
-             * @description Zero-based index of the first row.
-             * @example 0
-             */
-            startRow: number;
-            /**
-             * @description Exclusive end; endRow − startRow is the page size, 1 to 1000.
-             * @example 100
-             */
-            endRow: number;
-            sortModel?: components["schemas"]["SortModelItemDto"][];
-            /**
-             * @description Column id → filter: text, number, date (inRange), set, blank/notBlank, or {operator: AND|OR, conditions}.
-             * @example {
-             *       "status": {
-             *         "filterType": "set",
-             *         "values": [
-             *           "complete"
-             *         ]
-             *       },
-             *       "createdAt": {
-             *         "filterType": "date",
-             *         "type": "inRange",
-             *         "dateFrom": "2026-11-01",
-             *         "dateTo": "2026-11-30"
-             *       }
-             *     }
-             */
-            filterModel?: Record<string, never>;
-        };
         SessionRowDto: {
             /**
              * Format: uuid
@@ -1742,6 +1827,139 @@ export interface components {
              */
             tokenExpiresAtUtc: string;
         };
+        OutcomeCountsDto: {
+            /** @description Completed. */
+            complete: number;
+            /** @description Failed for another reason than a cancel or expiry (see topFailures). */
+            failed: number;
+            /** @description Failed with hintCode cancelled (by the RP) or userCancel. */
+            cancelled: number;
+            /** @description Failed with hintCode expiredTransaction. */
+            expired: number;
+            /** @description Not ended yet. */
+            pending: number;
+        };
+        SessionBucketDto: {
+            /** @description Completed. */
+            complete: number;
+            /** @description Failed for another reason than a cancel or expiry (see topFailures). */
+            failed: number;
+            /** @description Failed with hintCode cancelled (by the RP) or userCancel. */
+            cancelled: number;
+            /** @description Failed with hintCode expiredTransaction. */
+            expired: number;
+            /** @description Not ended yet. */
+            pending: number;
+            /**
+             * Format: date-time
+             * @description The start of the hour or UTC day.
+             */
+            start: string;
+        };
+        ProviderCountsDto: {
+            /** @description Completed. */
+            complete: number;
+            /** @description Failed for another reason than a cancel or expiry (see topFailures). */
+            failed: number;
+            /** @description Failed with hintCode cancelled (by the RP) or userCancel. */
+            cancelled: number;
+            /** @description Failed with hintCode expiredTransaction. */
+            expired: number;
+            /** @description Not ended yet. */
+            pending: number;
+            /** @example bankid */
+            provider: string;
+            total: number;
+        };
+        FailureDto: {
+            /** @example startFailed */
+            hintCode: string;
+            /** @example bankid */
+            provider: string;
+            count: number;
+            /**
+             * @description The user message shown for it beside a QR code (docs/user-messages.md).
+             * @example RFA17B
+             */
+            userMessageCode: string | null;
+        };
+        DurationDto: {
+            /** @description Milliseconds; null when there is nothing to measure. */
+            median: number | null;
+            /** @description Milliseconds; null when there is nothing to measure. */
+            p95: number | null;
+        };
+        SessionStatsDto: {
+            /** @description Sessions started in the range. */
+            total: number;
+            byOutcome: components["schemas"]["OutcomeCountsDto"];
+            /** @description Completed among the ended ones; null when none ended. */
+            shareCompleted: number | null;
+            /** @description Every bucket of the range, oldest first, empty ones included. */
+            series: components["schemas"]["SessionBucketDto"][];
+            /** @description The most used provider first. */
+            byProvider: components["schemas"]["ProviderCountsDto"][];
+            /** @description At most 10 (provider, hintCode) pairs of failed sessions, the most frequent first. */
+            topFailures: components["schemas"]["FailureDto"][];
+            /** @description Time from start to completion of the completed sessions. */
+            completionMs: components["schemas"]["DurationDto"];
+        };
+        DeliveryCountsDto: {
+            delivered: number;
+            failed: number;
+            pending: number;
+        };
+        DeliveryBucketDto: {
+            delivered: number;
+            failed: number;
+            pending: number;
+            /** Format: date-time */
+            start: string;
+        };
+        WebhookStatsDto: {
+            /** @description Messages created in the range for the environment's endpoints. */
+            total: number;
+            byOutcome: components["schemas"]["DeliveryCountsDto"];
+            series: components["schemas"]["DeliveryBucketDto"][];
+            /** @description HTTP attempts of those messages. */
+            attempts: number;
+            /** @description Latency of those attempts. */
+            latencyMs: components["schemas"]["DurationDto"];
+        };
+        KeyUsageDto: {
+            requests: number;
+            addresses: number;
+        };
+        KeyStatsDto: {
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            /** @example eidk_test_Ab12 */
+            displayPrefix: string;
+            /** @example wxyz */
+            lastFour: string;
+            perMinuteLimit: number | null;
+            monthlyLimit: number | null;
+            ipLimit: number | null;
+            /** @description This calendar month (UTC). */
+            usageThisMonth: components["schemas"]["KeyUsageDto"];
+        };
+        StatsDto: {
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @enum {string} */
+            range: "24h" | "7d" | "30d";
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            sessions: components["schemas"]["SessionStatsDto"];
+            webhooks: components["schemas"]["WebhookStatsDto"];
+            /** @description The environment's active keys with their limits and usage. */
+            apiKeys: components["schemas"]["KeyStatsDto"][];
+        };
         WebhookEventDataDto: {
             /**
              * Format: uuid
@@ -1819,6 +2037,102 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    auditEvents_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventListingDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     apiKeys_list: {
         parameters: {
             query?: never;
@@ -4980,6 +5294,79 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    stats_get: {
+        parameters: {
+            query: {
+                /** @description The figures of one environment: test and live are never added up. */
+                environment: "test" | "live";
+                /** @description 24h: 24 hourly buckets; 7d and 30d: UTC days. The last bucket is the current one so far. */
+                range: "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
                     };
                 };
             };

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Optional, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
+import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
 import { ManagementEndpoint } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
@@ -41,6 +42,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Create an API key; the secret `key` is in this answer only' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiProblems(...BEARER_PROBLEMS, VALIDATION, 'payload_too_large', 'unsupported_media_type')
+  @Audited('api_key.created', answerIdAndEnvironment((key) => ({ name: key.name, scopes: key.scopes })))
   async create(@CurrentPrincipal() principal: UserPrincipal, @Body() body: CreateApiKeyDto) {
     const { apiKey, key } = await this.apiKeys.createForMember({ ...body, teamId: principal.team.id });
     return { ...apiKeyView(apiKey), key };
@@ -51,6 +53,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key of the team (idempotent)' })
   @ApiOkResponse({ type: ApiKeyDto })
   @ApiProblems(...BEARER_PROBLEMS, 'not_found')
+  @Audited('api_key.revoked', answerIdAndEnvironment((key) => ({ name: key.name })))
   async revoke(@CurrentPrincipal() principal: UserPrincipal, @Param('id') id: string) {
     return apiKeyView(await this.apiKeys.revokeForTeam(principal.team.id, id));
   }

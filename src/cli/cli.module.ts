@@ -1,3 +1,6 @@
+import { AuditEvent } from '../audit/audit-event.entity.js';
+import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditStore } from '../audit/audit.store.js';
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -39,7 +42,7 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
     }),
     CommonModule,
     DatabaseModule.forRoot({ joinRunningEmbedded: true, poolSize: 2 }),
-    TypeOrmModule.forFeature([Team, User, ApiKey, SigningKey, WebhookEndpoint]),
+    TypeOrmModule.forFeature([Team, User, ApiKey, SigningKey, WebhookEndpoint, AuditEvent]),
   ],
   providers: [
     TeamStore,
@@ -52,6 +55,8 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
     SigningKeysService,
     WebhookEndpointStore,
     WebhookEndpointsService,
+    AuditStore,
+    AuditLog,
   ],
 })
 export class CliModule {}

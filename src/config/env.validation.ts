@@ -166,6 +166,8 @@ export const envSchema = z
     IP_BLOCK_EXEMPT: commaList.refine((list) => list.every(cidrOrAddress), 'must be a comma-separated list of IP addresses or CIDRs'),
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     CONSOLE_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+    // How long the audit log keeps its entries (docs/audit.md).
+    AUDIT_RETENTION: duration('365d').refine((ms) => ms >= 86_400_000, 'must be at least 1d'),
     // Hostile clients (docs/operations.md): headers and body within REQUEST_TIMEOUT; per-IP limits on the
     // anonymous simulator and kiosk routes; the anonymous read-only routes cached this long.
     REQUEST_TIMEOUT: duration('10s'),

@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ConsoleLoginAudit } from '../audit/console-login-audit.js';
 import { Public } from '../common/access/access.decorators.js';
 import { consoleConfig, type ConsoleConfig } from '../config/console.config.js';
 import { LoginOtpValidateDto } from '../otp/dto/login-otp-validate.dto.js';
@@ -27,6 +28,7 @@ const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console' };
 export class ConsoleLoginController {
   constructor(
     private readonly otp: OtpService,
+    private readonly loginAudit: ConsoleLoginAudit,
     @Inject(consoleConfig.KEY) private readonly config: ConsoleConfig,
   ) {}
 
@@ -55,8 +57,9 @@ export class ConsoleLoginController {
     'invalid_validation_code',
     'validation_code_expired',
   )
-  async validateCode(@Body() body: LoginOtpValidateDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  async validateCode(@Body() body: LoginOtpValidateDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body);
+    await this.loginAudit.loggedIn(userGuid, request.ip ?? null);
     reply.header('set-cookie', sessionCookie(token, Math.floor(this.config.tokenTtlMs / 1000)));
     // The token stays out of the body: no script on the page ever holds it.
     return { userGuid, tokenExpiresAtUtc };

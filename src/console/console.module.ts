@@ -1,3 +1,5 @@
+import { ConsoleLoginAudit } from '../audit/console-login-audit.js';
+import { UsersModule } from '../users/users.module.js';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
@@ -11,9 +13,9 @@ import { ConsolePageController } from './console-page.controller.js';
 
 /** The team console at /console (docs/console.md): its page, its files and its own login. */
 @Module({
-  imports: [OtpModule],
+  imports: [OtpModule, UsersModule],
   controllers: [ConsolePageController, ConsoleLoginController],
-  providers: [ConsoleLoginWindowStore, ConsoleLoginLimit, ConsoleLoginGuard, ConsoleLoginPurgeJob],
+  providers: [ConsoleLoginAudit, ConsoleLoginWindowStore, ConsoleLoginLimit, ConsoleLoginGuard, ConsoleLoginPurgeJob],
 })
 export class ConsoleModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

@@ -1,4 +1,5 @@
 import { ApiKey } from '../api-keys/api-key.entity.js';
+import { AuditEvent } from '../audit/audit-event.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { User } from '../users/user.entity.js';
 import { SimulatorOrder } from '../eid-providers/simulator/simulator-order.entity.js';
@@ -25,6 +26,8 @@ import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000
 import { AddProgressWebhookEvents1795303500000 } from '../../migrations/1795303500000-AddProgressWebhookEvents.js';
 import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000-RecordApiKeyLastUse.js';
 import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
+import { IndexSessionsForStats1795304000000 } from '../../migrations/1795304000000-IndexSessionsForStats.js';
+import { CreateAuditEvents1795304100000 } from '../../migrations/1795304100000-CreateAuditEvents.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -38,6 +41,7 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  AuditEvent,
 ];
 export const MIGRATIONS = [
   CreateTeamsUsersApiKeys1795300000000,
@@ -57,4 +61,6 @@ export const MIGRATIONS = [
   AddProgressWebhookEvents1795303500000,
   RecordApiKeyLastUse1795303600000,
   OrderSimulatorOrdersByInsertion1795303700000,
+  IndexSessionsForStats1795304000000,
+  CreateAuditEvents1795304100000,
 ];

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
+import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
 import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
@@ -29,6 +30,7 @@ export class WebhookDeliveriesController {
   @ApiOperation({ summary: 'Send a message again now, with the same webhook-id' })
   @ApiOkResponse({ type: WebhookDeliveryDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found', 'delivery_not_redeliverable')
+  @Audited('webhook_delivery.redelivered', answerIdAndEnvironment((delivery) => ({ eventType: delivery.eventType, url: delivery.url })))
   redeliver(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.deliveries.redeliver(principal.team.id, id);
   }

@@ -8,6 +8,7 @@ import {
   ApiOkResponse,
   ApiAcceptedResponse,
 } from '@nestjs/swagger';
+import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
 import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
@@ -44,6 +45,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Register an endpoint; the signing secret is in this answer only' })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'invalid_webhook_url')
+  @Audited('webhook_endpoint.created', answerIdAndEnvironment((endpoint) => ({ url: endpoint.url, eventTypes: endpoint.eventTypes })))
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointDto) {
     const { endpoint, secret } = await this.endpoints.create(principal.team.id, body);
     return { ...endpoint, secret };
@@ -61,6 +63,11 @@ export class WebhookEndpointsController {
     'invalid_webhook_url',
     'not_found',
   )
+  // Which fields changed, not their values beyond the URL and flags: a description may say anything.
+  @Audited(
+    'webhook_endpoint.changed',
+    answerIdAndEnvironment((endpoint, body) => ({ url: endpoint.url, changed: Object.keys(body).sort() })),
+  )
   update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
     return this.endpoints.update(principal.team.id, id, body);
   }
@@ -70,8 +77,10 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Delete an endpoint with its pending messages and delivery log' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found')
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
-    await this.endpoints.remove(principal.team.id, id);
+  @Audited('webhook_endpoint.deleted', answerIdAndEnvironment((endpoint) => ({ url: endpoint.url })), { noContent: true })
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    // The removed endpoint is for the audit entry only; the client gets 204 without a body.
+    return this.endpoints.remove(principal.team.id, id);
   }
 
   @Post(':id/rotate-secret')
@@ -79,6 +88,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'A new signing secret; the old one keeps signing beside it for 24 hours' })
   @ApiOkResponse({ type: WebhookEndpointWithSecretDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found')
+  @Audited('webhook_endpoint.secret_rotated', answerIdAndEnvironment((endpoint) => ({ url: endpoint.url })))
   async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const { endpoint, secret } = await this.endpoints.rotateSecret(principal.team.id, id);
     return { ...endpoint, secret };
@@ -89,6 +99,10 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Queue a webhook.test message to this endpoint; it shows in the delivery log like any other' })
   @ApiAcceptedResponse({ type: QueuedTestEventDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found', 'endpoint_disabled')
+  @Audited('webhook_endpoint.test_sent', (request, answer) => ({
+    targetId: request.params.id,
+    details: { deliveryId: (answer as { deliveryId: string }).deliveryId },
+  }))
   async sendTest(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const endpoint = await this.endpoints.get(principal.team.id, id);
     if (!endpoint.enabled) throw new DomainException('endpoint_disabled', 'The endpoint is disabled; enable it first.');

@@ -105,10 +105,11 @@ export class WebhookEndpointsService {
     return endpointView(Object.assign(endpoint, changes));
   }
 
-  async remove(teamId: string, id: string): Promise<void> {
-    await this.find(teamId, id);
+  async remove(teamId: string, id: string): Promise<WebhookEndpointView> {
+    const endpoint = await this.find(teamId, id);
     // Its deliveries and their attempts go with it (foreign keys cascade): nothing is sent to it any more.
     await this.endpoints.delete(id, teamId);
+    return endpointView(endpoint);
   }
 
   /** A new secret; the previous one keeps signing for ROTATION_OVERLAP_MS so receivers can switch. */

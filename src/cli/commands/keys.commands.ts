@@ -3,6 +3,7 @@ import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api
 import { apiKeyView } from '../../api-keys/api-key-view.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../api-keys/api-key.entity.js';
 import { isoDate, list, positiveInt, uuid } from '../cli-args.js';
+import { recordAsOperator } from '../cli-audit.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
 interface CreateKeyOptions {
@@ -50,6 +51,13 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
         ipLimit: options.ipLimit,
         validUntil: options.validUntil,
       });
+      await recordAsOperator(cli, {
+        teamId: apiKey.teamId,
+        action: 'api_key.created',
+        targetId: apiKey.id,
+        environment: apiKey.environment,
+        details: { name: apiKey.name, scopes: apiKey.scopes },
+      });
       cli.answer({ ...apiKeyView(apiKey), key });
     });
 
@@ -67,13 +75,31 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
     .description('Refuse a key with 403 api_key_blocked until a time')
     .requiredOption('--id <id>', 'the key id', uuid)
     .requiredOption('--until <iso>', 'the end of the block (ISO 8601)', isoDate)
-    .action(async (options: { id: string; until: Date }) =>
-      cli.answer(apiKeyView(await (await cli.service(apiKeysService)).block(options.id, options.until))),
-    );
+    .action(async (options: { id: string; until: Date }) => {
+      const apiKey = await (await cli.service(apiKeysService)).block(options.id, options.until);
+      await recordAsOperator(cli, {
+        teamId: apiKey.teamId,
+        action: 'api_key.blocked',
+        targetId: apiKey.id,
+        environment: apiKey.environment,
+        details: { until: options.until.toISOString() },
+      });
+      cli.answer(apiKeyView(apiKey));
+    });
 
   keys
     .command('revoke')
     .description('Revoke a key for good')
     .requiredOption('--id <id>', 'the key id', uuid)
-    .action(async (options: { id: string }) => cli.answer(apiKeyView(await (await cli.service(apiKeysService)).revoke(options.id))));
+    .action(async (options: { id: string }) => {
+      const apiKey = await (await cli.service(apiKeysService)).revoke(options.id);
+      await recordAsOperator(cli, {
+        teamId: apiKey.teamId,
+        action: 'api_key.revoked',
+        targetId: apiKey.id,
+        environment: apiKey.environment,
+        details: { name: apiKey.name },
+      });
+      cli.answer(apiKeyView(apiKey));
+    });
 }

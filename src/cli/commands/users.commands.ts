@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { userView } from '../../users/user-view.js';
 import { email, phone, uuid } from '../cli-args.js';
+import { recordAsOperator } from '../cli-audit.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
 const teamsService = () => import('../../teams/teams.service.js').then((module) => module.TeamsService);
@@ -18,6 +19,7 @@ export function addUserCommands(program: Command, cli: CliRuntime): void {
     .action(async (options: { team: string; email?: string; phone?: string }, command: Command) => {
       if (!options.email && !options.phone) command.error('error: --email or --phone is required');
       const user = await (await cli.service(usersService)).create({ teamId: options.team, email: options.email, phone: options.phone });
+      await recordAsOperator(cli, { teamId: user.teamId, action: 'member.added', targetId: user.id });
       cli.answer(userView(user));
     });
 

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../webhooks/webhook-event-types.js';
 import { list, uuid } from '../cli-args.js';
+import { recordAsOperator } from '../cli-audit.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
 interface CreateEndpointOptions {
@@ -38,6 +39,13 @@ export function addWebhookCommands(program: Command, cli: CliRuntime): void {
         eventTypes: options.events,
         description: options.description,
       });
+      await recordAsOperator(cli, {
+        teamId: options.team,
+        action: 'webhook_endpoint.created',
+        targetId: endpoint.id,
+        environment: endpoint.environment,
+        details: { url: endpoint.url, eventTypes: endpoint.eventTypes },
+      });
       cli.answer({ ...endpoint, secret });
     });
 
@@ -53,7 +61,15 @@ export function addWebhookCommands(program: Command, cli: CliRuntime): void {
     .requiredOption('--id <id>', 'the endpoint id', uuid)
     .action(async (options: { id: string }) => {
       const endpoints = await cli.service(endpointsService);
-      const { endpoint, secret } = await endpoints.rotateSecret(await endpoints.teamOf(options.id), options.id);
+      const teamId = await endpoints.teamOf(options.id);
+      const { endpoint, secret } = await endpoints.rotateSecret(teamId, options.id);
+      await recordAsOperator(cli, {
+        teamId,
+        action: 'webhook_endpoint.secret_rotated',
+        targetId: endpoint.id,
+        environment: endpoint.environment,
+        details: { url: endpoint.url },
+      });
       cli.answer({ ...endpoint, secret });
     });
 }

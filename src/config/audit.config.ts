@@ -1,0 +1,11 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validatedEnv } from './env.validation.js';
+
+export const auditConfig = registerAs('audit', () => {
+  const env = validatedEnv();
+  return {
+    /** Entries older than this are deleted by the purge job (docs/audit.md). */
+    retentionMs: env.AUDIT_RETENTION,
+  };
+});
+export type AuditConfig = ConfigType<typeof auditConfig>;
