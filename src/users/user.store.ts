@@ -27,6 +27,16 @@ export class UserStore {
     return this.users.find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  findInTeam(teamId: string, id: string): Promise<User | null> {
+    return this.users.findOneBy({ id, teamId });
+  }
+
+  /** Deletes a member of the team; false when the team has no such member. */
+  async deleteFromTeam(teamId: string, id: string): Promise<boolean> {
+    const result = await this.users.delete({ id, teamId });
+    return (result.affected ?? 0) > 0;
+  }
+
   findWithTeam(id: string): Promise<(User & { team: Team }) | null> {
     return this.users.findOne({ where: { id }, relations: { team: true } }) as Promise<(User & { team: Team }) | null>;
   }

@@ -3,6 +3,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { withEnv } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';
@@ -76,6 +77,18 @@ describe('Command line', () => {
     expect(JSON.stringify(revoked.output)).not.toContain(key);
     e2e.clock.advance(5_000);
     expect((await start().expect(401)).body.code).toBe('invalid_api_key');
+
+    // Each change is in the team's audit log as the operator's (docs/audit.md), without the secret.
+    const audit: { action: string; actor_type: string; actor_label: string; client_address: string | null; target_id: string }[] =
+      await e2e.app
+        .get(DataSource)
+        .query(
+          `SELECT action, actor_type, actor_label, client_address, target_id FROM audit_events WHERE team_id = $1 ORDER BY occurred_at, action`,
+          [teamId],
+        );
+    expect(audit.map((entry) => entry.action).sort()).toEqual(['api_key.blocked', 'api_key.created', 'api_key.revoked', 'member.added']);
+    for (const entry of audit) expect(entry).toMatchObject({ actor_type: 'operator', actor_label: 'operator', client_address: null });
+    expect(JSON.stringify(audit)).not.toContain(key);
   });
 
   it('should make keys of a team without --subscription-until answer subscription_required', async () => {

@@ -36,6 +36,8 @@ export type ErrorCode =
   | 'invalid_webhook_url'
   | 'delivery_not_redeliverable'
   | 'endpoint_disabled'
+  | 'member_exists'
+  | 'cannot_remove_self'
   | 'rate_limit_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -82,6 +84,8 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   invalid_webhook_url: { status: 400, title: 'Invalid webhook URL' },
   delivery_not_redeliverable: { status: 409, title: 'Delivery cannot be redelivered' },
   endpoint_disabled: { status: 409, title: 'Endpoint disabled' },
+  member_exists: { status: 409, title: 'Member exists' },
+  cannot_remove_self: { status: 409, title: 'Cannot remove yourself' },
   rate_limit_exceeded: { status: 429, title: 'Too Many Requests' },
   payload_too_large: { status: 413, title: 'Payload Too Large' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },

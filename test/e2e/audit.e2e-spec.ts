@@ -1,0 +1,174 @@
+import { DataSource } from 'typeorm';
+import { AuditPurgeJob } from '../../src/audit/audit-purge.job.js';
+import { TokensService } from '../../src/tokens/tokens.service.js';
+import { UsersService } from '../../src/users/users.service.js';
+import { createTeamWithKey } from '../support/fixtures.js';
+import { useE2eApp } from '../support/e2e.js';
+import { expectMatchesSchema } from '../support/openapi.js';
+import { expectProblem, expectValidationProblem } from '../support/problem.js';
+
+interface AuditRow {
+  action: string;
+  actor: string;
+  actorType: string;
+  environment?: string;
+  targetId?: string;
+  clientAddress?: string;
+  details?: Record<string, unknown>;
+}
+
+describe('The audit log and the members (docs/audit.md)', () => {
+  // The endpoint below is never sent to (no session ends); a loopback URL needs no DNS.
+  const e2e = useE2eApp({ withKey: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  let bearer: string;
+  let otherBearer: string;
+  let otherTeamId: string;
+  let selfId: string;
+
+  async function member(teamId: string, email: string) {
+    const user = await e2e.app.get(UsersService).create({ teamId, email });
+    return { user, bearer: `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId, clientId: 'test' })).token}` };
+  }
+
+  const audit = async (filterModel: object = {}, authorization = bearer): Promise<AuditRow[]> => {
+    const res = await e2e.http
+      .post('/api/v1/audit-events')
+      .set('authorization', authorization)
+      .send({ startRow: 0, endRow: 100, filterModel })
+      .expect(200);
+    expectMatchesSchema(res, 'POST /api/v1/audit-events');
+    return res.body.rows;
+  };
+
+  beforeAll(async () => {
+    const self = await member(e2e.team.id, 'auditor@example.com');
+    bearer = self.bearer;
+    selfId = self.user.id;
+    const other = await createTeamWithKey(e2e.app);
+    otherTeamId = other.team.id;
+    otherBearer = (await member(other.team.id, 'other-auditor@example.com')).bearer;
+  });
+
+  it('should record a key created and revoked with who, where from and which environment, never the secret', async () => {
+    const created = await e2e.http
+      .post('/api/v1/api-keys')
+      .set('authorization', bearer)
+      .send({ name: 'checkout', environment: 'live' })
+      .expect(201);
+    await e2e.http.post(`/api/v1/api-keys/${created.body.id}/revoke`).set('authorization', bearer).expect(200);
+    const rows = await audit();
+    expect(rows.slice(0, 2)).toEqual([
+      expect.objectContaining({ action: 'api_key.revoked', targetId: created.body.id, environment: 'live', details: { name: 'checkout' } }),
+      expect.objectContaining({ action: 'api_key.created', targetId: created.body.id, environment: 'live' }),
+    ]);
+    expect(rows[0]).toMatchObject({
+      actor: 'auditor@example.com',
+      actorType: 'member',
+      targetType: 'api_key',
+      clientAddress: expect.any(String),
+    });
+    expect(JSON.stringify(rows)).not.toContain(created.body.key);
+  });
+
+  it('should keep the walls: another team sees none of it, and an environment filter keeps to its environment', async () => {
+    expect(await audit({}, otherBearer)).toEqual([]);
+    expect((await audit({ environment: { filterType: 'set', values: ['test'] } })).map((row) => row.action)).not.toContain(
+      'api_key.revoked',
+    );
+    expect((await audit({ environment: { filterType: 'set', values: ['live'] } })).every((row) => row.environment === 'live')).toBe(true);
+  });
+
+  it('should record webhook endpoint changes and answer the delete with 204 and no body', async () => {
+    const created = await e2e.http
+      .post('/api/v1/webhook-endpoints')
+      .set('authorization', bearer)
+      .send({ url: 'http://127.0.0.1:9/eid', environment: 'test' })
+      .expect(201);
+    await e2e.http.patch(`/api/v1/webhook-endpoints/${created.body.id}`).set('authorization', bearer).send({ enabled: false }).expect(200);
+    await e2e.http.post(`/api/v1/webhook-endpoints/${created.body.id}/rotate-secret`).set('authorization', bearer).expect(200);
+    const deleted = await e2e.http.delete(`/api/v1/webhook-endpoints/${created.body.id}`).set('authorization', bearer).expect(204);
+    expect(deleted.text).toBe('');
+    const rows = await audit({ targetType: { filterType: 'set', values: ['webhook_endpoint'] } });
+    expect(rows.map((row) => row.action)).toEqual([
+      'webhook_endpoint.deleted',
+      'webhook_endpoint.secret_rotated',
+      'webhook_endpoint.changed',
+      'webhook_endpoint.created',
+    ]);
+    expect(rows.every((row) => row.environment === 'test' && row.targetId === created.body.id)).toBe(true);
+    expect(rows[2].details).toEqual({ url: 'http://127.0.0.1:9/eid', changed: ['enabled'] });
+    expect(JSON.stringify(rows)).not.toContain(created.body.secret);
+  });
+
+  it('should list, add and remove members, never oneself, with their audit entries', async () => {
+    const members = (authorization = bearer) => e2e.http.get('/api/v1/members').set('authorization', authorization).expect(200);
+    const add = (body: object) => e2e.http.post('/api/v1/members').set('authorization', bearer).send(body);
+    expect((await members()).body.map((m: { email: string }) => m.email)).toEqual(['auditor@example.com']);
+
+    const added = await add({ email: 'New.Member@Example.com' }).expect(201);
+    expectMatchesSchema(added, 'POST /api/v1/members');
+    expect(added.body).toMatchObject({ email: 'new.member@example.com', phone: null });
+    const byPhone = await add({ phone: '+46701234999' }).expect(201);
+    expectProblem(await add({ email: 'new.member@example.com' }).expect(409), 409, 'member_exists');
+    // Contacts are unique across teams: a login code names one user.
+    expectProblem(await add({ email: 'other-auditor@example.com' }).expect(409), 409, 'member_exists');
+    expectValidationProblem(await add({}).expect(400));
+    expectValidationProblem(await add({ phone: '0701234567' }).expect(400));
+    expect((await members()).body).toHaveLength(3);
+    expect((await members(otherBearer)).body).toHaveLength(1);
+
+    const remove = (id: string, authorization = bearer) => e2e.http.delete(`/api/v1/members/${id}`).set('authorization', authorization);
+    expectProblem(await remove(selfId).expect(409), 409, 'cannot_remove_self');
+    expectProblem(await remove(added.body.id, otherBearer).expect(404), 404, 'not_found');
+    expectProblem(await remove('not-a-uuid').expect(404), 404, 'not_found');
+    expect((await remove(byPhone.body.id).expect(204)).text).toBe('');
+    expect((await members()).body.map((m: { id: string }) => m.id)).not.toContain(byPhone.body.id);
+
+    const rows = await audit({ targetType: { filterType: 'set', values: ['member'] } });
+    expect(rows.map((row) => [row.action, row.targetId])).toEqual([
+      ['member.removed', byPhone.body.id],
+      ['member.added', byPhone.body.id],
+      ['member.added', added.body.id],
+    ]);
+    expect(rows[0].details).toEqual({ email: null, phone: '+46701234999' });
+  });
+
+  it("should end a removed member's access at their next request", async () => {
+    const leaving = await member(e2e.team.id, 'leaving@example.com');
+    await e2e.http.get('/api/v1/me').set('authorization', leaving.bearer).expect(200);
+    await e2e.http.delete(`/api/v1/members/${leaving.user.id}`).set('authorization', bearer).expect(204);
+    await e2e.http.get('/api/v1/me').set('authorization', leaving.bearer).expect(401);
+  });
+
+  it('should refuse to change an entry, and purge entries past the retention', async () => {
+    const db = e2e.app.get(DataSource);
+    await expect(db.query(`UPDATE audit_events SET action = 'api_key.created' WHERE team_id = $1`, [e2e.team.id])).rejects.toThrow(
+      /append-only/,
+    );
+    await db.query(
+      `INSERT INTO audit_events (id, team_id, occurred_at, actor_type, action, target_type)
+       VALUES (gen_random_uuid(), $1, now() - interval '400 days', 'operator', 'api_key.created', 'api_key')`,
+      [otherTeamId],
+    );
+    const before = (await audit()).length;
+    expect(await e2e.app.get(AuditPurgeJob).purgeExpired()).toBe(1);
+    expect((await audit()).length).toBe(before);
+  });
+
+  it('should refuse an unknown column, an API key and no credential', async () => {
+    expectValidationProblem(
+      await e2e.http
+        .post('/api/v1/audit-events')
+        .set('authorization', bearer)
+        .send({ startRow: 0, endRow: 10, sortModel: [{ colId: 'team_id', sort: 'asc' }] })
+        .expect(400),
+    );
+    expectProblem(
+      await e2e.http.post('/api/v1/audit-events').set('x-api-key', e2e.key).send({ startRow: 0, endRow: 10 }).expect(403),
+      403,
+      'endpoint_not_available',
+    );
+    expectProblem(await e2e.http.get('/api/v1/members').set('x-api-key', e2e.key).expect(403), 403, 'endpoint_not_available');
+    await e2e.http.post('/api/v1/audit-events').send({ startRow: 0, endRow: 10 }).expect(401);
+  });
+});
