@@ -1,5 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { insightsEn, insightsSv } from './i18n-insights';
 
 export type Language = 'sv' | 'en';
 
@@ -105,6 +106,7 @@ const en = {
   pending: 'pending',
   delivered: 'delivered',
   failed: 'failed',
+  ...insightsEn,
 };
 
 export type TextKey = keyof typeof en;
@@ -211,6 +213,7 @@ const sv: Record<TextKey, string> = {
   pending: 'väntar',
   delivered: 'levererad',
   failed: 'misslyckad',
+  ...insightsSv,
 };
 
 const TEXTS: Record<Language, Record<TextKey, string>> = { en, sv };

@@ -3,8 +3,11 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { call, whenUnauthorized } from './api';
 import { LanguageContext, translator, type Language, type TextKey } from './i18n';
 import { ApiKeysPage } from './pages/api-keys';
+import { AuditPage } from './pages/audit';
 import { DeliveriesPage } from './pages/deliveries';
 import { LoginPage } from './pages/login';
+import { MembersPage } from './pages/members';
+import { OverviewPage } from './pages/overview';
 import { SessionsPage } from './pages/sessions';
 import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
@@ -14,11 +17,14 @@ interface Me {
   team: { name: string };
 }
 
-const PAGES: { hash: string; label: TextKey; Page: () => preact.JSX.Element }[] = [
+const PAGES: { hash: string; label: TextKey; Page: (props: { me: Me }) => preact.JSX.Element }[] = [
+  { hash: '#/overview', label: 'navOverview', Page: OverviewPage },
   { hash: '#/api-keys', label: 'navKeys', Page: ApiKeysPage },
   { hash: '#/webhooks', label: 'navWebhooks', Page: WebhooksPage },
   { hash: '#/deliveries', label: 'navDeliveries', Page: DeliveriesPage },
   { hash: '#/sessions', label: 'navSessions', Page: SessionsPage },
+  { hash: '#/audit', label: 'navAudit', Page: AuditPage },
+  { hash: '#/members', label: 'navMembers', Page: ({ me }) => <MembersPage selfId={me.user.id} /> },
 ];
 
 function initialLanguage(): Language {
@@ -102,7 +108,7 @@ function App() {
         ) : me === null ? (
           <LoginPage onLoggedIn={async () => setMe(await call<Me>('GET', '/api/v1/me'))} />
         ) : (
-          <current.Page />
+          <current.Page me={me} />
         )}
       </main>
     </LanguageContext.Provider>

@@ -127,7 +127,8 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
     await page.getByLabel('Kod').focus();
     await page.keyboard.type(/login code is (\d{6})\./.exec(mail.raw)![1]);
     await page.keyboard.press('Enter');
-    await main('api-keys');
+    // The overview is the first page (docs/console.md).
+    await main('overview');
 
     const [cookie] = await context.cookies(base);
     expect(cookie).toMatchObject({ name: '__Host-eidgw-console', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });

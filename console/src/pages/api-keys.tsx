@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api';
+import { formatNumber } from '../format';
 import { formatTime, useText } from '../i18n';
 import { Confirm, ErrorMessage, SecretOnce } from './shared';
 
@@ -57,9 +58,10 @@ export function ApiKeysPage() {
     await load();
   };
 
-  const limit = (value: number | null, unit: string) => `${value ?? t('unlimited')} ${unit}`;
-  const used = (count: number, of: number | null, unit: 'usageRequests' | 'usageAddresses') =>
-    t(unit, { used: count, limit: of ?? t('unlimited') });
+  const count = (value: number) => formatNumber(language, value);
+  const limit = (value: number | null, unit: string) => `${value === null ? t('unlimited') : count(value)} ${unit}`;
+  const used = (value: number, of: number | null, unit: 'usageRequests' | 'usageAddresses') =>
+    t(unit, { used: count(value), limit: of === null ? t('unlimited') : count(of) });
 
   return (
     <section>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api';
+import { formatDuration } from '../format';
 import { formatTime, useText } from '../i18n';
 import { ChoiceFilter, ContainsFilter, ListingFilters } from './listing-filters';
 import { ListingTable } from './listing-table';
@@ -146,7 +147,7 @@ export function DeliveriesPage() {
                         <td>{attempt.trigger}</td>
                         <td>{attempt.outcome}</td>
                         <td>{attempt.statusCode ?? t('none')}</td>
-                        <td>{attempt.latencyMs} ms</td>
+                        <td>{formatDuration(language, attempt.latencyMs)}</td>
                         <td>{attempt.error ?? t('none')}</td>
                       </tr>
                     ))}

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { formatDuration } from '../format';
 import { formatTime, useText } from '../i18n';
 import { ChoiceFilter, ContainsFilter, ListingFilters } from './listing-filters';
 import { ListingTable } from './listing-table';
@@ -69,7 +70,7 @@ export function SessionsPage() {
             <td>{row.hintCode ?? t('none')}</td>
             <td>{formatTime(language, row.createdAt)}</td>
             <td>{formatTime(language, row.completedAt)}</td>
-            <td>{row.durationMs === undefined ? t('none') : `${(row.durationMs / 1000).toFixed(1)} s`}</td>
+            <td>{formatDuration(language, row.durationMs)}</td>
           </tr>
         )}
       />

@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { UsersService } from '../../src/users/users.service.js';
+import { describeInBrowser, launchChromium } from '../support/browser.js';
+import { useE2eApp } from '../support/e2e.js';
+import { seedOverview } from '../support/overview-seed.js';
+import { NO_IP_BLOCKING } from '../support/protection-backends.js';
+import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
+
+// Set to a folder (e.g. docs) to keep screenshots of each page; docs/console.md's are made this way.
+const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOT_DIR;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface InPage {
+  document: { documentElement: { scrollWidth: number } };
+  axe?: {
+    run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
+  };
+}
+
+/** Text as a reader sees it: Swedish thousands separators are no-break spaces. */
+const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+describeInBrowser('The console overview, audit log and members in a browser (headless Chromium)', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let smtp: SmtpReceiver;
+  const cspViolations: string[] = [];
+  const email = 'grace@console.example';
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+  });
+  const e2e = useE2eApp({
+    env: () => ({ ...NO_IP_BLOCKING, OTP_DELIVERY: 'smtp', SMTP_URL: smtp.url }),
+    listen: true,
+    withKey: { plan: 'pro', key: { name: 'checkout', monthlyLimit: 1_000_000 } },
+    bootTimeout: 120_000,
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+
+  const main = (target: Page, name: string) => target.waitForSelector(`main[data-page="${name}"]`);
+  const shoot = async (target: Page, name: string) => {
+    if (!SCREENSHOT_DIR) return;
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await writeFile(join(SCREENSHOT_DIR, name), await target.screenshot({ fullPage: true }));
+  };
+  const expectAccessible = async (target: Page) => {
+    if (!(await target.evaluate(() => 'axe' in globalThis))) await target.evaluate(AXE_SOURCE);
+    const violations = await target.evaluate(async () => {
+      const inPage = globalThis as unknown as InPage & typeof globalThis;
+      const result = await inPage.axe!.run((inPage as unknown as { document: unknown }).document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target) }));
+    });
+    expect(violations).toEqual([]);
+  };
+  /** The cells of a table's rows, as the reader reads them. */
+  const rowsOf = (target: Page, selector: string) =>
+    target
+      .locator(`${selector} tbody tr`)
+      .evaluateAll((rows) =>
+        rows.map((row) =>
+          Array.from(
+            (row as unknown as { children: ArrayLike<{ textContent: string | null }> }).children,
+            (cell) => cell.textContent ?? '',
+          ),
+        ),
+      );
+
+  beforeAll(async () => {
+    base = `http://localhost:${new URL(e2e.baseUrl).port}`;
+    await seedOverview(e2e.app, e2e.team.id, e2e.apiKey.id);
+    await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'sv-SE' });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+  }, 120_000);
+
+  it("should open on the overview after the login, with the figures of the team's sessions, in the charts' tables too", async () => {
+    await page.goto(`${base}/console`);
+    await page.getByLabel('E-post eller mobilnummer (+46…)').fill(email);
+    await page.getByRole('button', { name: 'Skicka kod' }).click();
+    await page.getByLabel('Kod').waitFor();
+    await page.getByLabel('Kod').fill(/login code is (\d{6})\./.exec(smtp.messages.at(-1)!.raw)![1]);
+    await page.getByRole('button', { name: 'Logga in' }).click();
+    await main(page, 'overview');
+    const figures = page.locator('[data-testid="figures"]');
+    await figures.waitFor();
+    const tiles = await figures
+      .locator('.tile')
+      .evaluateAll((tiles) => tiles.map((tile) => (tile as unknown as { textContent: string }).textContent));
+    expect(tiles.map(plain)).toEqual([
+      'Startade sessioner16',
+      'Genomförda40 %',
+      'Mediantid till genomförd3,5 s',
+      '95:e percentilen, tid till genomförd5,8 s',
+      'Levererade webhooks4',
+      'Misslyckade webhooks1',
+      '95:e percentilen, webhook-svarstid1 s',
+    ]);
+    // The sessions chart's table: 24 hours, whose columns add up to the outcomes.
+    const chartRows = await rowsOf(page, 'table[data-chart-table="sessions-chart"]');
+    expect(chartRows).toHaveLength(24);
+    const column = (i: number) => chartRows.reduce((sum, row) => sum + Number(plain(row[i])), 0);
+    expect([1, 2, 3, 4, 5].map(column)).toEqual([6, 3, 4, 2, 1]);
+    expect((await rowsOf(page, 'table[data-table="providers"]')).map((row) => row.map(plain))).toEqual([
+      ['bankid', '8', '2', '3', '3', '0', '0'],
+      ['simulator', '8', '4', '0', '1', '2', '1'],
+    ]);
+    expect((await rowsOf(page, 'table[data-table="failures"]'))[0].map(plain)).toEqual(['startFailed', 'bankid', 'RFA17B', '3']);
+    const webhookRows = await rowsOf(page, 'table[data-chart-table="webhooks-chart"]');
+    expect(webhookRows.reduce((sum, row) => sum + Number(plain(row[1])), 0)).toBe(4);
+    // A monthly limit of a million reads as Swedish writes it.
+    expect((await rowsOf(page, 'table[data-table="key-usage"]'))[0].map(plain)).toEqual([
+      'checkout',
+      `${e2e.apiKey.displayPrefix}…${e2e.apiKey.lastFour}`,
+      '0',
+      '1 000 000',
+      '0 %',
+    ]);
+    await expectAccessible(page);
+    await shoot(page, 'console-overview.png');
+
+    await page.getByLabel('Miljö').selectOption('live');
+    await figures.locator('.tile', { hasText: 'Startade sessioner' }).filter({ hasText: '5' }).waitFor();
+    await page.getByLabel('Period').selectOption('30d');
+    await page.locator('table[data-chart-table="sessions-chart"] tbody tr').nth(29).waitFor({ state: 'attached' });
+    expect(await page.locator('table[data-chart-table="sessions-chart"] tbody tr').count()).toBe(30);
+  });
+
+  it('should write numbers the English way in English, and fit a phone', async () => {
+    const phone = await context.newPage();
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${base}/console#/overview`);
+      await main(phone, 'overview');
+      await phone.getByLabel('Språk').selectOption('en');
+      await phone.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await phone.locator('table[data-table="key-usage"] td', { hasText: '1,000,000' }).waitFor({ state: 'attached' });
+      await phone.locator('.tile', { hasText: 'Median time to complete' }).filter({ hasText: '3.5 s' }).waitFor();
+      const width = await phone.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(390);
+      await expectAccessible(phone);
+      await shoot(phone, 'console-overview-phone.png');
+      await phone.goto(`${base}/console#/api-keys`);
+      await phone.locator('td', { hasText: '1,000,000 per month' }).waitFor();
+      await phone.getByLabel('Language').selectOption('sv');
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('should show the revocation of a key in the audit log, with who and from where', async () => {
+    await page.goto(`${base}/console#/api-keys`);
+    await main(page, 'api-keys');
+    await page.locator(`tr[data-key-id="${e2e.apiKey.id}"]`).getByRole('button', { name: 'Återkalla' }).click();
+    await page.getByRole('button', { name: 'Ja, återkalla' }).click();
+    await page.locator(`tr[data-key-id="${e2e.apiKey.id}"]`, { hasText: 'Återkallad' }).waitFor();
+
+    await page.goto(`${base}/console#/audit`);
+    await main(page, 'audit');
+    const entry = page.locator('tr[data-action="api_key.revoked"]');
+    await entry.waitFor();
+    const cells = (await entry.locator('td').allTextContents()).map(plain);
+    expect(cells.slice(1, 5)).toEqual([email, 'api_key.revoked', e2e.apiKey.id.slice(0, 8), 'test']);
+    expect(cells[5]).toMatch(/127\.0\.0\.1|::1/);
+    expect(cells[6]).toBe('name: checkout');
+    await expectAccessible(page);
+    await shoot(page, 'console-audit.png');
+  });
+
+  it('should add a member by e-mail and remove them after a confirmation, never oneself', async () => {
+    await page.goto(`${base}/console#/members`);
+    await main(page, 'members');
+    await page.locator(`tr[data-member="${email}"]`, { hasText: '(du)' }).waitFor();
+    expect(await page.locator(`tr[data-member="${email}"] button`).count()).toBe(0);
+    await page.getByLabel('E-postadress, eller mobilnummer som +46…').fill('Eve@Console.Example');
+    await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'eve@console.example är tillagd' }).waitFor();
+    await page.locator('tr[data-member="eve@console.example"]').waitFor();
+    await expectAccessible(page);
+    await shoot(page, 'console-members.png');
+
+    await page
+      .locator('tr[data-member="eve@console.example"]')
+      .getByRole('button', { name: /Ta bort/ })
+      .click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Ja, ta bort' }).click();
+    await page.locator('tr[data-member="eve@console.example"]').waitFor({ state: 'detached' });
+
+    await page.goto(`${base}/console#/audit`);
+    await page.locator('tr[data-action="member.removed"]').waitFor();
+    await page.locator('tr[data-action="member.added"]').waitFor();
+    await page.locator('tr[data-action="console.login"]', { hasText: email }).waitFor();
+    expect(cspViolations).toEqual([]);
+  });
+});
