@@ -32,6 +32,7 @@ import { ProtectionModule } from './protection/protection.module.js';
 import { PublicRouteLimitsModule } from './protection/public-route-limits/public-route-limits.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { StatsModule } from './stats/stats.module.js';
+import { SessionTimelineModule } from './timeline/session-timeline.module.js';
 import { TeamsModule } from './teams/teams.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
 import { UsersModule } from './users/users.module.js';
@@ -79,6 +80,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ConsoleModule,
     EvidenceModule,
     StatsModule,
+    SessionTimelineModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -637,6 +637,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{sessionId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's changes, webhook messages and evidence check, without personal data (docs/console.md) */
+        get: operations["sessionTimeline_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "auth.session.completed": {
@@ -2016,6 +2033,84 @@ export interface components {
             webhooks: components["schemas"]["WebhookStatsDto"];
             /** @description The environment's active keys with their limits and usage. */
             apiKeys: components["schemas"]["KeyStatsDto"][];
+        };
+        TimelineSessionDto: {
+            /** Format: uuid */
+            sessionId: string;
+            /** @example bankid */
+            provider: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @enum {string} */
+            channel: "app" | "phone";
+            /** @enum {string} */
+            status: "pending" | "complete" | "failed";
+            hintCode: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description Orders replaced after startFailed (autoRenew). */
+            renewals: number;
+        };
+        TimelineEventDto: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            status: "pending" | "complete" | "failed";
+            /** @example userSign */
+            hintCode: string | null;
+        };
+        TimelineAttemptDto: {
+            number: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @enum {string} */
+            trigger: "scheduled" | "manual";
+            /** @enum {string} */
+            outcome: "success" | "http_error" | "timeout" | "network_error" | "refused";
+            statusCode: number | null;
+            latencyMs: number;
+            error: string | null;
+        };
+        TimelineWebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example msg_2Kq… */
+            messageId: string;
+            /** @example auth.session.completed */
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** @example https://rp.example.com/hooks/eid */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            attempts: components["schemas"]["TimelineAttemptDto"][];
+        };
+        TimelineEvidenceDto: {
+            /**
+             * @description none: the provider gave nothing to check (yet); purged: erased with the personal data.
+             * @enum {string}
+             */
+            state: "checked" | "none" | "purged";
+            verification?: components["schemas"]["EvidenceVerificationDto"];
+        };
+        SessionTimelineDto: {
+            session: components["schemas"]["TimelineSessionDto"];
+            /** @description The start, then every status or hint code change, oldest first. */
+            events: components["schemas"]["TimelineEventDto"][];
+            /** @description The webhook messages of the session, with their attempts. */
+            webhooks: components["schemas"]["TimelineWebhookDto"][];
+            evidence: components["schemas"]["TimelineEvidenceDto"];
+            /** @description The OpenID client that started the session, if one did. */
+            oidcClientId: string | null;
         };
         WebhookEventDataDto: {
             /**
@@ -5668,6 +5763,76 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    sessionTimeline_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionTimelineDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found";
                     };
                 };
             };

@@ -28,6 +28,7 @@ import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000
 import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
 import { IndexSessionsForStats1795304000000 } from '../../migrations/1795304000000-IndexSessionsForStats.js';
 import { CreateAuditEvents1795304100000 } from '../../migrations/1795304100000-CreateAuditEvents.js';
+import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000-CreateSessionEvents.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   OrderSimulatorOrdersByInsertion1795303700000,
   IndexSessionsForStats1795304000000,
   CreateAuditEvents1795304100000,
+  CreateSessionEvents1795304200000,
 ];

@@ -19,6 +19,7 @@ import {
 } from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
+import { SessionEventLog } from './session-event-log.js';
 import { SessionMetrics } from './session-metrics.js';
 import { SessionStore, type CollectClaim, type SessionTransitionRow } from './session.store.js';
 import { sessionView, type SessionOutcome } from './session-view.js';
@@ -47,6 +48,7 @@ export class SessionSettlement {
     private readonly evidence: EvidenceService,
     private readonly resultTokens: ResultTokenSigner,
     private readonly metrics: SessionMetrics,
+    private readonly eventLog: SessionEventLog,
   ) {}
 
   /** The session refreshed from its provider when its last collect is due; as it was otherwise. */
@@ -187,6 +189,12 @@ export class SessionSettlement {
             ? progressEvent({ ...session, ...changes }, now)
             : endedEvent({ ...session, ...changes }, completion, outcome),
         );
+      // The session's timeline (docs/console.md): the same changes, in the same transaction.
+      await this.eventLog.append(
+        manager,
+        slice.filter(({ session }) => updated.has(session.id)).map(({ session, changes }) => timelineRow(session, changes)),
+        now,
+      );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
     if (outcome.messages > 0) this.outbox.dispatchSoon();
@@ -285,6 +293,12 @@ function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRo
     resultTokenEnc: changes.resultTokenEnc ?? null,
     completedAt: changes.completedAt ?? null,
   };
+}
+
+/** A change as the timeline keeps it: status and hint code, nothing personal. */
+function timelineRow(session: Session, changes: Partial<Session>) {
+  const row = rowOf(session, changes);
+  return { sessionId: row.id, status: row.status, hintCode: row.hintCode };
 }
 
 /** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */

@@ -12,6 +12,7 @@ import { SessionQrSources } from './session-qr-sources.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
+import { SessionEventLog } from './session-event-log.js';
 import { SessionSettlement } from './session-settlement.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
@@ -37,6 +38,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionsService,
     SessionReturnsService,
     SessionSettlement,
+    SessionEventLog,
     SessionMetrics,
     SessionQrSources,
     SessionCollectorJob,
