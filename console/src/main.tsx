@@ -8,6 +8,7 @@ import { DeliveriesPage } from './pages/deliveries';
 import { LoginPage } from './pages/login';
 import { MembersPage } from './pages/members';
 import { OverviewPage } from './pages/overview';
+import { SessionTimelinePage } from './pages/session-timeline';
 import { SessionsPage } from './pages/sessions';
 import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
@@ -26,6 +27,12 @@ const PAGES: { hash: string; label: TextKey; Page: (props: { me: Me }) => preact
   { hash: '#/audit', label: 'navAudit', Page: AuditPage },
   { hash: '#/members', label: 'navMembers', Page: ({ me }) => <MembersPage selfId={me.user.id} /> },
 ];
+
+const TIMELINE = {
+  hash: '#/timeline',
+  label: 'navSessions' as TextKey,
+  Page: () => <SessionTimelinePage sessionId={location.hash.slice('#/sessions/'.length)} />,
+};
 
 function initialLanguage(): Language {
   const stored = localStorage.getItem('console-language');
@@ -52,7 +59,9 @@ function App() {
     return () => removeEventListener('hashchange', onHash);
   }, []);
 
-  const current = PAGES.find((page) => page.hash === hash) ?? PAGES[0];
+  // A session's timeline lives under the sessions page: #/sessions/<id>.
+  const timelineOf = /^#\/sessions\/([0-9a-f-]{36})$/.exec(hash)?.[1];
+  const current = timelineOf ? TIMELINE : (PAGES.find((page) => page.hash === hash) ?? PAGES[0]);
   useEffect(() => {
     document.title = `${me ? t(current.label) : t('loginTitle')} · ${t('appName')}`;
   }, [me, current, t]);

@@ -30,6 +30,7 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
   let page: Page;
   let base: string;
   let smtp: SmtpReceiver;
+  let sessionIds: string[];
   const cspViolations: string[] = [];
   const email = 'grace@console.example';
 
@@ -81,7 +82,7 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
 
   beforeAll(async () => {
     base = `http://localhost:${new URL(e2e.baseUrl).port}`;
-    await seedOverview(e2e.app, e2e.team.id, e2e.apiKey.id);
+    sessionIds = await seedOverview(e2e.app, e2e.team.id, e2e.apiKey.id);
     await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'sv-SE' });
@@ -163,6 +164,32 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
     } finally {
       await phone.close();
     }
+  });
+
+  it("should filter the sessions by one of the team's providers and open a session's timeline", async () => {
+    await page.goto(`${base}/console#/sessions`);
+    await main(page, 'sessions');
+    await page.getByLabel('Leverantör').locator('option', { hasText: 'bankid' }).waitFor({ state: 'attached' });
+    expect(await page.getByLabel('Leverantör').locator('option').allTextContents()).toEqual(['Alla', 'bankid', 'simulator']);
+    await page.getByLabel('Leverantör').selectOption('bankid');
+    await page.getByLabel('Miljö').selectOption('test');
+    await page.getByLabel('Status').selectOption('complete');
+    await page.getByRole('button', { name: 'Filtrera' }).click();
+    await page.getByText('Rad 1–2 av 2').waitFor();
+    // The fifth seeded session: bankid, complete, its webhook message failed after three attempts.
+    await page.getByRole('link', { name: `Tidslinje för ${sessionIds[4].slice(0, 8)}` }).click();
+    await main(page, 'timeline');
+    await page.getByRole('heading', { level: 1, name: `Tidslinje för session ${sessionIds[4].slice(0, 8)}` }).waitFor();
+    expect((await page.locator('[data-list="events"] > li').allTextContents()).map(plain)).toEqual([
+      expect.stringMatching(/pending outstandingTransaction$/),
+    ]);
+    const webhook = page.locator('[data-list="webhooks"] > li');
+    await expect(webhook.count()).resolves.toBe(1);
+    expect(plain(await webhook.textContent())).toContain('auth.session.completed → https://hooks.example.com/eid: misslyckad');
+    expect(await webhook.locator('ol > li').count()).toBe(3);
+    expect(plain(await webhook.locator('ol > li').first().textContent())).toMatch(/http_error 500 \(1 s\)$/);
+    await expectAccessible(page);
+    await shoot(page, 'console-timeline.png');
   });
 
   it('should show the revocation of a key in the audit log, with who and from where', async () => {

@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { call } from '../api';
 import { formatDuration } from '../format';
 import { formatTime, useText } from '../i18n';
-import { ChoiceFilter, ContainsFilter, ListingFilters } from './listing-filters';
+import { ChoiceFilter, ListingFilters } from './listing-filters';
 import { ListingTable } from './listing-table';
 import { ErrorMessage } from './shared';
 import { useListing } from './use-listing';
@@ -28,12 +29,13 @@ export function SessionsPage() {
   const [status, setStatus] = useState('');
   const [environment, setEnvironment] = useState('');
   const [provider, setProvider] = useState('');
+  const providers = useTeamProviders();
 
   const applyFilters = () =>
     listing.setFilter({
       ...(status ? { status: { filterType: 'set', values: [status] } } : {}),
       ...(environment ? { environment: { filterType: 'set', values: [environment] } } : {}),
-      ...(provider.trim() ? { provider: { filterType: 'text', type: 'contains', filter: provider.trim() } } : {}),
+      ...(provider ? { provider: { filterType: 'set', values: [provider] } } : {}),
     });
 
   return (
@@ -42,7 +44,7 @@ export function SessionsPage() {
       <ListingFilters onApply={applyFilters}>
         <ChoiceFilter label={t('status')} value={status} choices={STATUSES} onChange={setStatus} />
         <ChoiceFilter label={t('environment')} value={environment} choices={ENVIRONMENTS} onChange={setEnvironment} />
-        <ContainsFilter label={t('provider')} value={provider} onChange={setProvider} />
+        <ChoiceFilter label={t('provider')} value={provider} choices={providers} onChange={setProvider} />
       </ListingFilters>
       <ErrorMessage error={listing.error} />
       <ListingTable
@@ -62,7 +64,9 @@ export function SessionsPage() {
         row={(row) => (
           <tr key={row.sessionId}>
             <td>
-              <code title={row.sessionId}>{row.sessionId.slice(0, 8)}</code>
+              <a href={`#/sessions/${row.sessionId}`} aria-label={t('openTimeline', { id: row.sessionId.slice(0, 8) })}>
+                <code title={row.sessionId}>{row.sessionId.slice(0, 8)}</code>
+              </a>
             </td>
             <td>{row.provider}</td>
             <td>{row.environment}</td>
@@ -76,4 +80,21 @@ export function SessionsPage() {
       />
     </section>
   );
+}
+
+/**
+ * The providers the team's sessions used in the last 30 days, in either environment: the overview's
+ * figures (GET /api/v1/stats, cached by the service), so the filter offers what there is to find.
+ */
+function useTeamProviders(): string[] {
+  const [providers, setProviders] = useState<string[]>([]);
+  useEffect(() => {
+    const of = (environment: string) =>
+      call<{ sessions: { byProvider: { provider: string }[] } }>('GET', `/api/v1/stats?environment=${environment}&range=30d`).then(
+        (stats) => stats.sessions.byProvider.map((row) => row.provider),
+        () => [] as string[],
+      );
+    void Promise.all([of('test'), of('live')]).then((lists) => setProviders([...new Set(lists.flat())].sort()));
+  }, []);
+  return providers;
 }
