@@ -127,7 +127,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     try {
       const after = restarted.app.get(SimulatorEvidence).trustRoots;
       expect(after).toEqual(before);
-      const verification = await restarted.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: after, completion: authCompletion() });
+      const verification = await restarted.app
+        .get(EvidenceVerifier)
+        .verify({ ...evidence, expected: {}, trustRoots: after, completion: authCompletion() });
       expect(verification.status).toBe('verified');
     } finally {
       await restarted.close();
@@ -139,8 +141,16 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const signed = await e2e.app
       .get(SimulatorEvidence)
       .issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: e2e.clock.now() });
-    const session = { id: 's-1', provider: 'simulator', environment: 'test' as const, operation: 'sign' as const, userVisibleData: visible };
-    const stored = await e2e.app.get(EvidenceService).assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed }, completedNow());
+    const session = {
+      id: 's-1',
+      provider: 'simulator',
+      environment: 'test' as const,
+      operation: 'sign' as const,
+      userVisibleData: visible,
+    };
+    const stored = await e2e.app
+      .get(EvidenceService)
+      .assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed }, completedNow());
     expect(stored).toMatchObject({
       bankIdIssueDate: '2024-03-01',
       risk: 'low',
@@ -155,7 +165,13 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const signed = await e2e.app
       .get(SimulatorEvidence)
       .issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: e2e.clock.now() });
-    const session = { id: 's-2', provider: 'simulator', environment: 'test' as const, operation: 'sign' as const, userVisibleData: 'SGVqIGTDpQ==' };
+    const session = {
+      id: 's-2',
+      provider: 'simulator',
+      environment: 'test' as const,
+      operation: 'sign' as const,
+      userVisibleData: 'SGVqIGTDpQ==',
+    };
     const stored = await e2e.app.get(EvidenceService).assess(session, { ...signed }, completedNow());
     expect(stored).toMatchObject({
       signature: signed.signature,
@@ -165,15 +181,25 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
 
   it('should not verify simulator evidence presented for a BankID session', async () => {
     const signed = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
-    const stored = await e2e.app.get(EvidenceService).assess({ id: 's-3', provider: 'bankid', environment: 'test', operation: 'auth' }, { ...signed }, completedNow());
+    const stored = await e2e.app
+      .get(EvidenceService)
+      .assess({ id: 's-3', provider: 'bankid', environment: 'test', operation: 'auth' }, { ...signed }, completedNow());
     expect(stored!.verification).toMatchObject({ status: 'failed', certificateTrusted: false });
   });
 
   it('should keep evidence without a signature unverified, and no evidence as none', async () => {
     const service = e2e.app.get(EvidenceService);
-    expect(await service.assess({ id: 's-4', provider: 'simulator', environment: 'test', operation: 'auth' }, { bankIdIssueDate: '2024-03-01' }, completedNow())).toEqual({
+    expect(
+      await service.assess(
+        { id: 's-4', provider: 'simulator', environment: 'test', operation: 'auth' },
+        { bankIdIssueDate: '2024-03-01' },
+        completedNow(),
+      ),
+    ).toEqual({
       bankIdIssueDate: '2024-03-01',
     });
-    expect(await service.assess({ id: 's-5', provider: 'simulator', environment: 'test', operation: 'auth' }, undefined, completedNow())).toBeUndefined();
+    expect(
+      await service.assess({ id: 's-5', provider: 'simulator', environment: 'test', operation: 'auth' }, undefined, completedNow()),
+    ).toBeUndefined();
   });
 });
