@@ -56,6 +56,9 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       // Keys' last uses reach the listing within a tenth of a second instead of ten.
       API_KEY_LAST_USED_FLUSH_INTERVAL: '100ms',
+      // The sessions started before the browser opens stay pending for the whole run, however slow the host
+      // (unscanned simulator orders fail after 30 s by default).
+      SIMULATOR_START_TIMEOUT: '5m',
     }),
     listen: true,
     withKey: { plan: 'pro' },
