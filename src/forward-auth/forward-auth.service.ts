@@ -81,16 +81,18 @@ export class ForwardAuthService {
   }
 }
 
-/** What the upstream learns of the caller (docs/forward-auth.md, "Identity headers"). */
+/**
+ * What the upstream learns of the caller (docs/forward-auth.md, "Identity headers"). Every header is
+ * always sent, empty where it does not apply, so a gateway that copies them overwrites whatever the
+ * client sent under those names.
+ */
 function identityHeaders(principal: Principal): Record<string, string> {
-  const features = [...featuresOf(principal.team)].sort().join(',');
-  if (principal.kind === 'apiKey') {
-    return {
-      'x-eidgw-team': principal.team.id,
-      'x-eidgw-environment': principal.apiKey.environment,
-      'x-eidgw-key': principal.apiKey.id,
-      'x-eidgw-features': features,
-    };
-  }
-  return { 'x-eidgw-team': principal.team.id, 'x-eidgw-user': principal.user.id, 'x-eidgw-features': features };
+  const apiKey = principal.kind === 'apiKey' ? principal.apiKey : null;
+  return {
+    'x-eidgw-team': principal.team.id,
+    'x-eidgw-environment': apiKey?.environment ?? '',
+    'x-eidgw-key': apiKey?.id ?? '',
+    'x-eidgw-user': principal.kind === 'user' ? principal.user.id : '',
+    'x-eidgw-features': [...featuresOf(principal.team)].sort().join(','),
+  };
 }
