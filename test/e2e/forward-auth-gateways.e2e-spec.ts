@@ -35,7 +35,7 @@ const gateways = [
 
 /**
  * docs/forward-auth.md: real gateways from Debian's packages, configured with the snippets the docs
- * show (deploy/nginx/forward-auth.conf, deploy/caddy/forward-auth.caddy), in front of a stand-in for a
+ * show (deploy/nginx/forward-auth.conf, deploy/forward-auth.caddy), in front of a stand-in for a
  * v2 API, asking the built service in its own process on the shipped example policy.
  */
 describe('Forward authentication behind real gateways', () => {

@@ -101,7 +101,7 @@ http {
   return runGateway(binary, ['-e', join(dir, 'startup.log'), '-p', dir, '-c', join(dir, 'nginx.conf')], port, dir);
 }
 
-/** Caddy in front of `api`, importing deploy/caddy/forward-auth.caddy (the snippet docs/forward-auth.md shows). */
+/** Caddy in front of `api`, importing deploy/forward-auth.caddy (the snippet docs/forward-auth.md shows). */
 export async function startCaddy(binary: string, upstreams: { eidgw: string; api: string }): Promise<RunningGateway> {
   const dir = await mkdtemp(join(tmpdir(), 'eidgw-caddy-'));
   const port = await freePort();
@@ -111,7 +111,7 @@ export async function startCaddy(binary: string, upstreams: { eidgw: string; api
 }
 
 http://127.0.0.1:${port} {
-	import ${join(ROOT, 'deploy/caddy/forward-auth.caddy')}
+	import ${join(ROOT, 'deploy/forward-auth.caddy')}
 }
 `;
   await writeFile(join(dir, 'Caddyfile'), config);
