@@ -1,0 +1,100 @@
+// Forward-auth decisions per second (docs/forward-auth.md) beside a bare Fastify hello route and the
+// service's own /health/live, in one run (the machine is noisy: compare ratios only). The service runs
+// as `npm start` runs it, on PostgreSQL, with the example policy. Run: npm run bench:forward-auth.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { runLoad, type LoadResult } from './lib/load.js';
+import { SERVICE_NODE_FLAGS, startProcess } from './lib/processes.js';
+import { printSection } from './lib/report.js';
+
+const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PORT = { service: 3411, baseline: 3412 };
+const run = promisify(execFile);
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_SERVER, connectionTimeoutMillis: 2_000 });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+}
+
+async function main(): Promise<void> {
+  const name = `eidgw_bench_fa_${randomBytes(4).toString('hex')}`;
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch {
+    console.log(`No PostgreSQL reachable at ${PG_SERVER} (BENCH_DATABASE_URL): the forward-auth bench is skipped.`);
+    return;
+  }
+  const url = new URL(PG_SERVER);
+  url.pathname = `/${name}`;
+  const env = {
+    DATABASE_URL: url.toString(),
+    PORT: String(PORT.service),
+    LOG_LEVEL: 'warn',
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    FORWARD_AUTH_POLICY: 'deploy/forward-auth-policy.example.json',
+  };
+  const cli = async (...args: string[]) =>
+    JSON.parse((await run('node', ['dist/src/cli.js', ...args], { env: { ...process.env, ...env } })).stdout) as Record<string, string>;
+  const service = await startProcess('dist/src/main.js', env, `http://127.0.0.1:${PORT.service}/health/ready`, 120_000, SERVICE_NODE_FLAGS);
+  const baseline = await startProcess(
+    'dist/bench/baseline-server.js',
+    { DATABASE_URL: env.DATABASE_URL, PORT: String(PORT.baseline) },
+    `http://127.0.0.1:${PORT.baseline}/hello`,
+  );
+  try {
+    const team = await cli(
+      'teams',
+      'create',
+      '--name',
+      'bench-forward-auth',
+      '--plan',
+      'pro',
+      '--subscription-until',
+      '2099-01-01T00:00:00Z',
+    );
+    const unlimited = (await cli('keys', 'create', '--team', team.id, '--env', 'test')).key;
+    // A paying customer's key: every limit set, never reached here, so the allowance decides most requests in memory.
+    const limited = (await cli('keys', 'create', '--team', team.id, '--env', 'test', '--per-minute', '10000000', '--monthly', '100000000'))
+      .key;
+    const decide = (key: string) => ({
+      url: `http://127.0.0.1:${PORT.service}/forward-auth`,
+      headers: {
+        'x-original-method': 'POST',
+        'x-original-uri': '/watchlists/42/events',
+        'x-forwarded-for': '192.0.2.10',
+        'x-api-key': key,
+      },
+    });
+    const scenarios: [string, Parameters<typeof runLoad>[0]][] = [
+      ['bare Fastify: GET /hello', { url: `http://127.0.0.1:${PORT.baseline}/hello` }],
+      ['eid-gateway: GET /health/live', { url: `http://127.0.0.1:${PORT.service}/health/live` }],
+      ['forward-auth: unlimited key', decide(unlimited)],
+      ['forward-auth: limited key (allowance)', decide(limited)],
+    ];
+    // A short warm-up each, then the measured runs.
+    for (const [, options] of scenarios) await runLoad({ ...options, durationSeconds: 1 });
+    const measured: [string, LoadResult][] = [];
+    for (const [label, options] of scenarios) measured.push([label, await runLoad({ ...options, durationSeconds: SECONDS })]);
+    const hello = measured[0][1].rps;
+    await printSection('Forward-auth decisions', [
+      `${SECONDS} s each, 10 connections, from the same machine; the decision is POST /watchlists/{id}/events of the example policy (feature \`pro\`).`,
+      '',
+      '| Route | Requests/s | vs bare hello | p50 | p99 | non-2xx |',
+      '|---|---|---|---|---|---|',
+      ...measured.map(
+        ([label, r]) =>
+          `| ${label} | ${Math.round(r.rps)} | ${((r.rps / hello) * 100).toFixed(0)}% | ${r.p50} ms | ${r.p99} ms | ${r.errors} |`,
+      ),
+    ]);
+  } finally {
+    await service.stop();
+    await baseline.stop();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+await main();
