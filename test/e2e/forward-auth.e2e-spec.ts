@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ApiKeyChanges } from '../../src/api-keys/api-key-changes.js';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
+import { IpBlocksService } from '../../src/protection/ip-blocks/ip-blocks.service.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
+import { createTestApp } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey, type TeamKeyOptions } from '../support/fixtures.js';
 import { expectProblem } from '../support/problem.js';
 import { protectionBackends } from '../support/protection-backends.js';
+import { waitUntil } from '../support/webhooks.js';
 
 const { backends } = await protectionBackends();
 
@@ -174,5 +182,58 @@ describe.each(backends)('Forward authentication ($name)', (backend) => {
     expect(metrics).toMatch(/forward_auth_decisions_total\{outcome="allowed",method="POST",route="\/watchlists\/\{id\}\/vehicles"\} [1-9]/);
     expect(metrics).toMatch(/forward_auth_decisions_total\{outcome="endpoint_not_available",method="-",route="unlisted"\} [1-9]/);
     expect(metrics).not.toMatch(/\/nowhere/);
+  });
+});
+
+describe('Forward authentication: cost and configuration', () => {
+  const e2e = useE2eApp({
+    env: { FORWARD_AUTH_POLICY: 'deploy/forward-auth-policy.example.json', TRUST_PROXY: '127.0.0.1,::1' },
+    // The interval jobs write and read on their own schedule; this file counts statements.
+    stopBackgroundJobs: true,
+  });
+
+  it('should decide for a known key without a database round trip', async () => {
+    const key = (await createTeamWithKey(e2e.app, { plan: 'pro' })).key;
+    const ask = () =>
+      e2e.http
+        .get('/forward-auth')
+        .set({ 'x-original-method': 'GET', 'x-original-uri': '/companies/1', 'x-forwarded-for': '192.0.2.77', 'x-api-key': key })
+        .expect(200);
+    // Keys are cached once the change feed listens (docs/security.md); the first request starts it.
+    await ask();
+    await waitUntil(async () => e2e.app.get(ApiKeyChanges).live || undefined, 'the API key change feed');
+    await ask();
+    // The copy of the IP blocks is fresh (its job is stopped here), as it is in a running service.
+    await e2e.app.get(IpBlocksService).syncBlocks();
+    const statements: string[] = [];
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, below
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const [sql] = args as [string | { text?: string }];
+      statements.push(typeof sql === 'string' ? sql : String(sql?.text));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      for (let i = 0; i < 20; i++) await ask();
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(statements).toEqual([]);
+  });
+
+  it('should refuse to start with a bad policy, naming the variable and the entry', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eidgw-policy-'));
+    const file = join(dir, 'policy.json');
+    await writeFile(file, JSON.stringify({ routes: [{ method: 'GET', path: '/companies/{id}', apiKey: true, features: 'pro' }] }));
+    try {
+      await expect(createTestApp({ ...e2e.env, FORWARD_AUTH_POLICY: file })).rejects.toThrow(
+        /FORWARD_AUTH_POLICY routes\[0\] \(GET \/companies\/\{id\}\): features/,
+      );
+      await expect(createTestApp({ ...e2e.env, FORWARD_AUTH_POLICY: join(dir, 'missing.json') })).rejects.toThrow(
+        /FORWARD_AUTH_POLICY cannot be read \(ENOENT\)/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
