@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFailedAttempt } from './ip-blocks/failed-attempt.js';
 import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
+import { inertBodyFieldsOf } from './input-guard/inert-body-fields.js';
 import { assertCleanInput } from './input-guard/input-guard-refusal.js';
 
 /**
@@ -27,7 +28,9 @@ export class ProtectionHooks implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
     fastify.addHook('onRequest', async (request: FastifyRequest) => this.ipBlocks.assertNotBlocked(request.ip));
-    fastify.addHook('preValidation', async (request: FastifyRequest) => assertCleanInput({ url: request.url, body: request.body }));
+    fastify.addHook('preValidation', async (request: FastifyRequest) =>
+      assertCleanInput({ url: request.url, body: request.body, inertBodyFields: inertBodyFieldsOf(request) }),
+    );
     fastify.addHook('onSend', async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
       if (isFailedAttempt(request)) await this.ipBlocks.recordFailure(request.ip);
       return payload;
