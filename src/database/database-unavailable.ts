@@ -3,7 +3,16 @@
 // or starting. Such an error is the dependency's, not a bug: the API answers 503 service_unavailable.
 
 /** Socket errors of the connection to the server. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** SQLSTATEs of a server that is going away or not accepting work (PostgreSQL appendix A). */
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);

@@ -76,8 +76,9 @@ export function useFaultLab(): { readonly current: FaultLab } {
       PUBLIC_ROUTE_LIMIT_PER_MINUTE: '100000',
     };
     const cli = async (...argv: string[]) => {
-      const { exitCode, output } = await withEnv({ DATABASE_URL: direct, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'silent' }, () =>
-        runCli(argv),
+      const { exitCode, output } = await withEnv(
+        { DATABASE_URL: direct, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'silent' },
+        () => runCli(argv),
       );
       if (exitCode !== 0) throw new Error(`cli ${argv.join(' ')}: ${JSON.stringify(output)}`);
       return output as Record<string, string>;
