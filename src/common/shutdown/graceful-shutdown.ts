@@ -70,7 +70,7 @@ export function drainOnSignals(app: NestFastifyApplication, requests: { idle(): 
       process.exit(1);
     }, timeoutMs);
     deadline.unref();
-    const server = app.getHttpServer() as Server;
+    const server: Server = app.getHttpServer();
     server.close();
     server.closeIdleConnections();
     app.get(Draining).begin();
