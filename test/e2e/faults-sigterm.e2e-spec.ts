@@ -39,7 +39,13 @@ describeFaults('Faults: SIGTERM', () => {
     // database round trip held 0.4 s by the proxy) when the signal comes.
     receiver.answerByDefault({ status: 200, delayMs: 1_500 });
     const before = receiver.requests.length;
-    await waitUntil(async () => receiver.requests.length > before, 'a webhook attempt to start', 10_000);
+    const approved = (await (await post('/api/v1/auth/simulator/start', { endUserIp: '192.0.2.1' })).json()) as {
+      sessionId: string;
+      autoStartToken: string;
+    };
+    load.started.add(approved.sessionId);
+    await post('/api/v1/simulator/scan', { autoStartToken: approved.autoStartToken });
+    await waitUntil(async () => receiver.requests.length > before, 'a webhook attempt to start', 30_000);
     pgProxy.delay(200);
     const inFlight = post('/api/v1/auth/simulator/start', { endUserIp: '192.0.2.1' });
     await pause(300);

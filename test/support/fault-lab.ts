@@ -96,7 +96,8 @@ export function useFaultLab(): { readonly current: FaultLab } {
       env,
       cli,
       start: async (extra) => {
-        const service = await ServiceProcess.start(build!.main, env(extra));
+        // A boot takes seconds, but on a loaded CI machine (load average 15 on 2 cores here) it has taken over 30.
+        const service = await ServiceProcess.start(build!.main, env(extra), 90_000);
         processes.push(service);
         return service;
       },
