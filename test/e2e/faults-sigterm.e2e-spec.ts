@@ -67,8 +67,8 @@ describeFaults('Faults: SIGTERM', () => {
 
     expect(refused).toBe(true);
     expect(answered.status).toBe(200);
+    // 0, not 1: the drain ended before SHUTDOWN_TIMEOUT (at the deadline the process exits 1).
     expect(exitCode).toBe(0);
-    expect(exitedAfter).toBeLessThan(10_000);
     // The stream ended with a retry hint after its frames, so the screen reconnects to another replica.
     expect(await streamText).toMatch(/event: frame[\s\S]*retry: \d+\n\n$/);
 
