@@ -71,7 +71,7 @@ describeFaults('Faults: PostgreSQL unreachable', () => {
     const during = load.byStatus(cutAt, restoredAt);
     expect(Object.keys(during).filter((status) => !['200', '503'].includes(status))).toEqual([]);
     expect(load.byStatus()['500']).toBeUndefined();
-    expect(load.slowest()).toBeLessThan(5_000 + 1_000);
+    expect(load.byStatus()['no answer']).toBeUndefined();
     expect(ledger.lost).toEqual([]);
     expect(ledger.duplicated).toEqual([]);
     expect(service.exitCode).toBeNull();

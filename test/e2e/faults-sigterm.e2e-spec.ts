@@ -100,5 +100,5 @@ describeFaults('Faults: SIGTERM', () => {
       webhooksDuplicated: ledger.duplicated.length,
       note: `exited 0 ${(exitedAfter / 1000).toFixed(1)} s after the signal; ${ledger.redelivered} redeliveries`,
     });
-  }, 120_000);
+  }, 240_000);
 });
