@@ -1893,6 +1893,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     apiKeys_create: {
@@ -1989,6 +2001,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     apiKeys_revoke: {
@@ -2059,6 +2083,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     jwks_jwks: {
@@ -2088,6 +2124,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2147,6 +2195,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     health_live: {
@@ -2176,6 +2236,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2211,13 +2283,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: the detail names the failing check. */
+            /** @description Service Unavailable: `service_unavailable`. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
                 };
             };
         };
@@ -2366,6 +2441,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessions_poll: {
@@ -2445,6 +2532,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2554,6 +2653,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessions_evidence: {
@@ -2645,6 +2756,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2758,6 +2881,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessions_qr: {
@@ -2868,6 +3003,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3017,6 +3164,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     signAndPhone_phoneAuth: {
@@ -3160,6 +3319,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "provider_unavailable";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3309,6 +3480,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessionsListing_list: {
@@ -3402,6 +3585,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3513,6 +3708,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     simulator_phone: {
@@ -3621,6 +3828,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookEndpoints_list: {
@@ -3674,6 +3893,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3773,6 +4004,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookEndpoints_remove: {
@@ -3838,6 +4081,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3951,6 +4206,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookEndpoints_rotateSecret: {
@@ -4018,6 +4285,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4100,6 +4379,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4199,6 +4490,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookDeliveries_redeliver: {
@@ -4278,6 +4581,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4401,6 +4716,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     otp_validateCode: {
@@ -4509,6 +4836,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     kiosk_component: {
@@ -4538,6 +4877,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4584,6 +4935,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4663,6 +5026,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     kiosk_events: {
@@ -4733,6 +5108,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4847,6 +5234,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     consoleLogin_validateCode: {
@@ -4958,6 +5357,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     consoleLogin_logout: {
@@ -5012,6 +5423,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
