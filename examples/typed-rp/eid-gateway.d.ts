@@ -5525,6 +5525,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhook_auth_session_completed: {
