@@ -10,11 +10,14 @@ import { LoginOtpDto } from '../otp/dto/login-otp.dto.js';
 import { LoginOtpAnswerDto } from '../otp/dto/otp-answers.dto.js';
 import { OtpService, type OtpAudience } from '../otp/otp.service.js';
 import { CONSOLE_CSRF_HEADER, clearedSessionCookie, sessionCookie } from './console-cookie.js';
+import { ConsoleLoginDelays } from './console-login-delays.service.js';
 import { ConsoleLoginGuard } from './console-login.guard.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ConsoleLoginAnswerDto } from './dto/console-login-answers.dto.js';
 
 // The console logs in members of any team; the team is the user's own (docs/console.md).
-const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console' };
+// Its wrong codes slow down the address that sends them instead of locking the member out (docs/console.md).
+const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console', userLockout: false };
 
 /**
  * The console's own login (docs/console.md): the OTP flow of docs/otp-and-tokens.md without an API
@@ -29,6 +32,7 @@ export class ConsoleLoginController {
   constructor(
     private readonly otp: OtpService,
     private readonly loginAudit: ConsoleLoginAudit,
+    private readonly delays: ConsoleLoginDelays,
     @Inject(consoleConfig.KEY) private readonly config: ConsoleConfig,
   ) {}
 
@@ -58,7 +62,13 @@ export class ConsoleLoginController {
     'validation_code_expired',
   )
   async validateCode(@Body() body: LoginOtpValidateDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body);
+    await this.delays.assertMayTry(body.userGuid, request.ip);
+    const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body).catch(async (error: unknown) => {
+      if (error instanceof DomainException && error.code === 'invalid_validation_code')
+        await this.delays.recordFailure(body.userGuid, request.ip);
+      throw error;
+    });
+    await this.delays.clear(userGuid, request.ip);
     await this.loginAudit.loggedIn(userGuid, request.ip ?? null);
     reply.header('set-cookie', sessionCookie(token, Math.floor(this.config.tokenTtlMs / 1000)));
     // The token stays out of the body: no script on the page ever holds it.

@@ -26,6 +26,7 @@ import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000
 import { AddProgressWebhookEvents1795303500000 } from '../../migrations/1795303500000-AddProgressWebhookEvents.js';
 import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000-RecordApiKeyLastUse.js';
 import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
+import { CountConsoleLoginFailures1795303733000 } from '../../migrations/1795303733000-CountConsoleLoginFailures.js';
 import { IndexSessionsForStats1795304000000 } from '../../migrations/1795304000000-IndexSessionsForStats.js';
 import { CreateAuditEvents1795304100000 } from '../../migrations/1795304100000-CreateAuditEvents.js';
 import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000-CreateSessionEvents.js';
@@ -62,6 +63,7 @@ export const MIGRATIONS = [
   AddProgressWebhookEvents1795303500000,
   RecordApiKeyLastUse1795303600000,
   OrderSimulatorOrdersByInsertion1795303700000,
+  CountConsoleLoginFailures1795303733000,
   IndexSessionsForStats1795304000000,
   CreateAuditEvents1795304100000,
   CreateSessionEvents1795304200000,
