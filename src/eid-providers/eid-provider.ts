@@ -1,4 +1,5 @@
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { UserMessageTable } from './user-messages.js';
 
 /**
  * The port every national e-ID implements. Shaped after BankID RP API v6 (order + collect every
@@ -21,12 +22,19 @@ export interface EidProvider {
   cancel(order: OrderReference): Promise<void>;
   /** For providers that keep orders of their own: drops those no session can collect any more. */
   purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
-  /**
-   * For a provider whose QR code never changes (an app link holding the order's reference): its
-   * content. Without it, a QR is the animated one made from the order's `qr` secret.
-   */
-  staticQrData?(orderRef: string): string;
+  /** Its QR on the app channel (docs/providers.md); absent: the provider has none. */
+  readonly qr?: QrProfile;
+  /** Its words for the person in each state, and its app's name (docs/providers.md). */
+  readonly messages: UserMessageTable;
 }
+
+/**
+ * animated: a new frame every second, made from the order's `qr` secret (BankID's rule); static: one
+ * code per order, made from its reference (Freja's app link).
+ */
+export type QrProfile =
+  | { readonly kind: 'animated'; frame(secret: { startToken: string; startSecret: string }, qrTime: number): string }
+  | { readonly kind: 'static'; data(orderRef: string): string };
 
 /** auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel"). */
 export type EidOperation = 'auth' | 'sign';

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import type { CollectResult, CompletedIdentity, StartOrderRequest } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import type { UserMessageTable } from '../eid-providers/user-messages.js';
 import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
 import { ResultTokenSigner } from '../evidence/result-token-signer.js';
 import { WebhookOutbox, type SessionEvent } from '../webhooks/webhook-outbox.js';
@@ -184,8 +185,8 @@ export class SessionSettlement {
         .filter(({ session }) => updated.has(session.id))
         .map(({ session, transition, changes, completion, outcome }) =>
           transition.kind === 'progress'
-            ? progressEvent({ ...session, ...changes }, now)
-            : endedEvent({ ...session, ...changes }, completion, outcome),
+            ? progressEvent({ ...session, ...changes }, now, this.messagesOf(session))
+            : endedEvent({ ...session, ...changes }, completion, outcome, this.messagesOf(session)),
         );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
@@ -254,6 +255,10 @@ export class SessionSettlement {
     };
   }
 
+  private messagesOf(session: Session): UserMessageTable | undefined {
+    return this.providers.profileOf(session.provider)?.messages;
+  }
+
   private evidenceSessionOf(session: Session) {
     const texts: SignedTexts = session.signedTextsEnc ? this.cipher.decryptJson(session.signedTextsEnc, signedTextsAad(session.id)) : {};
     return { id: session.id, provider: session.provider, environment: session.environment, ...texts };
@@ -288,7 +293,12 @@ function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRo
 }
 
 /** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */
-function endedEvent(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome): SessionEvent {
+function endedEvent(
+  session: Session,
+  completion: CompletedIdentity | null,
+  outcome: SessionOutcome,
+  messages: UserMessageTable | undefined,
+): SessionEvent {
   return {
     teamId: session.teamId,
     environment: session.environment,
@@ -296,22 +306,27 @@ function endedEvent(session: Session, completion: CompletedIdentity | null, outc
     // sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md).
     type: `${session.operation}.session.${session.status === 'complete' ? 'completed' : 'failed'}`,
     occurredAt: session.completedAt!,
-    data: eventData(session, completion, outcome),
+    data: eventData(session, completion, outcome, messages),
   };
 }
 
 /** The webhook of a pending session whose hintCode changed: the pending poll answer, never a user. */
-function progressEvent(session: Session, now: Date): SessionEvent {
+function progressEvent(session: Session, now: Date, messages: UserMessageTable | undefined): SessionEvent {
   return {
     teamId: session.teamId,
     environment: session.environment,
     sessionId: session.id,
     type: `${session.operation}.session.updated`,
     occurredAt: now,
-    data: eventData(session, null),
+    data: eventData(session, null, undefined, messages),
   };
 }
 
-function eventData(session: Session, completion: CompletedIdentity | null, outcome?: SessionOutcome): Record<string, unknown> {
-  return { ...sessionView(session, completion, outcome), ...(session.metadata ? { metadata: session.metadata } : {}) };
+function eventData(
+  session: Session,
+  completion: CompletedIdentity | null,
+  outcome: SessionOutcome | undefined,
+  messages: UserMessageTable | undefined,
+): Record<string, unknown> {
+  return { ...sessionView(session, completion, outcome, messages), ...(session.metadata ? { metadata: session.metadata } : {}) };
 }

@@ -136,6 +136,16 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     while (!frame.test(text)) text += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
     expect(JSON.parse(frame.exec(text)![1])).toMatchObject({ qrData: link });
+    // The screen is told whose session it shows, and has Freja's words and app name for it (docs/kiosk.md).
+    expect(JSON.parse(/event: status\ndata: (.*)\n/.exec(text)![1])).toEqual({
+      status: 'pending',
+      provider: 'freja',
+      hintCode: 'outstandingTransaction',
+    });
+    const messages = (await e2e.http.get('/kiosk/assets/user-messages.js').expect(200)).text;
+    const tables = JSON.parse(/^export const providers = (.*);$/m.exec(messages)![1]);
+    expect(tables.freja).toMatchObject({ appName: 'Freja', picks: { 'pending|outstandingTransaction|qr|0': 'FREJA_SCAN_QR' } });
+    expect(JSON.stringify(tables.freja)).not.toMatch(/bankid|RFA/i);
   });
 
   it.each([

@@ -11,6 +11,8 @@ import {
   type StartOrderRequest,
   type StartedOrder,
 } from '../eid-provider.js';
+import { ANIMATED_QR } from '../shared/animated-qr.js';
+import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';
 import { BankIdError } from './bankid-client.js';
 import { readCollect } from './bankid-collect.js';
 import type { CollectResponse } from './bankid-rp-api.js';
@@ -29,6 +31,8 @@ const MAX_TRACKED_ORDERS = 10_000;
 @Injectable()
 export class BankIdProvider implements EidProvider {
   readonly name = 'bankid';
+  readonly qr = ANIMATED_QR;
+  readonly messages = RFA_USER_MESSAGES;
   private readonly logger = new Logger(BankIdProvider.name);
   /** Unknown hint codes already reported: once per process is enough for the operator. */
   private readonly unknownHintCodes = new Set<string>();

@@ -15,12 +15,16 @@ import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
 import { FrejaJwsRejected } from './freja-jws.js';
 import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING } from './freja-order.js';
 import { FREJA_ERROR_CODES } from './freja-rp-api.js';
+import { FREJA_USER_MESSAGES } from './freja-user-messages.js';
 import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
 /** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */
 @Injectable()
 export class FrejaProvider implements EidProvider {
   readonly name = 'freja';
+  /** Freja's QR code is static: the app link for the transaction (docs/freja.md). */
+  readonly qr = { kind: 'static', data: (orderRef: string) => frejaQrData(parseFrejaOrderRef(orderRef).reference) } as const;
+  readonly messages = FREJA_USER_MESSAGES;
   private readonly logger = new Logger(FrejaProvider.name);
 
   constructor(
@@ -87,11 +91,6 @@ export class FrejaProvider implements EidProvider {
       if (error instanceof FrejaError && error.code === FREJA_ERROR_CODES.invalidReference) return;
       this.fail(connection, 'cancel', error);
     }
-  }
-
-  /** Freja's QR code is static: the app link for the transaction (docs/freja.md). */
-  staticQrData(orderRef: string): string {
-    return frejaQrData(parseFrejaOrderRef(orderRef).reference);
   }
 
   /** A result whose signature does not hold is not the user's: the session fails (docs/freja.md). */

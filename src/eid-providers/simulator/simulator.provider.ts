@@ -9,7 +9,7 @@ import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import type { IssuedEvidence } from '../../evidence/evidence-authority.js';
 import { SimulatorEvidence } from '../../evidence/simulator-evidence.provider.js';
-import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
+import { qrTimeAt } from '../../qr/qr-frame.js';
 import type {
   CollectResult,
   CompletedIdentity,
@@ -19,6 +19,8 @@ import type {
   StartOrderRequest,
   StartedOrder,
 } from '../eid-provider.js';
+import { ANIMATED_QR, parseQrData, qrAuthCode } from '../shared/animated-qr.js';
+import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { NewSimulatorOrder, SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { SimulatorOrderStore, type CollectedOrder } from './simulator-order.store.js';
@@ -66,6 +68,9 @@ interface SimulatorEvidenceRecord extends IssuedEvidence {
 @Injectable()
 export class SimulatorProvider implements EidProvider {
   readonly name = 'simulator';
+  // BankID's stand-in: BankID's QR rule and BankID's words (docs/api.md, "Simulator").
+  readonly qr = ANIMATED_QR;
+  readonly messages = RFA_USER_MESSAGES;
   private readonly timings: SimulatorTimings;
   private readonly personalNumberKey: Buffer;
 
