@@ -97,7 +97,7 @@ export class EidQrElement extends HTMLElement {
   #view = 'qr';
   #launched = false;
   #launchUrl = null;
-  #provider = FIRST;
+  #provider = null;
 
   connectedCallback() {
     if (!this.#parts) this.#build();
@@ -115,7 +115,7 @@ export class EidQrElement extends HTMLElement {
   }
 
   get #table() {
-    return providers[this.#provider] ?? providers[FIRST];
+    return (this.#provider && providers[this.#provider]) || providers[FIRST];
   }
 
   get #words() {
@@ -173,6 +173,7 @@ export class EidQrElement extends HTMLElement {
     this.#drawn = null;
     this.#launched = false;
     this.#launchUrl = null;
+    this.#provider = null;
     this.#handheld = handheld();
     this.#view = this.#handheld ? 'launch' : 'qr';
     this.#label();
