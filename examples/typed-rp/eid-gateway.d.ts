@@ -490,7 +490,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended) */
+        /** The current order's same-device link for <eid-qr>'s button that opens the e-ID app (null once it has ended) */
         get: operations["kiosk_launch"];
         put?: never;
         post?: never;
@@ -1112,16 +1112,16 @@ export interface components {
              * @enum {string}
              */
             status: "verified" | "failed";
-            /** @description The XML signature verifies with the certificate it carries and covers the signed data. */
+            /** @description The provider's signature verifies (BankID: the XML signature with the certificate it carries; Freja: the details JWS). */
             signatureValid: boolean;
             /** @description That certificate chains to the configured roots of the session's provider and environment. */
             certificateTrusted: boolean;
             /**
-             * @description What an authorised OCSP responder said of exactly this certificate; `invalid`: the response could not be relied on.
+             * @description What an authorised OCSP responder said of exactly this certificate; `invalid`: the response could not be relied on. Absent where the provider gives no OCSP response (Freja).
              * @enum {string}
              */
-            ocspStatus: "good" | "revoked" | "unknown" | "invalid";
-            /** @description The signed usrVisibleData / usrNonVisibleData equal what the session sent. */
+            ocspStatus?: "good" | "revoked" | "unknown" | "invalid";
+            /** @description BankID: the signed usrVisibleData / usrNonVisibleData equal what the session sent. Freja: the signed details are of this transaction, approved. */
             signedDataMatches: boolean;
             /** Format: date-time */
             checkedAt: string;
@@ -1146,6 +1146,11 @@ export interface components {
              * @example low
              */
             risk?: string;
+            /**
+             * @description Freja: the user's registration level.
+             * @example EXTENDED
+             */
+            registrationLevel?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
         };
@@ -1215,14 +1220,23 @@ export interface components {
              * @example low
              */
             risk?: string;
+            /**
+             * @description Freja: the user's registration level.
+             * @example EXTENDED
+             */
+            registrationLevel?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
             /** Format: uuid */
             sessionId: string;
-            /** @description Base64 of BankID's XML signature (XML-DSig) of the order. */
+            /** @description BankID: base64 of its XML signature (XML-DSig) of the order. */
             signature?: string;
-            /** @description Base64 of the DER OCSP response about the user's certificate. */
+            /** @description BankID: base64 of the DER OCSP response about the user's certificate. */
             ocspResponse?: string;
+            /** @description Freja: the result's signed details, a compact JWS (RS256) as Freja sent it. */
+            details?: string;
+            /** @description Freja, sign: the user's signature (signatureData.userSignature) as Freja sent it. */
+            userSignature?: string;
         };
         ReturnDto: {
             /**

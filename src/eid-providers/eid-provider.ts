@@ -1,4 +1,5 @@
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { EvidenceProfile } from '../evidence/evidence-profile.js';
 import type { UserMessageTable } from './user-messages.js';
 
 /**
@@ -26,6 +27,8 @@ export interface EidProvider {
   readonly qr?: QrProfile;
   /** Its words for the person in each state, and its app's name (docs/providers.md). */
   readonly messages: UserMessageTable;
+  /** What it keeps of a completion's evidence and how that is verified (docs/evidence.md); absent: nothing is kept. */
+  readonly evidence?: EvidenceProfile;
 }
 
 /**
@@ -92,7 +95,7 @@ export type CollectStatus = 'pending' | 'complete' | 'failed';
 export interface CompletedIdentity {
   user: { personalNumber: string; name: string; givenName: string; surname: string };
   device?: { ipAddress?: string; uhi?: string };
-  /** Provider evidence kept for audit (BankID: bankIdIssueDate, stepUp, signature, ocspResponse, risk). */
+  /** The provider's evidence, as it gives it; its EvidenceProfile says what is kept. */
   evidence?: Record<string, unknown>;
 }
 

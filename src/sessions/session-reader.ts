@@ -45,7 +45,7 @@ export class SessionReader {
       session,
       completion,
       {
-        ...(evidence ? { evidence: evidenceView(evidence) } : {}),
+        ...(evidence ? { evidence: evidenceView(evidence, this.providers.profileOf(session.provider)?.evidence?.rawMembers ?? []) } : {}),
         ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),
       },
       this.providers.profileOf(session.provider)?.messages,

@@ -240,9 +240,11 @@ export class SessionSettlement {
     }
     // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
     const { evidence: provided, ...completion } = transition.completion;
-    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), provided);
+    const profile = this.providers.profileOf(session.provider)?.evidence;
+    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), profile, provided);
     const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
-    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, evidence));
+    const sealed = evidence && profile?.sealed(evidence);
+    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, sealed));
     return {
       changes: {
         ...changes,
@@ -251,7 +253,7 @@ export class SessionSettlement {
         resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)),
       },
       completion,
-      outcome: { ...(evidence ? { evidence: evidenceView(evidence) } : {}), resultToken },
+      outcome: { ...(evidence ? { evidence: evidenceView(evidence, profile?.rawMembers ?? []) } : {}), resultToken },
     };
   }
 
@@ -261,7 +263,14 @@ export class SessionSettlement {
 
   private evidenceSessionOf(session: Session) {
     const texts: SignedTexts = session.signedTextsEnc ? this.cipher.decryptJson(session.signedTextsEnc, signedTextsAad(session.id)) : {};
-    return { id: session.id, provider: session.provider, environment: session.environment, ...texts };
+    return {
+      id: session.id,
+      provider: session.provider,
+      environment: session.environment,
+      operation: session.operation,
+      orderRef: session.orderRef,
+      ...texts,
+    };
   }
 }
 

@@ -11,12 +11,16 @@ import {
   type StartOrderRequest,
   type StartedOrder,
 } from '../eid-provider.js';
+import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import { ANIMATED_QR } from '../shared/animated-qr.js';
+import { EvidenceVerifier } from '../shared/xml-evidence/evidence-verifier.js';
+import { xmlEvidenceProfile } from '../shared/xml-evidence/xml-evidence.profile.js';
 import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';
 import { BankIdError } from './bankid-client.js';
 import { readCollect } from './bankid-collect.js';
 import type { CollectResponse } from './bankid-rp-api.js';
 import { BankIdConnections, type BankIdConnection } from './bankid-connections.js';
+import { BankIdEvidenceRoots } from './bankid-evidence-roots.js';
 import { decideFailure, loggableDetails, type BankIdOperation } from './bankid-failures.js';
 import { bankIdLaunchUrl } from './bankid-launch-url.js';
 import { FAILED_HINT_CODES, orderRequest, PENDING_HINT_CODES } from './bankid-order.js';
@@ -33,6 +37,7 @@ export class BankIdProvider implements EidProvider {
   readonly name = 'bankid';
   readonly qr = ANIMATED_QR;
   readonly messages = RFA_USER_MESSAGES;
+  readonly evidence: EvidenceProfile;
   private readonly logger = new Logger(BankIdProvider.name);
   /** Unknown hint codes already reported: once per process is enough for the operator. */
   private readonly unknownHintCodes = new Set<string>();
@@ -42,7 +47,12 @@ export class BankIdProvider implements EidProvider {
   constructor(
     private readonly connections: BankIdConnections,
     private readonly clock: Clock,
-  ) {}
+    verifier: EvidenceVerifier,
+    roots: BankIdEvidenceRoots,
+  ) {
+    // completionData's signature and OCSP response, checked against BANKID_(TEST_)EVIDENCE_ROOTS (docs/evidence.md).
+    this.evidence = xmlEvidenceProfile(verifier, (environment) => roots.forEnvironment(environment));
+  }
 
   /** An environment is served when it has an RP certificate (docs/bankid.md). */
   supports(environment: ApiKeyEnvironment): boolean {

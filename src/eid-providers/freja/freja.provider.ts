@@ -9,8 +9,10 @@ import {
   type StartOrderRequest,
   type StartedOrder,
 } from '../eid-provider.js';
+import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import { FrejaError } from './freja-client.js';
 import { FrejaConnections, type FrejaConnection } from './freja-connections.js';
+import { frejaEvidenceProfile } from './freja-evidence.js';
 import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
 import { FrejaJwsRejected } from './freja-jws.js';
 import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING } from './freja-order.js';
@@ -25,12 +27,15 @@ export class FrejaProvider implements EidProvider {
   /** Freja's QR code is static: the app link for the transaction (docs/freja.md). */
   readonly qr = { kind: 'static', data: (orderRef: string) => frejaQrData(parseFrejaOrderRef(orderRef).reference) } as const;
   readonly messages = FREJA_USER_MESSAGES;
+  readonly evidence: EvidenceProfile;
   private readonly logger = new Logger(FrejaProvider.name);
 
   constructor(
     private readonly connections: FrejaConnections,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.evidence = frejaEvidenceProfile((environment) => connections.get(environment)?.verifier, clock);
+  }
 
   /** An environment is served when it has an RP certificate and Freja's signing certificates (docs/freja.md). */
   supports(environment: ApiKeyEnvironment): boolean {

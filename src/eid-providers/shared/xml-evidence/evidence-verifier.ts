@@ -3,10 +3,10 @@ import 'reflect-metadata';
 import { Injectable, Logger } from '@nestjs/common';
 import { PemConverter } from '@peculiar/x509';
 import * as pkijs from 'pkijs';
-import { Clock } from '../common/clock/clock.js';
-import { checkCertificateChain } from './certificate-chain-check.js';
-import type { EvidenceToVerify, EvidenceVerification } from './evidence-verification.js';
-import { checkOcspResponse, type OcspStatus } from './ocsp-response-check.js';
+import { Clock } from '../../../common/clock/clock.js';
+import { checkCertificateChain } from '../../../evidence/certificate-chain-check.js';
+import type { EvidenceToVerify, EvidenceVerification } from '../../../evidence/evidence-verification.js';
+import { checkOcspResponse, type OcspStatus } from '../../../evidence/ocsp-response-check.js';
 import { checkXmlSignature } from './xml-signature-check.js';
 
 /**
