@@ -74,6 +74,8 @@ export class SimulatorProvider implements EidProvider {
   // BankID's stand-in: BankID's QR rule and BankID's words (docs/api.md, "Simulator").
   readonly qr = ANIMATED_QR;
   readonly messages = RFA_USER_MESSAGES;
+  /** Nobody scanned or opened the order in time (docs/same-device.md). */
+  readonly renewsAfter = ['startFailed'];
   readonly evidence: EvidenceProfile;
   private readonly timings: SimulatorTimings;
   private readonly personalNumberKey: Buffer;
