@@ -241,7 +241,10 @@ export class SessionSettlement {
     // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
     const { evidence: provided, ...completion } = transition.completion;
     const profile = this.providers.profileOf(session.provider)?.evidence;
-    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), profile, provided);
+    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), profile, provided, {
+      personalNumber: completion.user?.personalNumber,
+      at: now,
+    });
     const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
     const sealed = evidence && profile?.sealed(evidence);
     const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, sealed));
