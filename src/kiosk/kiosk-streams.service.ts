@@ -224,4 +224,9 @@ export class KioskStreamsService implements OnModuleDestroy {
   }
 }
 
-const statusOf = (state: KioskSessionState) => ({ status: state.status, ...(state.hintCode ? { hintCode: state.hintCode } : {}) });
+// The provider travels with every status, so a screen speaks the session's provider's words from the first event.
+const statusOf = (state: KioskSessionState) => ({
+  status: state.status,
+  provider: state.provider,
+  ...(state.hintCode ? { hintCode: state.hintCode } : {}),
+});
