@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The team's audit log, tabular (docs/audit.md, docs/listings.md) */
+        post: operations["auditEvents_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys": {
         parameters: {
             query?: never;
@@ -68,6 +85,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's members, oldest first */
+        get: operations["members_list"];
+        put?: never;
+        /** Add a member by e-mail address or mobile number; they log in to the console with a one-time code */
+        post: operations["members_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (not yourself); their console session ends at their next request */
+        delete: operations["members_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -588,6 +640,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's figures for one environment and range: sessions, webhooks, key usage (docs/console.md) */
+        get: operations["stats_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/{sessionId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's changes, webhook messages and evidence check, without personal data (docs/console.md) */
+        get: operations["sessionTimeline_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "auth.session.completed": {
@@ -755,6 +841,94 @@ export interface components {
              * @description `internal_error`: quote it to support; it is in the log.
              */
             errorId?: string;
+        };
+        SortModelItemDto: {
+            /** @example createdAt */
+            colId: string;
+            /** @enum {string} */
+            sort: "asc" | "desc";
+        };
+        ListingRequestDto: {
+            /**
+             * @description Zero-based index of the first row.
+             * @example 0
+             */
+            startRow: number;
+            /**
+             * @description Exclusive end; endRow − startRow is the page size, 1 to 1000.
+             * @example 100
+             */
+            endRow: number;
+            sortModel?: components["schemas"]["SortModelItemDto"][];
+            /**
+             * @description Column id → filter: text, number, date (inRange), set, blank/notBlank, or {operator: AND|OR, conditions}.
+             * @example {
+             *       "status": {
+             *         "filterType": "set",
+             *         "values": [
+             *           "complete"
+             *         ]
+             *       },
+             *       "createdAt": {
+             *         "filterType": "date",
+             *         "type": "inRange",
+             *         "dateFrom": "2026-11-01",
+             *         "dateTo": "2026-11-30"
+             *       }
+             *     }
+             */
+            filterModel?: Record<string, never>;
+        };
+        AuditEventRowDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /**
+             * @description Absent for team-wide actions (members, logins).
+             * @enum {string}
+             */
+            environment?: "test" | "live";
+            /**
+             * @description operator: the command line.
+             * @enum {string}
+             */
+            actorType: "member" | "operator";
+            /**
+             * Format: uuid
+             * @description The member's user id.
+             */
+            actorId?: string;
+            /**
+             * @description The member's e-mail or phone when it happened; operator for the command line.
+             * @example ada@example.com
+             */
+            actor?: string;
+            /** @enum {string} */
+            action: "api_key.created" | "api_key.revoked" | "api_key.blocked" | "webhook_endpoint.created" | "webhook_endpoint.changed" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_delivery.redelivered" | "oidc_client.created" | "oidc_client.changed" | "oidc_client.deleted" | "oidc_client.secret_rotated" | "member.added" | "member.removed" | "console.login" | "team.created";
+            /** @example api_key */
+            targetType: string;
+            /** @example 0b0e6a52-3c1f-4f57-9a34-1a4f1f0e1c11 */
+            targetId?: string;
+            /**
+             * @description The client address of the request (absent for the command line).
+             * @example 192.0.2.10
+             */
+            clientAddress?: string;
+            /** @description A few non-secret facts of the change. */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        AuditEventListingDto: {
+            /** @enum {boolean} */
+            success: true;
+            rows: components["schemas"]["AuditEventRowDto"][];
+            /**
+             * @description -1 while more rows exist; otherwise the total row count.
+             * @example -1
+             */
+            lastrow: number;
         };
         ApiKeyUsageDto: {
             /** @description Requests counted this calendar month (UTC). */
@@ -952,6 +1126,28 @@ export interface components {
         MeDto: {
             user: components["schemas"]["MeUserDto"];
             team: components["schemas"]["TeamDto"];
+        };
+        MemberDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example ada@example.com */
+            email: string | null;
+            /** @example +46701234567 */
+            phone: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AddMemberDto: {
+            /**
+             * @description At least one of email and phone is required.
+             * @example ada@example.com
+             */
+            email?: string;
+            /**
+             * @description E.164.
+             * @example +46701234567
+             */
+            phone?: string;
         };
         LiveDto: {
             /** @enum {string} */
@@ -1456,43 +1652,6 @@ export interface components {
             /** @description Base64 data that is signed but not shown. */
             userNonVisibleData?: string;
         };
-        SortModelItemDto: {
-            /** @example createdAt */
-            colId: string;
-            /** @enum {string} */
-            sort: "asc" | "desc";
-        };
-        ListingRequestDto: {
-            /**
-             * @description Zero-based index of the first row.
-             * @example 0
-             */
-            startRow: number;
-            /**
-             * @description Exclusive end; endRow − startRow is the page size, 1 to 1000.
-             * @example 100
-             */
-            endRow: number;
-            sortModel?: components["schemas"]["SortModelItemDto"][];
-            /**
-             * @description Column id → filter: text, number, date (inRange), set, blank/notBlank, or {operator: AND|OR, conditions}.
-             * @example {
-             *       "status": {
-             *         "filterType": "set",
-             *         "values": [
-             *           "complete"
-             *         ]
-             *       },
-             *       "createdAt": {
-             *         "filterType": "date",
-             *         "type": "inRange",
-             *         "dateFrom": "2026-11-01",
-             *         "dateTo": "2026-11-30"
-             *       }
-             *     }
-             */
-            filterModel?: Record<string, never>;
-        };
         SessionRowDto: {
             /**
              * Format: uuid
@@ -1776,6 +1935,217 @@ export interface components {
              */
             tokenExpiresAtUtc: string;
         };
+        OutcomeCountsDto: {
+            /** @description Completed. */
+            complete: number;
+            /** @description Failed for another reason than a cancel or expiry (see topFailures). */
+            failed: number;
+            /** @description Failed with hintCode cancelled (by the RP) or userCancel. */
+            cancelled: number;
+            /** @description Failed with hintCode expiredTransaction. */
+            expired: number;
+            /** @description Not ended yet. */
+            pending: number;
+        };
+        SessionBucketDto: {
+            /** @description Completed. */
+            complete: number;
+            /** @description Failed for another reason than a cancel or expiry (see topFailures). */
+            failed: number;
+            /** @description Failed with hintCode cancelled (by the RP) or userCancel. */
+            cancelled: number;
+            /** @description Failed with hintCode expiredTransaction. */
+            expired: number;
+            /** @description Not ended yet. */
+            pending: number;
+            /**
+             * Format: date-time
+             * @description The start of the hour or UTC day.
+             */
+            start: string;
+        };
+        ProviderCountsDto: {
+            /** @description Completed. */
+            complete: number;
+            /** @description Failed for another reason than a cancel or expiry (see topFailures). */
+            failed: number;
+            /** @description Failed with hintCode cancelled (by the RP) or userCancel. */
+            cancelled: number;
+            /** @description Failed with hintCode expiredTransaction. */
+            expired: number;
+            /** @description Not ended yet. */
+            pending: number;
+            /** @example bankid */
+            provider: string;
+            total: number;
+        };
+        FailureDto: {
+            /** @example startFailed */
+            hintCode: string;
+            /** @example bankid */
+            provider: string;
+            count: number;
+            /**
+             * @description The user message shown for it beside a QR code (docs/user-messages.md).
+             * @example RFA17B
+             */
+            userMessageCode: string | null;
+        };
+        DurationDto: {
+            /** @description Milliseconds; null when there is nothing to measure. */
+            median: number | null;
+            /** @description Milliseconds; null when there is nothing to measure. */
+            p95: number | null;
+        };
+        SessionStatsDto: {
+            /** @description Sessions started in the range. */
+            total: number;
+            byOutcome: components["schemas"]["OutcomeCountsDto"];
+            /** @description Completed among the ended ones; null when none ended. */
+            shareCompleted: number | null;
+            /** @description Every bucket of the range, oldest first, empty ones included. */
+            series: components["schemas"]["SessionBucketDto"][];
+            /** @description The most used provider first. */
+            byProvider: components["schemas"]["ProviderCountsDto"][];
+            /** @description At most 10 (provider, hintCode) pairs of failed sessions, the most frequent first. */
+            topFailures: components["schemas"]["FailureDto"][];
+            /** @description Time from start to completion of the completed sessions. */
+            completionMs: components["schemas"]["DurationDto"];
+        };
+        DeliveryCountsDto: {
+            delivered: number;
+            failed: number;
+            pending: number;
+        };
+        DeliveryBucketDto: {
+            delivered: number;
+            failed: number;
+            pending: number;
+            /** Format: date-time */
+            start: string;
+        };
+        WebhookStatsDto: {
+            /** @description Messages created in the range for the environment's endpoints. */
+            total: number;
+            byOutcome: components["schemas"]["DeliveryCountsDto"];
+            series: components["schemas"]["DeliveryBucketDto"][];
+            /** @description HTTP attempts of those messages. */
+            attempts: number;
+            /** @description Latency of those attempts. */
+            latencyMs: components["schemas"]["DurationDto"];
+        };
+        KeyUsageDto: {
+            requests: number;
+            addresses: number;
+        };
+        KeyStatsDto: {
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            /** @example eidk_test_Ab12 */
+            displayPrefix: string;
+            /** @example wxyz */
+            lastFour: string;
+            perMinuteLimit: number | null;
+            monthlyLimit: number | null;
+            ipLimit: number | null;
+            /** @description This calendar month (UTC). */
+            usageThisMonth: components["schemas"]["KeyUsageDto"];
+        };
+        StatsDto: {
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @enum {string} */
+            range: "24h" | "7d" | "30d";
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            sessions: components["schemas"]["SessionStatsDto"];
+            webhooks: components["schemas"]["WebhookStatsDto"];
+            /** @description The environment's active keys with their limits and usage. */
+            apiKeys: components["schemas"]["KeyStatsDto"][];
+        };
+        TimelineSessionDto: {
+            /** Format: uuid */
+            sessionId: string;
+            /** @example bankid */
+            provider: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @enum {string} */
+            channel: "app" | "phone";
+            /** @enum {string} */
+            status: "pending" | "complete" | "failed";
+            hintCode: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description Orders replaced after startFailed (autoRenew). */
+            renewals: number;
+        };
+        TimelineEventDto: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            status: "pending" | "complete" | "failed";
+            /** @example userSign */
+            hintCode: string | null;
+        };
+        TimelineAttemptDto: {
+            number: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @enum {string} */
+            trigger: "scheduled" | "manual";
+            /** @enum {string} */
+            outcome: "success" | "http_error" | "timeout" | "network_error" | "refused";
+            statusCode: number | null;
+            latencyMs: number;
+            error: string | null;
+        };
+        TimelineWebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example msg_2Kq… */
+            messageId: string;
+            /** @example auth.session.completed */
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** @example https://rp.example.com/hooks/eid */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            attempts: components["schemas"]["TimelineAttemptDto"][];
+        };
+        TimelineEvidenceDto: {
+            /**
+             * @description none: the provider gave nothing to check (yet); purged: erased with the personal data.
+             * @enum {string}
+             */
+            state: "checked" | "none" | "purged";
+            verification?: components["schemas"]["EvidenceVerificationDto"];
+        };
+        SessionTimelineDto: {
+            session: components["schemas"]["TimelineSessionDto"];
+            /** @description The start, then every status or hint code change, oldest first. */
+            events: components["schemas"]["TimelineEventDto"][];
+            /** @description The webhook messages of the session, with their attempts. */
+            webhooks: components["schemas"]["TimelineWebhookDto"][];
+            evidence: components["schemas"]["TimelineEvidenceDto"];
+            /** @description The OpenID client that started the session, if one did. */
+            oidcClientId: string | null;
+        };
         WebhookEventDataDto: {
             /**
              * Format: uuid
@@ -1853,6 +2223,114 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    auditEvents_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventListingDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     apiKeys_list: {
         parameters: {
             query?: never;
@@ -1904,6 +2382,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2003,6 +2493,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     apiKeys_revoke: {
@@ -2073,6 +2575,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     jwks_jwks: {
@@ -2102,6 +2616,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2161,6 +2687,298 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    members_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberDto"][];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    members_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddMemberDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Conflict: `member_exists`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "member_exists";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    members_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `cannot_remove_self`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "cannot_remove_self";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     health_live: {
@@ -2190,6 +3008,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2225,13 +3055,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: the detail names the failing check. */
+            /** @description Service Unavailable: `service_unavailable`. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
                 };
             };
         };
@@ -2342,6 +3175,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     simulator_phone: {
@@ -2447,6 +3292,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2596,6 +3453,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessions_poll: {
@@ -2675,6 +3544,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2784,6 +3665,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessions_evidence: {
@@ -2875,6 +3768,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -2988,6 +3893,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessions_qr: {
@@ -3098,6 +4015,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3247,6 +4176,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     signAndPhone_phoneAuth: {
@@ -3390,6 +4331,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "provider_unavailable";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3539,6 +4492,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     sessionsListing_list: {
@@ -3635,6 +4600,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookEndpoints_list: {
@@ -3688,6 +4665,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3787,6 +4776,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookEndpoints_remove: {
@@ -3852,6 +4853,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -3965,6 +4978,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookEndpoints_rotateSecret: {
@@ -4032,6 +5057,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4114,6 +5151,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4213,6 +5262,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     webhookDeliveries_redeliver: {
@@ -4292,6 +5353,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4415,6 +5488,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     otp_validateCode: {
@@ -4523,6 +5608,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     kiosk_component: {
@@ -4552,6 +5649,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4598,6 +5707,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4677,6 +5798,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     kiosk_events: {
@@ -4747,6 +5880,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -4861,6 +6006,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     consoleLogin_validateCode: {
@@ -4972,6 +6129,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     consoleLogin_logout: {
@@ -5026,6 +6195,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -5113,6 +6294,185 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    stats_get: {
+        parameters: {
+            query: {
+                /** @description The figures of one environment: test and live are never added up. */
+                environment: "test" | "live";
+                /** @description 24h: 24 hourly buckets; 7d and 30d: UTC days. The last bucket is the current one so far. */
+                range: "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    sessionTimeline_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionTimelineDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
                     };
                 };
             };

@@ -1,5 +1,15 @@
+import type { UserMessageTable } from '../eid-providers/user-messages.js';
 import { statsWindow } from './stats-range.js';
 import { summariseDeliveries, summariseSessions, TOP_FAILURES } from './stats-summary.js';
+
+// A provider's messages as the port gives them (docs/providers.md): one for a cancel, a fallback for the rest.
+const MESSAGES: UserMessageTable = {
+  appName: 'Test ID',
+  texts: { M1: { sv: 'Avbrutet.', en: 'Cancelled.' }, M9: { sv: 'Fel.', en: 'Error.' }, P: { sv: 'Vänta.', en: 'Wait.' } },
+  pending: {},
+  failed: { CANCELED: () => 'M1' },
+  fallback: { pending: 'P', failed: 'M9' },
+};
 
 describe('summariseSessions', () => {
   const window = statsWindow('24h', new Date('2026-11-27T12:30:00.000Z'));
@@ -35,10 +45,11 @@ describe('summariseSessions', () => {
       count: i + 1,
     }));
     rows.push({ bucket: at(11), provider: 'freja', status: 'failed', hintCode: 'CANCELED', count: 50 });
-    const { topFailures } = summariseSessions(window, rows);
+    const { topFailures } = summariseSessions(window, rows, (provider) => (provider === 'freja' ? MESSAGES : undefined));
     expect(topFailures).toHaveLength(TOP_FAILURES);
-    expect(topFailures[0]).toMatchObject({ provider: 'freja', hintCode: 'CANCELED', count: 50 });
-    expect(topFailures[1]).toEqual({ provider: 'bankid', hintCode: 'code11', count: 12, userMessageCode: 'RFA22' });
+    expect(topFailures[0]).toEqual({ provider: 'freja', hintCode: 'CANCELED', count: 50, userMessageCode: 'M1' });
+    // A provider this deployment no longer enables has no words to show.
+    expect(topFailures[1]).toEqual({ provider: 'bankid', hintCode: 'code11', count: 12, userMessageCode: null });
   });
 
   it('should have no share completed while nothing ended', () => {

@@ -1,4 +1,4 @@
-import { userMessageFor } from '../sessions/user-messages.js';
+import { userMessageFor, type UserMessageTable } from '../eid-providers/user-messages.js';
 import { outcomeOf, SESSION_OUTCOMES, type SessionOutcome, type StatsWindow } from './stats-range.js';
 import type { DeliveryCountRow, SessionCountRow } from './stats.store.js';
 
@@ -12,7 +12,11 @@ const noDeliveries = (): DeliveryCounts => ({ delivered: 0, failed: 0, pending: 
 export const TOP_FAILURES = 10;
 
 /** The session counts of the window, shaped for the overview's charts and tables. */
-export function summariseSessions(window: StatsWindow, rows: SessionCountRow[]) {
+export function summariseSessions(
+  window: StatsWindow,
+  rows: SessionCountRow[],
+  messagesOf: (provider: string) => UserMessageTable | undefined = () => undefined,
+) {
   const series = new Map(window.starts.map((start) => [start.getTime(), { start, ...noOutcomes() }]));
   const byOutcome = noOutcomes();
   const byProvider = new Map<string, OutcomeCounts & { provider: string; total: number }>();
@@ -49,7 +53,7 @@ export function summariseSessions(window: StatsWindow, rows: SessionCountRow[]) 
       // The message a person saw beside a QR code: what the team's users read when they gave up.
       .map((failure) => ({
         ...failure,
-        userMessageCode: userMessageFor(failure.provider, 'failed', failure.hintCode, { launch: 'qr' })?.code ?? null,
+        userMessageCode: messagesOfProvider(messagesOf, failure.provider, failure.hintCode),
       })),
   };
 }
@@ -69,3 +73,13 @@ export function summariseDeliveries(window: StatsWindow, rows: DeliveryCountRow[
 
 const isDeliveryStatus = (status: string): status is keyof DeliveryCounts =>
   status === 'delivered' || status === 'failed' || status === 'pending';
+
+/** The message code a provider shows for a failure beside a QR code; none for a provider no longer enabled. */
+function messagesOfProvider(
+  messagesOf: (provider: string) => UserMessageTable | undefined,
+  provider: string,
+  hintCode: string,
+): string | null {
+  const table = messagesOf(provider);
+  return (table && userMessageFor(table, 'failed', hintCode, { launch: 'qr' })?.code) ?? null;
+}

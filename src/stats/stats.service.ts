@@ -3,6 +3,7 @@ import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { Clock } from '../common/clock/clock.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { QuotaStore } from '../protection/rate-limits/quota.store.js';
 import { statsWindow, type StatsRange } from './stats-range.js';
 import { summariseDeliveries, summariseSessions } from './stats-summary.js';
@@ -23,6 +24,7 @@ export class StatsService {
     private readonly apiKeys: ApiKeysService,
     private readonly quotas: QuotaStore,
     private readonly clock: Clock,
+    private readonly providers: EidProviderRegistry,
   ) {}
 
   forTeam(teamId: string, environment: ApiKeyEnvironment, range: StatsRange): Promise<TeamStats> {
@@ -58,7 +60,10 @@ export class StatsService {
       bucket: window.bucket,
       from: window.from,
       to: window.to,
-      sessions: { ...summariseSessions(window, sessionRows), completionMs: { median: completion.median, p95: completion.p95 } },
+      sessions: {
+        ...summariseSessions(window, sessionRows, (name) => this.providers.find(name)?.messages),
+        completionMs: { median: completion.median, p95: completion.p95 },
+      },
       webhooks: {
         ...summariseDeliveries(window, deliveryRows),
         attempts: latency.count,

@@ -43,8 +43,9 @@ describe('GET /api/v1/stats: the overview figures, walled by team and environmen
       { provider: 'simulator', total: 8, complete: 4, failed: 0, cancelled: 1, expired: 2, pending: 1 },
     ]);
     expect(sessions.topFailures).toEqual([
-      { provider: 'bankid', hintCode: 'startFailed', count: 3, userMessageCode: 'RFA17B' },
-      { provider: 'bankid', hintCode: 'userCancel', count: 3, userMessageCode: 'RFA6' },
+      // BankID is not enabled in this test's deployment: its words are not known here.
+      { provider: 'bankid', hintCode: 'startFailed', count: 3, userMessageCode: null },
+      { provider: 'bankid', hintCode: 'userCancel', count: 3, userMessageCode: null },
       { provider: 'simulator', hintCode: 'expiredTransaction', count: 2, userMessageCode: 'RFA8' },
       { provider: 'simulator', hintCode: 'cancelled', count: 1, userMessageCode: 'RFA3' },
     ]);

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EvidenceVerificationDto } from '../../sessions/dto/evidence-answers.dto.js';
+import { EvidenceVerificationDto } from '../../eid-providers/evidence-answers.dto.js';
 
 const NULLABLE_TIME = { type: 'string', format: 'date-time', nullable: true } as const;
 
