@@ -4,7 +4,14 @@ import type { KioskSessionReader, KioskSessionState } from './kiosk-session-read
 import { KioskStreamsService, MAX_OPEN_STREAMS, MAX_VIEWERS_PER_SESSION } from './kiosk-streams.service.js';
 
 // A finished session: attaching sends its status and closes, so no timers are left behind.
-const finished = (id: string): KioskSessionState => ({ id, status: 'complete', hintCode: null, orderTime: new Date(0), renewals: 0 });
+const finished = (id: string): KioskSessionState => ({
+  id,
+  provider: 'simulator',
+  status: 'complete',
+  hintCode: null,
+  orderTime: new Date(0),
+  renewals: 0,
+});
 const reader = { forKiosk: (id: string) => Promise.resolve(finished(id)) } as unknown as KioskSessionReader;
 
 describe(KioskStreamsService.name, () => {
