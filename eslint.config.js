@@ -40,7 +40,7 @@ export default defineConfig(
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
-  { files: ['src/kiosk/assets/**/*.js'], languageOptions: { globals: globals.browser } },
+  { files: ['src/kiosk/assets/**/*.js', 'src/oidc/assets/**/*.js'], languageOptions: { globals: globals.browser } },
   { files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', 'jest.config.js'], languageOptions: { globals: globals.node } },
   prettier,
 );

@@ -25,6 +25,7 @@ import { EvidenceModule } from './evidence/evidence.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KioskModule } from './kiosk/kiosk.module.js';
+import { OidcModule } from './oidc/oidc.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { ProtectionModule } from './protection/protection.module.js';
@@ -75,6 +76,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     KioskModule,
     ConsoleModule,
     EvidenceModule,
+    OidcModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
