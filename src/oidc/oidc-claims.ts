@@ -17,8 +17,8 @@ const PERSON_INFO = ['name', 'given_name', 'family_name', 'birthdate'];
 /** Which claims each scope releases (docs/oidc.md, "Claims"); the personal number claim names are added per deployment. */
 export function scopeClaims(personalNumberClaims: readonly string[]): Record<string, string[]> {
   return {
-    // amr and auth_time come from the login itself, into the id token only (docs/oidc.md, "Claims").
-    openid: ['sub', 'amr', 'auth_time'],
+    // acr, amr and auth_time come from the login itself, into the id token only (docs/oidc.md, "Claims").
+    openid: ['sub', 'acr', 'amr', 'auth_time'],
     profile: PERSON_INFO,
     [SCOPE.naturalPersonInfo]: PERSON_INFO,
     [SCOPE.naturalPersonNumber]: [CLAIM.personalIdentityNumber, ...personalNumberClaims],

@@ -88,21 +88,8 @@ export class OidcInteractionsService {
       });
       return true;
     }
-    const accountId = login.sessionId;
+    const accountId = personSubject(this.oidc.personSubjectKey, client.environment, view.user.personalNumber);
     const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
-    await this.records.saveAccount(
-      accountId,
-      {
-        clientId: client.clientId,
-        subject: personSubject(this.oidc.personSubjectKey, client.environment, view.user.personalNumber),
-        user: view.user,
-        txn: view.sessionId,
-        resultToken: 'resultToken' in view ? view.resultToken : undefined,
-        acr: login.acr,
-        personalNumberClaim: client.personalNumberClaim,
-      },
-      scope.split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session,
-    );
     const provider = await this.oidc.provider();
     const grant = new provider.Grant({ accountId, clientId: client.clientId });
     grant.addOIDCScope(scope);
@@ -113,6 +100,20 @@ export class OidcInteractionsService {
     const requestedClaims = [...Object.keys(claims.id_token ?? {}), ...Object.keys(claims.userinfo ?? {})];
     if (requestedClaims.length) grant.addOIDCClaims(requestedClaims);
     const grantId = await grant.save();
+    // The login's claims, by its grant: every token of this login (and only of it) reads them.
+    await this.records.saveAccount(
+      grantId,
+      {
+        clientId: client.clientId,
+        subject: accountId,
+        user: view.user,
+        txn: view.sessionId,
+        resultToken: 'resultToken' in view ? view.resultToken : undefined,
+        acr: login.acr,
+        personalNumberClaim: client.personalNumberClaim,
+      },
+      scope.split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session,
+    );
     const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await this.finish(request, reply, {
       login: { accountId, acr: login.acr, amr: [AMR[login.provider] ?? login.provider], ts: Math.floor(completedAt / 1000) },

@@ -43,20 +43,21 @@ export class OidcLoginRecords {
   }
 
   /** Kept while a token of the login may still ask for its claims: the refresh token's life with offline_access. */
-  saveAccount(accountId: string, account: StoredAccount, ttlSeconds: number): Promise<void> {
-    return this.put(ACCOUNT, accountId, account, ttlSeconds);
+  saveAccount(grantId: string, account: StoredAccount, ttlSeconds: number): Promise<void> {
+    // Filed under its grant too: revoking the grant (a revoked token, a code used twice) erases it.
+    return this.put(ACCOUNT, grantId, account, ttlSeconds, grantId);
   }
 
-  findAccount(accountId: string): Promise<StoredAccount | undefined> {
-    return this.get(ACCOUNT, accountId);
+  findAccount(grantId: string): Promise<StoredAccount | undefined> {
+    return this.get(ACCOUNT, grantId);
   }
 
-  private async put(model: string, id: string, value: unknown, ttlSeconds: number): Promise<void> {
+  private async put(model: string, id: string, value: unknown, ttlSeconds: number, grantId: string | null = null): Promise<void> {
     await this.store.upsert({
       model,
       id,
       payloadEnc: this.cipher.encryptJson(value, aad(model, id)),
-      grantId: null,
+      grantId,
       uid: null,
       userCode: null,
       expiresAt: new Date(this.clock.nowMs() + ttlSeconds * 1000),

@@ -73,7 +73,7 @@ export class OidcProviderService {
           clock: this.clock,
           clients: { metadataOf: (clientId) => this.clientMetadataOf(clientId) },
         }),
-        findAccount: (ctx, accountId) => this.findAccount(ctx, accountId),
+        findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token as { grantId?: string } | undefined),
         pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
         corsAllowed: (origin, redirectUris) => redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
       }),
@@ -92,10 +92,15 @@ export class OidcProviderService {
     return clientMetadata(client, secret);
   }
 
-  /** The account of one e-ID login (accountId = its session id), for the client that asked for it only. */
-  private async findAccount(ctx: KoaContextWithOIDC, accountId: string): Promise<Account | undefined> {
-    const account = await this.records.findAccount(accountId);
-    if (!account || account.clientId !== ctx.oidc.client?.clientId) return undefined;
+  /**
+   * The account is the person (accountId = their stable subject); the claims are those of the e-ID
+   * login behind the token's grant, for the client that asked for it only (docs/oidc.md, "State").
+   */
+  private async findAccount(ctx: KoaContextWithOIDC, accountId: string, token?: { grantId?: string }): Promise<Account | undefined> {
+    // Without a token (the authorization endpoint checking its session) only the subject is needed.
+    if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
+    const account = await this.records.findAccount(token.grantId);
+    if (!account || account.clientId !== ctx.oidc.client?.clientId || account.subject !== accountId) return undefined;
     return { accountId, claims: () => accountClaims(account, account.personalNumberClaim) as Awaited<ReturnType<Account['claims']>> };
   }
 }

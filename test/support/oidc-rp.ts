@@ -90,11 +90,16 @@ export async function approveInSimulator(
  * What login.js does once <eid-qr> shows the end: the interaction's /done, until the session has
  * ended (the collector needs a moment), then on to the client's redirect URI.
  */
-export async function finishLogin(browser: CookieBrowser, origin: string, page: LoginPage, timeoutMs = 15_000): Promise<string> {
+export async function finishLogin(
+  browser: CookieBrowser,
+  origin: string,
+  page: LoginPage,
+  timeoutMs = 15_000,
+): Promise<{ url: string; response?: Response }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await browser.follow(`${origin}/oidc/interaction/${page.uid}/done`, origin);
-    if (!result.url.includes(`/oidc/interaction/${page.uid}`)) return result.url;
+    if (!result.url.includes(`/oidc/interaction/${page.uid}`)) return result;
     if (Date.now() > deadline) throw new Error('The login did not finish');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -108,4 +113,11 @@ export function discover(
   auth?: client.ClientAuth,
 ): Promise<client.Configuration> {
   return client.discovery(new URL(issuer), clientId, metadata, auth, { execute: [client.allowInsecureRequests] });
+}
+
+/** The hidden fields of a form_post answer (what the browser would POST to the redirect URI). */
+export function formPostFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[match[1]] = match[2];
+  return fields;
 }
