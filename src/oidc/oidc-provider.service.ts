@@ -73,7 +73,7 @@ export class OidcProviderService {
           clock: this.clock,
           clients: { metadataOf: (clientId) => this.clientMetadataOf(clientId) },
         }),
-        findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token as { grantId?: string } | undefined),
+        findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token),
         pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
         corsAllowed: (origin, redirectUris) => redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
       }),
