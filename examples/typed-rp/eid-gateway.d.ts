@@ -107,40 +107,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/simulator/scan": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
-        post: operations["simulator_scan"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/simulator/phone": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
-        post: operations["simulator_phone"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/auth/{provider}/start": {
         parameters: {
             query?: never;
@@ -305,6 +271,40 @@ export interface paths {
         put?: never;
         /** The team's sessions, tabular (docs/listings.md), without personal data */
         post: operations["sessionsListing_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulator/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
+        post: operations["simulator_scan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulator/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
+        post: operations["simulator_phone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -490,7 +490,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current order's same-device link for <eid-qr>'s button that opens the e-ID app (null once it has ended) */
+        /** The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended) */
         get: operations["kiosk_launch"];
         put?: never;
         post?: never;
@@ -582,6 +582,60 @@ export interface paths {
         get: operations["forwardAuth_decide"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oidc-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's OpenID Connect clients (never their secrets) */
+        get: operations["oidcClients_list"];
+        put?: never;
+        /** Register a client; a client_secret_* client gets its secret in this answer only */
+        post: operations["oidcClients_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oidc-clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One client */
+        get: operations["oidcClients_get"];
+        put?: never;
+        post?: never;
+        /** Delete a client: its tokens stop working at once */
+        delete: operations["oidcClients_remove"];
+        options?: never;
+        head?: never;
+        /** Change redirect URIs, name, providers, claims or keys */
+        patch: operations["oidcClients_update"];
+        trace?: never;
+    };
+    "/api/v1/oidc-clients/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new client secret, in this answer only; the old one stops working at once */
+        post: operations["oidcClients_rotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -964,79 +1018,24 @@ export interface components {
             expiresAt: string;
             daysLeft: number;
         };
+        ReadyChecksDto: {
+            /** @enum {string} */
+            database: "up";
+            /** @enum {string} */
+            migrations: "applied";
+            /** @description By environment (`test`, `live`): the BankID RP certificates, when BankID is configured. */
+            bankidCertificates?: {
+                [key: string]: components["schemas"]["CertificateStatusDto"];
+            };
+        };
         ReadyDto: {
             /**
              * @description `warn`: ready, but something needs the operator soon (see `warnings`).
              * @enum {string}
              */
             status: "ok" | "warn";
-            /** @description The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
-            checks?: {
-                /** @enum {string} */
-                database: "up";
-                /** @enum {string} */
-                migrations: "applied";
-            } & {
-                [key: string]: {
-                    [key: string]: components["schemas"]["CertificateStatusDto"];
-                };
-            };
+            checks: components["schemas"]["ReadyChecksDto"];
             warnings?: string[];
-        };
-        ScanDto: {
-            /** @description The frame read from the QR code (bankid.{token}.{time}.{code}). */
-            qrData?: string;
-            /** @description The autostart token from the start answer, instead of qrData. */
-            autoStartToken?: string;
-            /**
-             * @description Swedish personal number, 12 digits.
-             * @example 199001011239
-             */
-            personalNumber?: string;
-            name?: string;
-            givenName?: string;
-            surname?: string;
-            /**
-             * @default approve
-             * @enum {string}
-             */
-            action?: "approve" | "cancel";
-        };
-        ScanAnswerDto: {
-            /** @enum {string} */
-            operation: "auth" | "sign";
-            /** @description The text to sign (or of an auth order that has one). */
-            userVisibleData?: string;
-            /** @enum {boolean} */
-            scanned: true;
-            /** @enum {string} */
-            action: "approve" | "cancel";
-        };
-        PhoneAnswerDto: {
-            /**
-             * @description The person the phone session was started for.
-             * @example 199001012393
-             */
-            personalNumber: string;
-            /**
-             * @description approve: confirm the call and sign; decline: "I am not on a call".
-             * @default approve
-             * @enum {string}
-             */
-            action?: "approve" | "decline";
-            name?: string;
-            givenName?: string;
-            surname?: string;
-        };
-        PhoneAnswerAnswerDto: {
-            /** @enum {string} */
-            operation: "auth" | "sign";
-            /** @description The text to sign (or of an auth order that has one). */
-            userVisibleData?: string;
-            /** @enum {boolean} */
-            answered: true;
-            /** @enum {string} */
-            action: "approve" | "decline";
         };
         StartSessionDto: {
             /**
@@ -1187,16 +1186,16 @@ export interface components {
              * @enum {string}
              */
             status: "verified" | "failed";
-            /** @description The provider's signature verifies (BankID: the XML signature with the certificate it carries; Freja: the details JWS). */
+            /** @description The XML signature verifies with the certificate it carries and covers the signed data. */
             signatureValid: boolean;
             /** @description That certificate chains to the configured roots of the session's provider and environment. */
             certificateTrusted: boolean;
             /**
-             * @description What an authorised OCSP responder said of exactly this certificate; `invalid`: the response could not be relied on. Absent where the provider gives no OCSP response (Freja).
+             * @description What an authorised OCSP responder said of exactly this certificate; `invalid`: the response could not be relied on.
              * @enum {string}
              */
-            ocspStatus?: "good" | "revoked" | "unknown" | "invalid";
-            /** @description BankID: the signed usrVisibleData / usrNonVisibleData equal what the session sent. Freja: the signed details are of this transaction, approved. */
+            ocspStatus: "good" | "revoked" | "unknown" | "invalid";
+            /** @description The signed usrVisibleData / usrNonVisibleData equal what the session sent. */
             signedDataMatches: boolean;
             /** Format: date-time */
             checkedAt: string;
@@ -1221,11 +1220,6 @@ export interface components {
              * @example low
              */
             risk?: string;
-            /**
-             * @description Freja: the user's registration level.
-             * @example EXTENDED
-             */
-            registrationLevel?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
         };
@@ -1295,23 +1289,14 @@ export interface components {
              * @example low
              */
             risk?: string;
-            /**
-             * @description Freja: the user's registration level.
-             * @example EXTENDED
-             */
-            registrationLevel?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
             /** Format: uuid */
             sessionId: string;
-            /** @description BankID: base64 of its XML signature (XML-DSig) of the order. */
+            /** @description Base64 of BankID's XML signature (XML-DSig) of the order. */
             signature?: string;
-            /** @description BankID: base64 of the DER OCSP response about the user's certificate. */
+            /** @description Base64 of the DER OCSP response about the user's certificate. */
             ocspResponse?: string;
-            /** @description Freja: the result's signed details, a compact JWS (RS256) as Freja sent it. */
-            details?: string;
-            /** @description Freja, sign: the user's signature (signatureData.userSignature) as Freja sent it. */
-            userSignature?: string;
         };
         ReturnDto: {
             /**
@@ -1539,6 +1524,61 @@ export interface components {
              * @example -1
              */
             lastrow: number;
+        };
+        ScanDto: {
+            /** @description The frame read from the QR code (bankid.{token}.{time}.{code}). */
+            qrData?: string;
+            /** @description The autostart token from the start answer, instead of qrData. */
+            autoStartToken?: string;
+            /**
+             * @description Swedish personal number, 12 digits.
+             * @example 199001011239
+             */
+            personalNumber?: string;
+            name?: string;
+            givenName?: string;
+            surname?: string;
+            /**
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "cancel";
+        };
+        ScanAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
+            /** @enum {boolean} */
+            scanned: true;
+            /** @enum {string} */
+            action: "approve" | "cancel";
+        };
+        PhoneAnswerDto: {
+            /**
+             * @description The person the phone session was started for.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description approve: confirm the call and sign; decline: "I am not on a call".
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "decline";
+            name?: string;
+            givenName?: string;
+            surname?: string;
+        };
+        PhoneAnswerAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
+            /** @enum {boolean} */
+            answered: true;
+            /** @enum {string} */
+            action: "approve" | "decline";
         };
         WebhookEndpointDto: {
             /** Format: uuid */
@@ -1775,6 +1815,215 @@ export interface components {
              * @example 2026-11-21T11:00:00.000
              */
             tokenExpiresAtUtc: string;
+        };
+        OidcClientDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The client_id to configure in the relying party.
+             * @example eidc_test_4kQp2…
+             */
+            clientId: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            name: string;
+            redirectUris: string[];
+            postLogoutRedirectUris: string[];
+            /** @enum {string} */
+            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+            jwks: {
+                [key: string]: unknown;
+            } | null;
+            jwksUri: string | null;
+            /** @description Null: every provider the environment offers. */
+            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @enum {string} */
+            subjectType: "pairwise" | "public";
+            requirePushedAuthorizationRequests: boolean;
+            /** @enum {string|null} */
+            personalNumberClaim: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /** @enum {string|null} */
+            maxRisk: "low" | "moderate" | null;
+            /** @enum {string|null} */
+            backchannelTokenDeliveryMode: "poll" | "ping" | null;
+            backchannelClientNotificationEndpoint: string | null;
+            /**
+             * Format: uri
+             * @description The issuer to configure in the relying party.
+             * @example https://eid.example.com/oidc
+             */
+            issuer: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OidcClientListDto: {
+            data: components["schemas"]["OidcClientDto"][];
+        };
+        CreateOidcClientDto: {
+            /** @example Customer portal */
+            name: string;
+            /**
+             * @description Exact-match redirect URIs: https; http only for localhost or a loopback address outside production.
+             * @example [
+             *       "https://rp.example.com/callback"
+             *     ]
+             */
+            redirectUris: string[];
+            /** @description Where RP-initiated logout may return to (same rules as redirectUris). */
+            postLogoutRedirectUris?: string[];
+            /** @description The public keys of private_key_jwt, as a JWK Set. */
+            jwks?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description Where the public keys of private_key_jwt are published (https).
+             */
+            jwksUri?: string;
+            /** @description Default: every provider the environment offers. */
+            providers?: ("bankid" | "freja" | "simulator")[];
+            /**
+             * @default pairwise
+             * @enum {string}
+             */
+            subjectType?: "pairwise" | "public";
+            /**
+             * @description Refuse authorization requests not pushed with PAR first.
+             * @default false
+             */
+            requirePushedAuthorizationRequests?: boolean;
+            /**
+             * @description A plain claim name that carries the personal number too.
+             * @enum {string|null}
+             */
+            personalNumberClaim?: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /**
+             * @description Refuse BankID logins whose risk is above this (docs/oidc.md).
+             * @enum {string|null}
+             */
+            maxRisk?: "low" | "moderate" | null;
+            /**
+             * @description CIBA delivery mode (docs/oidc.md).
+             * @enum {string|null}
+             */
+            backchannelTokenDeliveryMode?: "poll" | "ping" | null;
+            /**
+             * Format: uri
+             * @description CIBA ping mode: where the notification goes (https).
+             */
+            backchannelClientNotificationEndpoint?: Record<string, never> | null;
+            /**
+             * @description test clients log in with test identities (and the simulator).
+             * @default test
+             * @enum {string}
+             */
+            environment?: "test" | "live";
+            /**
+             * @description `none`: a public client (PKCE required).
+             * @default client_secret_basic
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+        };
+        OidcClientWithSecretDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The client_id to configure in the relying party.
+             * @example eidc_test_4kQp2…
+             */
+            clientId: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            name: string;
+            redirectUris: string[];
+            postLogoutRedirectUris: string[];
+            /** @enum {string} */
+            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+            jwks: {
+                [key: string]: unknown;
+            } | null;
+            jwksUri: string | null;
+            /** @description Null: every provider the environment offers. */
+            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @enum {string} */
+            subjectType: "pairwise" | "public";
+            requirePushedAuthorizationRequests: boolean;
+            /** @enum {string|null} */
+            personalNumberClaim: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /** @enum {string|null} */
+            maxRisk: "low" | "moderate" | null;
+            /** @enum {string|null} */
+            backchannelTokenDeliveryMode: "poll" | "ping" | null;
+            backchannelClientNotificationEndpoint: string | null;
+            /**
+             * Format: uri
+             * @description The issuer to configure in the relying party.
+             * @example https://eid.example.com/oidc
+             */
+            issuer: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The client secret (client_secret_*): in this answer only. */
+            clientSecret: string | null;
+        };
+        UpdateOidcClientDto: {
+            /** @example Customer portal */
+            name?: string;
+            /**
+             * @description Exact-match redirect URIs: https; http only for localhost or a loopback address outside production.
+             * @example [
+             *       "https://rp.example.com/callback"
+             *     ]
+             */
+            redirectUris?: string[];
+            /** @description Where RP-initiated logout may return to (same rules as redirectUris). */
+            postLogoutRedirectUris?: string[];
+            /** @description The public keys of private_key_jwt, as a JWK Set. */
+            jwks?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description Where the public keys of private_key_jwt are published (https).
+             */
+            jwksUri?: string;
+            /** @description Default: every provider the environment offers. */
+            providers?: ("bankid" | "freja" | "simulator")[];
+            /**
+             * @default pairwise
+             * @enum {string}
+             */
+            subjectType?: "pairwise" | "public";
+            /**
+             * @description Refuse authorization requests not pushed with PAR first.
+             * @default false
+             */
+            requirePushedAuthorizationRequests?: boolean;
+            /**
+             * @description A plain claim name that carries the personal number too.
+             * @enum {string|null}
+             */
+            personalNumberClaim?: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /**
+             * @description Refuse BankID logins whose risk is above this (docs/oidc.md).
+             * @enum {string|null}
+             */
+            maxRisk?: "low" | "moderate" | null;
+            /**
+             * @description CIBA delivery mode (docs/oidc.md).
+             * @enum {string|null}
+             */
+            backchannelTokenDeliveryMode?: "poll" | "ping" | null;
+            /**
+             * Format: uri
+             * @description CIBA ping mode: where the notification goes (https).
+             */
+            backchannelClientNotificationEndpoint?: Record<string, never> | null;
         };
         WebhookEventDataDto: {
             /**
@@ -2283,246 +2532,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadyDto"];
-                };
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "internal_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: `service_unavailable`. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "service_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    simulator_scan: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScanDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ScanAnswerDto"];
-                };
-            };
-            /** @description Bad Request: `validation_failed` (`errors`), `qr_invalid`, `qr_expired`; or the input guard's refusal, without `code`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "qr_invalid" | "qr_expired";
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "not_found";
-                    };
-                };
-            };
-            /** @description Conflict: `session_not_pending`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "session_not_pending";
-                    };
-                };
-            };
-            /** @description Payload Too Large: `payload_too_large`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "payload_too_large";
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "rate_limit_exceeded";
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "internal_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: `service_unavailable`. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "service_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    simulator_phone: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PhoneAnswerDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
-                };
-            };
-            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`, `order_not_found`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "not_found" | "order_not_found";
-                    };
-                };
-            };
-            /** @description Conflict: `session_not_pending`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "session_not_pending";
-                    };
-                };
-            };
-            /** @description Payload Too Large: `payload_too_large`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "payload_too_large";
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "rate_limit_exceeded";
-                    };
                 };
             };
             /** @description Internal Server Error: `internal_error`. */
@@ -3827,6 +3836,246 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    simulator_scan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`), `qr_invalid`, `qr_expired`; or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "qr_invalid" | "qr_expired";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    simulator_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `order_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found" | "order_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
                     };
                 };
             };
@@ -5524,6 +5773,560 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientListDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOidcClientDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientWithSecretDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOidcClientDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientWithSecretDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
                     };
                 };
             };
