@@ -30,6 +30,7 @@ import { CountConsoleLoginFailures1795303733000 } from '../../migrations/1795303
 import { IndexSessionsForStats1795304000000 } from '../../migrations/1795304000000-IndexSessionsForStats.js';
 import { CreateAuditEvents1795304100000 } from '../../migrations/1795304100000-CreateAuditEvents.js';
 import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000-CreateSessionEvents.js';
+import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   IndexSessionsForStats1795304000000,
   CreateAuditEvents1795304100000,
   CreateSessionEvents1795304200000,
+  CreateOidcClientsAndModels1795304270000,
 ];
