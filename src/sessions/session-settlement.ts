@@ -19,6 +19,7 @@ import {
 } from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
+import { SessionEndListeners } from './session-end-listeners.js';
 import { SessionMetrics } from './session-metrics.js';
 import { SessionStore, type CollectClaim, type SessionTransitionRow } from './session.store.js';
 import { sessionView, type SessionOutcome } from './session-view.js';
@@ -47,6 +48,7 @@ export class SessionSettlement {
     private readonly evidence: EvidenceService,
     private readonly resultTokens: ResultTokenSigner,
     private readonly metrics: SessionMetrics,
+    private readonly endListeners: SessionEndListeners,
   ) {}
 
   /** The session refreshed from its provider when its last collect is due; as it was otherwise. */
@@ -193,7 +195,10 @@ export class SessionSettlement {
     for (const { session, transition, changes } of slice) {
       const updated = outcome.updated.has(session.id);
       written.set(session.id, { changes, updated });
-      if (transition.kind !== 'progress' && updated) this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
+      if (transition.kind !== 'progress' && updated) {
+        this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
+        this.endListeners.notify({ ...session, ...changes });
+      }
     }
   }
 
