@@ -7,6 +7,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { CommonModule } from '../common/common.module.js';
 import { databaseConfig } from '../config/database.config.js';
 import { protectionConfig } from '../config/protection.config.js';
+import { serverConfig } from '../config/server.config.js';
 import { securityConfig } from '../config/security.config.js';
 import { tokensConfig } from '../config/tokens.config.js';
 import { webhooksConfig } from '../config/webhooks.config.js';
@@ -23,6 +24,8 @@ import { UsersService } from '../users/users.service.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { WebhookEndpointStore } from '../webhooks/webhook-endpoint.store.js';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.js';
+import { OidcClientStore } from '../oidc/oidc-client.store.js';
+import { OidcClientsService } from '../oidc/oidc-clients.service.js';
 
 /**
  * The services the command line drives, without HTTP or background jobs. They are listed here rather
@@ -35,7 +38,7 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
-      load: [databaseConfig, protectionConfig, securityConfig, tokensConfig, webhooksConfig],
+      load: [databaseConfig, protectionConfig, securityConfig, serverConfig, tokensConfig, webhooksConfig],
     }),
     CommonModule,
     DatabaseModule.forRoot({ joinRunningEmbedded: true, poolSize: 2 }),
@@ -52,6 +55,8 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
     SigningKeysService,
     WebhookEndpointStore,
     WebhookEndpointsService,
+    OidcClientStore,
+    OidcClientsService,
   ],
 })
 export class CliModule {}

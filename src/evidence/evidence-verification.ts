@@ -20,4 +20,13 @@ export interface EvidenceToVerify {
   expected: { userVisibleData?: string; userNonVisibleData?: string };
   /** PEM certificates the user's certificate must chain to. */
   trustRoots: readonly string[];
+  /** What the completion reports, which the evidence must be of (docs/evidence.md). */
+  completion: {
+    /** `auth` expects funcId Identification, `sign` expects Signing. */
+    operation: 'auth' | 'sign';
+    /** user.personalNumber of the completion: the signer certificate's must be the same. */
+    personalNumber?: string;
+    /** When the session completed: the signer certificate must be valid then, the OCSP response fresh. */
+    at: Date;
+  };
 }

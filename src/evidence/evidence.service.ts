@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { EidOperation } from '../eid-providers/eid-provider.js';
 import { EvidenceTrustRoots } from './evidence-trust-roots.js';
 import type { EvidenceVerification } from './evidence-verification.js';
 import { EvidenceVerifier } from './evidence-verifier.js';
@@ -9,6 +10,7 @@ export interface EvidenceSession {
   id: string;
   provider: string;
   environment: ApiKeyEnvironment;
+  operation: EidOperation;
   /** Base64, as sent to the order. */
   userVisibleData?: string;
   userNonVisibleData?: string;
@@ -40,8 +42,15 @@ export class EvidenceService {
     private readonly trustRoots: EvidenceTrustRoots,
   ) {}
 
-  /** The evidence to store for a completion, verified when it carries a signature; undefined when there is none. */
-  async assess(session: EvidenceSession, evidence: Record<string, unknown> | undefined): Promise<StoredEvidence | undefined> {
+  /**
+   * The evidence to store for a completion, verified when it carries a signature; undefined when there
+   * is none. `completion` is what the provider reported: the evidence must be of that user, at that time.
+   */
+  async assess(
+    session: EvidenceSession,
+    evidence: Record<string, unknown> | undefined,
+    completion: { personalNumber?: string; at: Date },
+  ): Promise<StoredEvidence | undefined> {
     if (!evidence) return undefined;
     const stored: StoredEvidence = {
       ...(typeof evidence.bankIdIssueDate === 'string' ? { bankIdIssueDate: evidence.bankIdIssueDate } : {}),
@@ -57,6 +66,7 @@ export class EvidenceService {
         ocspResponse: stored.ocspResponse ?? '',
         expected: { userVisibleData: session.userVisibleData, userNonVisibleData: session.userNonVisibleData },
         trustRoots: this.trustRoots.forSession(session.provider, session.environment),
+        completion: { operation: session.operation, personalNumber: completion.personalNumber, at: completion.at },
       },
       { sessionId: session.id },
     );

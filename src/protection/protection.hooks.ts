@@ -3,13 +3,15 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFailedAttempt } from './ip-blocks/failed-attempt.js';
 import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
-import { inspectRequest, MAX_GUARDED_VALUES, type Finding } from './input-guard/input-inspector.js';
+import { inertBodyFieldsOf } from './input-guard/inert-body-fields.js';
+import { inspectRequest, MAX_GUARDED_CHARACTERS, MAX_GUARDED_VALUES, type Finding } from './input-guard/input-inspector.js';
 
 const CATEGORY_TEXT: Record<Finding['category'], string> = {
   sql_injection: 'looks like SQL injection',
   cross_site_scripting: 'looks like cross-site scripting',
   path_traversal: 'looks like path traversal',
   too_many_values: `carries more than ${MAX_GUARDED_VALUES} strings to inspect`,
+  too_much_text: `carries more than ${MAX_GUARDED_CHARACTERS} characters to inspect`,
 };
 
 /**
@@ -35,7 +37,7 @@ export class ProtectionHooks implements OnModuleInit {
     if (!fastify) return;
     fastify.addHook('onRequest', async (request: FastifyRequest) => this.ipBlocks.assertNotBlocked(request.ip));
     fastify.addHook('preValidation', async (request: FastifyRequest) => {
-      const finding = inspectRequest({ url: request.url, body: request.body });
+      const finding = inspectRequest({ url: request.url, body: request.body, inertBodyFields: inertBodyFieldsOf(request) });
       if (finding) {
         throw new BadRequestException(`The input guard refused the request: its ${finding.part} ${CATEGORY_TEXT[finding.category]}.`);
       }

@@ -244,7 +244,10 @@ export class SessionSettlement {
     }
     // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
     const { evidence: provided, ...completion } = transition.completion;
-    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), provided);
+    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), provided, {
+      personalNumber: completion.user?.personalNumber,
+      at: now,
+    });
     const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
     const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, evidence));
     return {
@@ -261,7 +264,7 @@ export class SessionSettlement {
 
   private evidenceSessionOf(session: Session) {
     const texts: SignedTexts = session.signedTextsEnc ? this.cipher.decryptJson(session.signedTextsEnc, signedTextsAad(session.id)) : {};
-    return { id: session.id, provider: session.provider, environment: session.environment, ...texts };
+    return { id: session.id, provider: session.provider, environment: session.environment, operation: session.operation, ...texts };
   }
 }
 

@@ -38,6 +38,8 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     completedAt: new Date('2026-11-24T04:00:00.000Z'),
     ...overrides,
   });
+  const completedNow = () => ({ personalNumber: USER.personalNumber, at: e2e.clock.now() });
+  const authCompletion = () => ({ operation: 'auth' as const, ...completedNow() });
   const jwks = async (): Promise<JSONWebKeySet> => (await e2e.http.get('/.well-known/jwks.json').expect(200)).body;
   const verify = async (token: string) =>
     jwtVerify(token, createLocalJWKSet(await jwks()), { issuer: ISSUER, typ: 'eidgw-result+jwt', algorithms: ['ES256'] });
@@ -95,7 +97,7 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const roots = e2e.app.get(EvidenceTrustRoots);
     const verification = await e2e.app
       .get(EvidenceVerifier)
-      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('simulator', 'test') });
+      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('simulator', 'test'), completion: authCompletion() });
     expect(verification).toMatchObject({
       status: 'verified',
       signatureValid: true,
@@ -114,7 +116,7 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const evidence = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
     const verification = await e2e.app
       .get(EvidenceVerifier)
-      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('bankid', 'test') });
+      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('bankid', 'test'), completion: authCompletion() });
     expect(verification).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: false });
   });
 
@@ -125,7 +127,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     try {
       const after = restarted.app.get(SimulatorEvidence).trustRoots;
       expect(after).toEqual(before);
-      const verification = await restarted.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: after });
+      const verification = await restarted.app
+        .get(EvidenceVerifier)
+        .verify({ ...evidence, expected: {}, trustRoots: after, completion: authCompletion() });
       expect(verification.status).toBe('verified');
     } finally {
       await restarted.close();
@@ -137,8 +141,16 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const signed = await e2e.app
       .get(SimulatorEvidence)
       .issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: e2e.clock.now() });
-    const session = { id: 's-1', provider: 'simulator', environment: 'test' as const, userVisibleData: visible };
-    const stored = await e2e.app.get(EvidenceService).assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed });
+    const session = {
+      id: 's-1',
+      provider: 'simulator',
+      environment: 'test' as const,
+      operation: 'sign' as const,
+      userVisibleData: visible,
+    };
+    const stored = await e2e.app
+      .get(EvidenceService)
+      .assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed }, completedNow());
     expect(stored).toMatchObject({
       bankIdIssueDate: '2024-03-01',
       risk: 'low',
@@ -153,8 +165,14 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const signed = await e2e.app
       .get(SimulatorEvidence)
       .issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: e2e.clock.now() });
-    const session = { id: 's-2', provider: 'simulator', environment: 'test' as const, userVisibleData: 'SGVqIGTDpQ==' };
-    const stored = await e2e.app.get(EvidenceService).assess(session, { ...signed });
+    const session = {
+      id: 's-2',
+      provider: 'simulator',
+      environment: 'test' as const,
+      operation: 'sign' as const,
+      userVisibleData: 'SGVqIGTDpQ==',
+    };
+    const stored = await e2e.app.get(EvidenceService).assess(session, { ...signed }, completedNow());
     expect(stored).toMatchObject({
       signature: signed.signature,
       verification: { status: 'failed', signatureValid: true, signedDataMatches: false },
@@ -163,15 +181,25 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
 
   it('should not verify simulator evidence presented for a BankID session', async () => {
     const signed = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
-    const stored = await e2e.app.get(EvidenceService).assess({ id: 's-3', provider: 'bankid', environment: 'test' }, { ...signed });
+    const stored = await e2e.app
+      .get(EvidenceService)
+      .assess({ id: 's-3', provider: 'bankid', environment: 'test', operation: 'auth' }, { ...signed }, completedNow());
     expect(stored!.verification).toMatchObject({ status: 'failed', certificateTrusted: false });
   });
 
   it('should keep evidence without a signature unverified, and no evidence as none', async () => {
     const service = e2e.app.get(EvidenceService);
-    expect(await service.assess({ id: 's-4', provider: 'simulator', environment: 'test' }, { bankIdIssueDate: '2024-03-01' })).toEqual({
+    expect(
+      await service.assess(
+        { id: 's-4', provider: 'simulator', environment: 'test', operation: 'auth' },
+        { bankIdIssueDate: '2024-03-01' },
+        completedNow(),
+      ),
+    ).toEqual({
       bankIdIssueDate: '2024-03-01',
     });
-    expect(await service.assess({ id: 's-5', provider: 'simulator', environment: 'test' }, undefined)).toBeUndefined();
+    expect(
+      await service.assess({ id: 's-5', provider: 'simulator', environment: 'test', operation: 'auth' }, undefined, completedNow()),
+    ).toBeUndefined();
   });
 });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
+import { runCli } from '../../src/cli/run-cli.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
+import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';
 import { approveInSimulator, CookieBrowser, discover, finishLogin, formPostFields, freePort, readLoginPage } from '../support/oidc-rp.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -320,5 +322,32 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
     const jwks = (await (await fetch(`${issuer()}/jwks`)).json()) as { keys: { kid: string }[] };
     const service = (await (await fetch(`${e2e.baseUrl}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
     expect(jwks.keys.map((key) => key.kid)).toEqual(service.keys.map((key) => key.kid));
+  });
+
+  it('should manage clients from the command line, the secret printed once', async () => {
+    const cli = (...argv: string[]) =>
+      withEnv({ ...e2e.env, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }, () => runCli<Record<string, unknown>>(argv));
+    const created = await cli('oidc-clients', 'create', '--team', e2e.team.id, '--name', 'CLI RP', '--redirect-uri', redirectUri());
+    expect(created.exitCode).toBe(0);
+    const client = created.output as { id: string; clientId: string; clientSecret: string };
+    expect(client.clientSecret).toEqual(expect.any(String));
+    const listed = await cli('oidc-clients', 'list', '--team', e2e.team.id);
+    const rows = listed.output as unknown as { id: string; clientSecret?: string }[];
+    expect(rows.find((row) => row.id === client.id)).toBeDefined();
+    expect(rows.every((row) => row.clientSecret === undefined)).toBe(true);
+    // The provider knows it at once: the client authenticates with the printed secret.
+    await discover(issuer(), client.clientId, client.clientSecret);
+    expect((await cli('oidc-clients', 'delete', '--team', e2e.team.id, '--id', client.id)).exitCode).toBe(0);
+    const gone = await fetch(`${issuer()}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: 'x',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+      }),
+    });
+    expect(gone.status).toBe(401);
   });
 });
