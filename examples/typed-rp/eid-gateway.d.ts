@@ -622,6 +622,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forward-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gateway's subrequest: may the original request pass?
+         * @description The original request comes from X-Original-Method + X-Original-URI (nginx) or X-Forwarded-Method + X-Forwarded-Uri + X-Forwarded-Host (Caddy, Traefik); any method is accepted, and Envoy ext_authz calls /forward-auth/{original path} with the original method. The credential is x-api-key, ?key= in the original URI, or a member bearer token. Allowed: 200 with an empty body and the identity headers. Refused: the problem details of the first check that refuses, in the order of checks of our own routes (docs/forward-auth.md).
+         */
+        get: operations["forwardAuth_decide"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "auth.session.completed": {
@@ -5725,6 +5745,93 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    forwardAuth_decide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Caddy, Traefik: the original method */
+                "X-Forwarded-Method"?: string;
+                /** @description Caddy, Traefik: the original path and query */
+                "X-Forwarded-Uri"?: string;
+                /** @description nginx: the original method */
+                "X-Original-Method"?: string;
+                /** @description nginx: the original path and query ($request_uri) */
+                "X-Original-URI"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allowed; the gateway passes the identity headers to its upstream. */
+            200: {
+                headers: {
+                    /** @description The caller's team id */
+                    "X-Eidgw-Team"?: string;
+                    /** @description The API key's environment (live or test); absent for a member token */
+                    "X-Eidgw-Environment"?: string;
+                    /** @description The API key's id; absent for a member token */
+                    "X-Eidgw-Key"?: string;
+                    /** @description The member token's subject (user id); absent for an API key */
+                    "X-Eidgw-User"?: string;
+                    /** @description The team's plan features, comma-separated */
+                    "X-Eidgw-Features"?: string;
+                    /** @description The key's limits (docs/protection.md, Headers); with a limited key */
+                    "RateLimit-Limit"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked" | "invalid_token";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope" | "feature_required";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
                     };
                 };
             };
