@@ -19,7 +19,7 @@ export function clientMetadata(client: OidcClient, secret: string | undefined): 
     response_types: ['code'],
     eidgw_team_id: client.teamId,
     eidgw_environment: client.environment,
-    // CIBA clients (docs/oidc-ciba.md): their grant type, delivery mode and notification endpoint.
+    // CIBA clients (docs/oidc.md, "CIBA"): their grant type, delivery mode and notification endpoint.
     ...cibaClientMetadata(client),
   };
 }

@@ -28,7 +28,7 @@ export interface OidcConfigurationInput {
   pairwiseIdentifier: (clientId: string, subject: string) => string;
   /** Origins a client's redirect URIs name: a browser app of the client may call the token endpoint. */
   corsAllowed: (origin: string, redirectUris: readonly string[]) => boolean;
-  /** CIBA's hooks and the lifetime of its requests (docs/oidc-ciba.md); off without them. */
+  /** CIBA's hooks and the lifetime of its requests (docs/oidc.md, "CIBA"); off without them. */
   ciba?: { feature: Record<string, unknown>; ttl: (ctx: unknown) => number };
 }
 
@@ -72,7 +72,7 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       requestObjectSigningAlgValues: ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256'],
     },
     extraClientMetadata: { properties: [...CLIENT_EXTRAS] },
-    // callInitiator: who calls whom on a CIBA phone login (docs/oidc-ciba.md).
+    // callInitiator: who calls whom on a CIBA phone login (docs/oidc.md, "CIBA").
     extraParams: ['https://id.oidc.se/param/userMessage', 'https://id.oidc.se/param/signRequest', 'callInitiator'],
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     clientBasedCORS: (_ctx, origin, client) => input.corsAllowed(origin, client.redirectUris ?? []),
@@ -86,7 +86,7 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
       claimsParameter: { enabled: true },
-      // The phone channel and Freja over OpenID (docs/oidc-ciba.md).
+      // The phone channel and Freja over OpenID (docs/oidc.md, "CIBA").
       ciba: (input.ciba?.feature ?? { enabled: false }) as NonNullable<Configuration['features']>['ciba'],
     },
     ttl: { ...OIDC_TTL, ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}) },

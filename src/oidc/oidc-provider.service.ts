@@ -13,7 +13,7 @@ import { oidcConfiguration } from './oidc-configuration.js';
 import { OidcLoginRecords } from './oidc-login-records.js';
 import { OidcModelStore } from './oidc-model.store.js';
 
-/** What the CIBA front gives the provider (docs/oidc-ciba.md): its feature hooks and a per-instance setup. */
+/** What the CIBA front gives the provider (docs/oidc.md, "CIBA"): its feature hooks and a per-instance setup. */
 export interface CibaHooks {
   feature(): Record<string, unknown>;
   ttl(ctx: unknown): number;

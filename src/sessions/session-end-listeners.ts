@@ -5,7 +5,7 @@ import type { Session } from './session.entity.js';
 export type SessionEndListener = (session: Session) => Promise<void>;
 
 /**
- * A provider-neutral seam for fronts that wait on a session (docs/oidc-ciba.md): SessionSettlement
+ * A provider-neutral seam for fronts that wait on a session (docs/oidc.md, "CIBA"): SessionSettlement
  * calls every listener after the transaction that ended a session, whoever ended it (a poll, the
  * background collector, a cancel). Webhooks stay on the outbox; this is for in-process follow-ups.
  */

@@ -15,7 +15,7 @@ import type { CibaLink } from './ciba-records.js';
 import { accountIdFor } from './ciba-subject.js';
 
 /**
- * A backchannel request's end from its session's (docs/oidc-ciba.md, "Completion"): a grant with the
+ * A backchannel request's end from its session's (docs/oidc.md, "CIBA"): a grant with the
  * login's claims, or access_denied / expired_token naming the hintCode. Called by the session-end
  * listener and by the token endpoint, whichever comes first; the second finds the request settled.
  */

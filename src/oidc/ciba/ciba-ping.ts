@@ -14,7 +14,7 @@ export interface CibaPing {
 /**
  * Ping mode's notification (CIBA Core 10.2): `{auth_req_id}` with the client's bearer token, through
  * the webhooks' SSRF-safe sender (private targets refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS) and
- * retried on the webhooks' schedule while the request can still be redeemed (docs/oidc-ciba.md, "Ping").
+ * retried on the webhooks' schedule while the request can still be redeemed (docs/oidc.md, "CIBA").
  */
 @Injectable()
 export class CibaPingSender {

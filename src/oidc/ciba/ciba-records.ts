@@ -22,7 +22,7 @@ const BY_SESSION = 'EidgwCibaSession';
 const GRACE_MS = 10 * 60_000;
 const aad = (model: string, id: string) => `oidc_models:${model}:${id}`;
 
-/** The links between backchannel requests and sessions (docs/oidc-ciba.md, "State"), encrypted like the provider's models. */
+/** The links between backchannel requests and sessions (docs/oidc.md, "CIBA"), encrypted like the provider's models. */
 @Injectable()
 export class CibaRecords {
   constructor(

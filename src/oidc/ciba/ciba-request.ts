@@ -5,9 +5,9 @@ import { ACR } from '../oidc-acr.js';
 import { SCOPE } from '../oidc-claims.js';
 
 export const CIBA_GRANT_TYPE = 'urn:openid:params:grant-type:ciba';
-/** What BankID's app shows (docs/oidc-ciba.md): the library's default of 20 plain characters is far too strict. */
+/** What BankID's app shows (docs/oidc.md, "CIBA"): the library's default of 20 plain characters is far too strict. */
 export const MAX_BINDING_MESSAGE = 1500;
-/** Seconds between two token requests of one auth_req_id; closer ones get slow_down (docs/oidc-ciba.md). */
+/** Seconds between two token requests of one auth_req_id; closer ones get slow_down (docs/oidc.md, "CIBA"). */
 export const CIBA_POLL_INTERVAL_S = 2;
 
 /** login_hint as CIBA takes it here: 12 digits, or `sub:ssn:<12 digits>`, with the Luhn check digit. */

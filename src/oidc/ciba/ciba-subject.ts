@@ -6,7 +6,7 @@ import { CIBA_GRANT_TYPE } from './ciba-request.js';
  * oidc-provider wants a pairwise CIBA client to have a sector_identifier_uri and a jwks_uri (its
  * pairwise subjects derive from a sector). Ours derive from the client id (docs/oidc.md, "Subjects"),
  * so such a client is shown to the library as `public` and its accounts carry the pairwise value
- * already: the `sub` is the same as it would be otherwise (docs/oidc-ciba.md).
+ * already: the `sub` is the same as it would be otherwise (docs/oidc.md, "CIBA").
  */
 export function pairwiseByAccount(client: OidcClient): boolean {
   return client.subjectType === 'pairwise' && client.backchannelTokenDeliveryMode !== null;
@@ -33,7 +33,7 @@ export function cibaClientMetadata(client: OidcClient): Record<string, unknown> 
 
 /**
  * The library accepts only https notification endpoints. Outside production a registration may name
- * an http one (a local receiver, docs/oidc-ciba.md, "Ping"); the library is shown its https form to
+ * an http one (a local receiver, docs/oidc.md, "CIBA"); the library is shown its https form to
  * pass its check, and the ping itself always goes to the registered URL (CibaService reads it).
  */
 function httpsForm(endpoint: string): string {

@@ -12,7 +12,7 @@ export interface CibaTokenDeps {
 type OAuthBody = { error?: string; error_description?: string };
 
 /**
- * Around the token endpoint for the CIBA grant (docs/oidc-ciba.md, "Polling"). Before the library
+ * Around the token endpoint for the CIBA grant (docs/oidc.md, "CIBA"). Before the library
  * answers, the session is collected if due and the request settled if the session has ended, so a
  * poll never waits on the background collector. After it, what the library leaves to us: the
  * hintCode in authorization_pending, slow_down for a client polling faster than the interval, and

@@ -26,7 +26,7 @@ const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
 type BackchannelRequest = InstanceType<Provider['BackchannelAuthenticationRequest']>;
 
 /**
- * CIBA on the OpenID Provider (docs/oidc-ciba.md): the library's hooks start a phone session (or a
+ * CIBA on the OpenID Provider (docs/oidc.md, "CIBA"): the library's hooks start a phone session (or a
  * Freja push) through the session engine; the session's end, whoever collects it, settles the request.
  */
 @Injectable()
@@ -74,7 +74,7 @@ export class CibaService implements OnModuleInit, CibaHooks {
     };
   }
 
-  /** The request's lifetime: requested_expiry, at most the session's (docs/oidc-ciba.md, "Expiry"). */
+  /** The request's lifetime: requested_expiry, at most the session's (docs/oidc.md, "CIBA"). */
   ttl(ctx: KoaContextWithOIDC | undefined): number {
     return cibaExpirySeconds(ctx?.oidc?.params?.requested_expiry, Math.floor(this.sessionsConfig.sessionTtlMs / 1000));
   }
