@@ -77,8 +77,8 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     KioskModule,
     ConsoleModule,
     EvidenceModule,
-    OidcModule,
     ForwardAuthModule,
+    OidcModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

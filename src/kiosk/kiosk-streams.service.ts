@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { Draining } from '../common/shutdown/draining.js';
 import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { KioskSessionReader, type KioskSessionState } from './kiosk-session-reader.js';
 
@@ -23,6 +24,9 @@ const STATUS_REFRESH_MS = 1_000;
 /** More screens than this on one session is not a kiosk but a leak or an attack. */
 export const MAX_VIEWERS_PER_SESSION = 10;
 
+/** What a screen is told to wait before reconnecting when this replica shuts down. */
+const SHUTDOWN_RETRY_MS = 1_000;
+
 const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
@@ -43,7 +47,11 @@ export class KioskStreamsService implements OnModuleDestroy {
   constructor(
     private readonly sessions: KioskSessionReader,
     private readonly clock: Clock,
-  ) {}
+    draining: Draining,
+  ) {
+    // A replica that shuts down ends its streams at once, telling each screen to reconnect (to another replica) soon.
+    draining.onBegin(() => this.endAll(SHUTDOWN_RETRY_MS));
+  }
 
   /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
   async prepare(sessionId: string): Promise<KioskSessionState> {
@@ -135,8 +143,16 @@ export class KioskStreamsService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     // Open streams would keep the HTTP server from closing: end them (EventSource-style clients reconnect elsewhere).
+    this.endAll(SHUTDOWN_RETRY_MS);
+  }
+
+  /** Ends every stream with an SSE `retry` hint (docs/kiosk.md, "Surviving a blip"). */
+  private endAll(retryMs: number): void {
     for (const watch of this.watches.values()) {
-      for (const viewer of watch.viewers) viewer.close();
+      for (const viewer of watch.viewers) {
+        viewer.send(`retry: ${retryMs}\n\n`);
+        viewer.close();
+      }
       this.unwatch(watch);
     }
   }
