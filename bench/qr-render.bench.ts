@@ -3,7 +3,7 @@
 // Run: npm run bench:qr (builds first). FRAMES=n changes the frames per path and round.
 import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
-import { qrData } from '../src/qr/qr-frame.js';
+import { qrData } from '../src/eid-providers/shared/animated-qr.js';
 import { qrMatrix } from '../src/qr/qr-matrix.js';
 import { renderQrPng } from '../src/qr/qr-png.js';
 import { renderQrSvg } from '../src/qr/qr-svg.js';

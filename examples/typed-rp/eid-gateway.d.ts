@@ -107,6 +107,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/simulator/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
+        post: operations["simulator_scan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulator/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
+        post: operations["simulator_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/{provider}/start": {
         parameters: {
             query?: never;
@@ -271,40 +305,6 @@ export interface paths {
         put?: never;
         /** The team's sessions, tabular (docs/listings.md), without personal data */
         post: operations["sessionsListing_list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/simulator/scan": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
-        post: operations["simulator_scan"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/simulator/phone": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
-        post: operations["simulator_phone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -490,7 +490,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended) */
+        /** The current order's same-device link for <eid-qr>'s button that opens the e-ID app (null once it has ended) */
         get: operations["kiosk_launch"];
         put?: never;
         post?: never;
@@ -1018,24 +1018,79 @@ export interface components {
             expiresAt: string;
             daysLeft: number;
         };
-        ReadyChecksDto: {
-            /** @enum {string} */
-            database: "up";
-            /** @enum {string} */
-            migrations: "applied";
-            /** @description By environment (`test`, `live`): the BankID RP certificates, when BankID is configured. */
-            bankidCertificates?: {
-                [key: string]: components["schemas"]["CertificateStatusDto"];
-            };
-        };
         ReadyDto: {
             /**
              * @description `warn`: ready, but something needs the operator soon (see `warnings`).
              * @enum {string}
              */
             status: "ok" | "warn";
-            checks: components["schemas"]["ReadyChecksDto"];
+            /** @description The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
+            checks?: {
+                /** @enum {string} */
+                database: "up";
+                /** @enum {string} */
+                migrations: "applied";
+            } & {
+                [key: string]: {
+                    [key: string]: components["schemas"]["CertificateStatusDto"];
+                };
+            };
             warnings?: string[];
+        };
+        ScanDto: {
+            /** @description The frame read from the QR code (bankid.{token}.{time}.{code}). */
+            qrData?: string;
+            /** @description The autostart token from the start answer, instead of qrData. */
+            autoStartToken?: string;
+            /**
+             * @description Swedish personal number, 12 digits.
+             * @example 199001011239
+             */
+            personalNumber?: string;
+            name?: string;
+            givenName?: string;
+            surname?: string;
+            /**
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "cancel";
+        };
+        ScanAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
+            /** @enum {boolean} */
+            scanned: true;
+            /** @enum {string} */
+            action: "approve" | "cancel";
+        };
+        PhoneAnswerDto: {
+            /**
+             * @description The person the phone session was started for.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description approve: confirm the call and sign; decline: "I am not on a call".
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "decline";
+            name?: string;
+            givenName?: string;
+            surname?: string;
+        };
+        PhoneAnswerAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign";
+            /** @description The text to sign (or of an auth order that has one). */
+            userVisibleData?: string;
+            /** @enum {boolean} */
+            answered: true;
+            /** @enum {string} */
+            action: "approve" | "decline";
         };
         StartSessionDto: {
             /**
@@ -1186,16 +1241,16 @@ export interface components {
              * @enum {string}
              */
             status: "verified" | "failed";
-            /** @description The XML signature verifies with the certificate it carries and covers the signed data. */
+            /** @description The provider's signature verifies (BankID: the XML signature with the certificate it carries; Freja: the details JWS). */
             signatureValid: boolean;
             /** @description That certificate chains to the configured roots of the session's provider and environment. */
             certificateTrusted: boolean;
             /**
-             * @description What an authorised OCSP responder said of exactly this certificate; `invalid`: the response could not be relied on.
+             * @description What an authorised OCSP responder said of exactly this certificate; `invalid`: the response could not be relied on. Absent where the provider gives no OCSP response (Freja).
              * @enum {string}
              */
-            ocspStatus: "good" | "revoked" | "unknown" | "invalid";
-            /** @description The signed usrVisibleData / usrNonVisibleData equal what the session sent. */
+            ocspStatus?: "good" | "revoked" | "unknown" | "invalid";
+            /** @description BankID: the signed usrVisibleData / usrNonVisibleData equal what the session sent. Freja: the signed details are of this transaction, approved. */
             signedDataMatches: boolean;
             /** Format: date-time */
             checkedAt: string;
@@ -1220,6 +1275,11 @@ export interface components {
              * @example low
              */
             risk?: string;
+            /**
+             * @description Freja: the user's registration level.
+             * @example EXTENDED
+             */
+            registrationLevel?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
         };
@@ -1289,14 +1349,23 @@ export interface components {
              * @example low
              */
             risk?: string;
+            /**
+             * @description Freja: the user's registration level.
+             * @example EXTENDED
+             */
+            registrationLevel?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
             /** Format: uuid */
             sessionId: string;
-            /** @description Base64 of BankID's XML signature (XML-DSig) of the order. */
+            /** @description BankID: base64 of its XML signature (XML-DSig) of the order. */
             signature?: string;
-            /** @description Base64 of the DER OCSP response about the user's certificate. */
+            /** @description BankID: base64 of the DER OCSP response about the user's certificate. */
             ocspResponse?: string;
+            /** @description Freja: the result's signed details, a compact JWS (RS256) as Freja sent it. */
+            details?: string;
+            /** @description Freja, sign: the user's signature (signatureData.userSignature) as Freja sent it. */
+            userSignature?: string;
         };
         ReturnDto: {
             /**
@@ -1524,61 +1593,6 @@ export interface components {
              * @example -1
              */
             lastrow: number;
-        };
-        ScanDto: {
-            /** @description The frame read from the QR code (bankid.{token}.{time}.{code}). */
-            qrData?: string;
-            /** @description The autostart token from the start answer, instead of qrData. */
-            autoStartToken?: string;
-            /**
-             * @description Swedish personal number, 12 digits.
-             * @example 199001011239
-             */
-            personalNumber?: string;
-            name?: string;
-            givenName?: string;
-            surname?: string;
-            /**
-             * @default approve
-             * @enum {string}
-             */
-            action?: "approve" | "cancel";
-        };
-        ScanAnswerDto: {
-            /** @enum {string} */
-            operation: "auth" | "sign";
-            /** @description The text to sign (or of an auth order that has one). */
-            userVisibleData?: string;
-            /** @enum {boolean} */
-            scanned: true;
-            /** @enum {string} */
-            action: "approve" | "cancel";
-        };
-        PhoneAnswerDto: {
-            /**
-             * @description The person the phone session was started for.
-             * @example 199001012393
-             */
-            personalNumber: string;
-            /**
-             * @description approve: confirm the call and sign; decline: "I am not on a call".
-             * @default approve
-             * @enum {string}
-             */
-            action?: "approve" | "decline";
-            name?: string;
-            givenName?: string;
-            surname?: string;
-        };
-        PhoneAnswerAnswerDto: {
-            /** @enum {string} */
-            operation: "auth" | "sign";
-            /** @description The text to sign (or of an auth order that has one). */
-            userVisibleData?: string;
-            /** @enum {boolean} */
-            answered: true;
-            /** @enum {string} */
-            action: "approve" | "decline";
         };
         WebhookEndpointDto: {
             /** Format: uuid */
@@ -2532,6 +2546,246 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadyDto"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    simulator_scan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`), `qr_invalid`, `qr_expired`; or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "qr_invalid" | "qr_expired";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    simulator_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `order_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found" | "order_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
                 };
             };
             /** @description Internal Server Error: `internal_error`. */
@@ -3836,246 +4090,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "internal_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: `service_unavailable`. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "service_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    simulator_scan: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScanDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ScanAnswerDto"];
-                };
-            };
-            /** @description Bad Request: `validation_failed` (`errors`), `qr_invalid`, `qr_expired`; or the input guard's refusal, without `code`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "qr_invalid" | "qr_expired";
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "not_found";
-                    };
-                };
-            };
-            /** @description Conflict: `session_not_pending`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "session_not_pending";
-                    };
-                };
-            };
-            /** @description Payload Too Large: `payload_too_large`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "payload_too_large";
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "rate_limit_exceeded";
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "internal_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: `service_unavailable`. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "service_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    simulator_phone: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PhoneAnswerDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
-                };
-            };
-            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`, `order_not_found`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "not_found" | "order_not_found";
-                    };
-                };
-            };
-            /** @description Conflict: `session_not_pending`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "session_not_pending";
-                    };
-                };
-            };
-            /** @description Payload Too Large: `payload_too_large`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "payload_too_large";
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "rate_limit_exceeded";
                     };
                 };
             };

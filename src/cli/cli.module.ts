@@ -5,6 +5,8 @@ import { ApiKey } from '../api-keys/api-key.entity.js';
 import { apiKeyChangesProvider } from '../api-keys/api-key-changes.provider.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { CommonModule } from '../common/common.module.js';
+import { ConsoleLoginFailureStore } from '../console/console-login-failure.store.js';
+import { LoginUnlock } from '../console/login-unlock.service.js';
 import { databaseConfig } from '../config/database.config.js';
 import { protectionConfig } from '../config/protection.config.js';
 import { serverConfig } from '../config/server.config.js';
@@ -12,6 +14,7 @@ import { securityConfig } from '../config/security.config.js';
 import { tokensConfig } from '../config/tokens.config.js';
 import { webhooksConfig } from '../config/webhooks.config.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { OtpChallengeStore } from '../otp/otp-challenge.store.js';
 import { Team } from '../teams/team.entity.js';
 import { TeamStore } from '../teams/team.store.js';
 import { TeamsService } from '../teams/teams.service.js';
@@ -55,6 +58,9 @@ import { OidcClientsService } from '../oidc/oidc-clients.service.js';
     SigningKeysService,
     WebhookEndpointStore,
     WebhookEndpointsService,
+    OtpChallengeStore,
+    ConsoleLoginFailureStore,
+    LoginUnlock,
     OidcClientStore,
     OidcClientsService,
   ],

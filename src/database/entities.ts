@@ -1,7 +1,7 @@
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { User } from '../users/user.entity.js';
-import { SimulatorOrder } from '../eid-providers/simulator/simulator-order.entity.js';
+import { EID_PROVIDER_ENTITIES } from '../eid-providers/eid-provider-entities.js';
 import { Session } from '../sessions/session.entity.js';
 import { OtpChallenge } from '../otp/otp-challenge.entity.js';
 import { SigningKey } from '../tokens/signing-key.entity.js';
@@ -25,6 +25,7 @@ import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000
 import { AddProgressWebhookEvents1795303500000 } from '../../migrations/1795303500000-AddProgressWebhookEvents.js';
 import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000-RecordApiKeyLastUse.js';
 import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
+import { CountConsoleLoginFailures1795303733000 } from '../../migrations/1795303733000-CountConsoleLoginFailures.js';
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
@@ -33,7 +34,7 @@ export const ENTITIES = [
   User,
   ApiKey,
   Session,
-  SimulatorOrder,
+  ...EID_PROVIDER_ENTITIES,
   OtpChallenge,
   SigningKey,
   WebhookEndpoint,
@@ -58,5 +59,6 @@ export const MIGRATIONS = [
   AddProgressWebhookEvents1795303500000,
   RecordApiKeyLastUse1795303600000,
   OrderSimulatorOrdersByInsertion1795303700000,
+  CountConsoleLoginFailures1795303733000,
   CreateOidcClientsAndModels1795304270000,
 ];

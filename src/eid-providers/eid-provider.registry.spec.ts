@@ -11,6 +11,13 @@ const authOnly: EidProvider = {
   start: () => Promise.reject(new Error('not called')),
   collect: () => Promise.reject(new Error('not called')),
   cancel: () => Promise.reject(new Error('not called')),
+  messages: {
+    appName: 'AuthOnly',
+    texts: { WAIT: { sv: 'Vänta.', en: 'Wait.' }, FAILED: { sv: 'Fel.', en: 'Failed.' } },
+    pending: {},
+    failed: {},
+    fallback: { pending: 'WAIT', failed: 'FAILED' },
+  },
 };
 const registry = new EidProviderRegistry([authOnly], { providers: ['authonly'] } as unknown as SessionsConfig);
 const codeOf = (call: () => unknown): string | undefined => {

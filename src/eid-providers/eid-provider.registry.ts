@@ -46,6 +46,19 @@ export class EidProviderRegistry {
     return this.byName.get(name) ?? null;
   }
 
+  /**
+   * For what an existing session shows (its QR, its words), even when its provider has since been
+   * disabled: the profile does not need the provider to be reachable.
+   */
+  profileOf(name: string): EidProvider | null {
+    return this.byName.get(name) ?? this.providers.find((p) => p.name === name) ?? null;
+  }
+
+  /** Every registered provider, enabled or not (the kiosk's message tables, readiness). */
+  all(): readonly EidProvider[] {
+    return this.providers;
+  }
+
   isEnabled(name: string): boolean {
     return this.byName.has(name);
   }

@@ -1,4 +1,7 @@
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { EvidenceProfile } from '../evidence/evidence-profile.js';
+import type { CertificateStatus } from './rp-certificate.check.js';
+import type { UserMessageTable } from './user-messages.js';
 
 /**
  * The port every national e-ID implements. Shaped after BankID RP API v6 (order + collect every
@@ -21,12 +24,31 @@ export interface EidProvider {
   cancel(order: OrderReference): Promise<void>;
   /** For providers that keep orders of their own: drops those no session can collect any more. */
   purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
+  /** Its QR on the app channel (docs/providers.md); absent: the provider has none. */
+  readonly qr?: QrProfile;
+  /** Its words for the person in each state, and its app's name (docs/providers.md). */
+  readonly messages: UserMessageTable;
+  /** What it keeps of a completion's evidence and how that is verified (docs/evidence.md); absent: nothing is kept. */
+  readonly evidence?: EvidenceProfile;
   /**
-   * For a provider whose QR code never changes (an app link holding the order's reference): its
-   * content. Without it, a QR is the animated one made from the order's `qr` secret.
+   * Its RP certificates by environment, for readiness (docs/operations.md): an expired one fails
+   * `/health/ready` as `<name>Certificates`. Absent: the provider has none (the simulator).
    */
-  staticQrData?(orderRef: string): string;
+  certificateStatuses?(): CertificateStatus[];
+  /**
+   * autoRenew (docs/same-device.md): the failed hint codes that mean nobody picked the order up, after
+   * which a session with time left gets a new order. Absent: its orders are never renewed.
+   */
+  readonly renewsAfter?: readonly string[];
 }
+
+/**
+ * animated: a new frame every second, made from the order's `qr` secret (BankID's rule); static: one
+ * code per order, made from its reference (Freja's app link).
+ */
+export type QrProfile =
+  | { readonly kind: 'animated'; frame(secret: { startToken: string; startSecret: string }, qrTime: number): string }
+  | { readonly kind: 'static'; data(orderRef: string): string };
 
 /** auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel"). */
 export type EidOperation = 'auth' | 'sign';
@@ -84,7 +106,7 @@ export type CollectStatus = 'pending' | 'complete' | 'failed';
 export interface CompletedIdentity {
   user: { personalNumber: string; name: string; givenName: string; surname: string };
   device?: { ipAddress?: string; uhi?: string };
-  /** Provider evidence kept for audit (BankID: bankIdIssueDate, stepUp, signature, ocspResponse, risk). */
+  /** The provider's evidence, as it gives it; its EvidenceProfile says what is kept. */
   evidence?: Record<string, unknown>;
 }
 

@@ -21,7 +21,7 @@ export async function checkCertificateChain(
   if (roots.length === 0 || !isSigningEndEntity(signer)) return { trusted: false };
   try {
     // pkijs builds the path from the LAST of `certs`: the signer must be last, or it validates an issuer
-    // of the signature's KeyInfo and never the signer (BankID carries user, bank CA, root in that order).
+    // of the signature's KeyInfo and never the signer (docs/bankid.md: user, bank CA, root in that order).
     const intermediates = carried.filter((c) => !sameCertificate(c, signer));
     const engine = new pkijs.CertificateChainValidationEngine({ trustedCerts: roots, certs: [...intermediates, signer], checkDate: at });
     const { result, certificatePath: path } = await engine.verify();

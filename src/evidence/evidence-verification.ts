@@ -5,7 +5,8 @@ export interface EvidenceVerification {
   status: 'verified' | 'failed';
   signatureValid: boolean;
   certificateTrusted: boolean;
-  ocspStatus: OcspStatus;
+  /** Absent where the provider's evidence has no OCSP response (docs/evidence.md). */
+  ocspStatus?: OcspStatus;
   signedDataMatches: boolean;
   /** ISO 8601. */
   checkedAt: string;

@@ -1,82 +1,35 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
-import type { EidOperation } from '../eid-providers/eid-provider.js';
-import { EvidenceTrustRoots } from './evidence-trust-roots.js';
+import type { EvidenceCompletion, EvidenceProfile, EvidenceSession } from './evidence-profile.js';
 import type { EvidenceVerification } from './evidence-verification.js';
-import { EvidenceVerifier } from './evidence-verifier.js';
 
-/** The facts of a session its evidence is checked against. */
-export interface EvidenceSession {
-  id: string;
-  provider: string;
-  environment: ApiKeyEnvironment;
-  operation: EidOperation;
-  /** Base64, as sent to the order. */
-  userVisibleData?: string;
-  userNonVisibleData?: string;
-}
+export type { EvidenceSession } from './evidence-profile.js';
 
 /** What the service keeps of a completion (encrypted, purged with the personal data: docs/evidence.md). */
-export interface StoredEvidence {
-  bankIdIssueDate?: string;
-  stepUp?: Record<string, unknown>;
-  risk?: string;
-  signature?: string;
-  ocspResponse?: string;
-  verification?: EvidenceVerification;
-}
+export type StoredEvidence = Record<string, unknown> & { verification?: EvidenceVerification };
 
-/** The `evidence` member of poll answers and webhooks: no raw signature or OCSP response. */
-export interface EvidenceView {
-  bankIdIssueDate?: string;
-  stepUp?: Record<string, unknown>;
-  risk?: string;
-  verification?: EvidenceVerification;
-}
+/** The `evidence` member of poll answers and webhooks: the kept members without the raw ones. */
+export type EvidenceView = StoredEvidence;
 
-/** Checks a completion's evidence against its session and shapes it for storage and for answers. */
+/** Keeps and checks a completion's evidence as its provider's profile says, and shapes it for answers. */
 @Injectable()
 export class EvidenceService {
-  constructor(
-    private readonly verifier: EvidenceVerifier,
-    private readonly trustRoots: EvidenceTrustRoots,
-  ) {}
-
   /**
-   * The evidence to store for a completion, verified when it carries a signature; undefined when there
-   * is none. `completion` is what the provider reported: the evidence must be of that user, at that time.
+   * The evidence to store for a completion, with the provider's verification of it; undefined when
+   * there is none. `completion` is what the provider reported: the evidence must be of that user, at that time.
    */
   async assess(
     session: EvidenceSession,
+    profile: EvidenceProfile | undefined,
     evidence: Record<string, unknown> | undefined,
-    completion: { personalNumber?: string; at: Date },
+    completion: EvidenceCompletion,
   ): Promise<StoredEvidence | undefined> {
-    if (!evidence) return undefined;
-    const stored: StoredEvidence = {
-      ...(typeof evidence.bankIdIssueDate === 'string' ? { bankIdIssueDate: evidence.bankIdIssueDate } : {}),
-      ...(isObject(evidence.stepUp) ? { stepUp: evidence.stepUp } : {}),
-      ...(typeof evidence.risk === 'string' ? { risk: evidence.risk } : {}),
-      ...(typeof evidence.signature === 'string' ? { signature: evidence.signature } : {}),
-      ...(typeof evidence.ocspResponse === 'string' ? { ocspResponse: evidence.ocspResponse } : {}),
-    };
-    if (stored.signature === undefined && stored.ocspResponse === undefined) return stored;
-    stored.verification = await this.verifier.verify(
-      {
-        signature: stored.signature ?? '',
-        ocspResponse: stored.ocspResponse ?? '',
-        expected: { userVisibleData: session.userVisibleData, userNonVisibleData: session.userNonVisibleData },
-        trustRoots: this.trustRoots.forSession(session.provider, session.environment),
-        completion: { operation: session.operation, personalNumber: completion.personalNumber, at: completion.at },
-      },
-      { sessionId: session.id },
-    );
-    return stored;
+    if (!evidence || !profile) return undefined;
+    const kept: StoredEvidence = profile.keep(evidence);
+    const verification = await profile.verify(kept, session, completion);
+    return verification ? { ...kept, verification } : kept;
   }
 }
 
-export function evidenceView(stored: StoredEvidence): EvidenceView {
-  const { signature: _signature, ocspResponse: _ocspResponse, ...view } = stored;
-  return view;
+export function evidenceView(stored: StoredEvidence, rawMembers: readonly string[]): EvidenceView {
+  return Object.fromEntries(Object.entries(stored).filter(([member]) => !rawMembers.includes(member)));
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -23,7 +23,7 @@ export function isSigningEndEntity(certificate: pkijs.Certificate): boolean {
   return (bits[0] & (DIGITAL_SIGNATURE | NON_REPUDIATION)) !== 0 && (bits[0] & KEY_CERT_SIGN) === 0;
 }
 
-/** The personal number a BankID certificate names: its subject's serialNumber attribute. */
+/** The personal number a user certificate names: its subject's serialNumber attribute (docs/bankid.md). */
 export function personalNumberOf(certificate: pkijs.Certificate): string | undefined {
   const attribute = certificate.subject.typesAndValues.find((t) => t.type === SERIAL_NUMBER_ATTRIBUTE);
   const value: unknown = (attribute?.value as { valueBlock?: { value?: unknown } } | undefined)?.valueBlock?.value;

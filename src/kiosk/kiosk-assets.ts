@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { userMessageTableForBrowser } from '../sessions/user-messages.js';
+import type { EidProvider } from '../eid-providers/eid-provider.js';
+import { browserMessageTable } from '../eid-providers/user-messages.js';
 
 export interface KioskAsset {
   body: Buffer;
@@ -30,10 +31,11 @@ const asset = (body: Buffer, contentType: string): KioskAsset => ({
   version: createHash('sha256').update(body).digest('hex').slice(0, 12),
 });
 
-// BankID's user messages, written out from the one table poll answers use, so <eid-qr> says the same.
-const userMessagesModule = () => {
-  const { texts, picks } = userMessageTableForBrowser();
-  return Buffer.from(`export const texts = ${JSON.stringify(texts)};\nexport const picks = ${JSON.stringify(picks)};\n`);
+// Each provider's user messages and app name, written out from the tables poll answers use, so
+// <eid-qr> says what a poll answer says in the session's provider's words (docs/kiosk.md).
+const userMessagesModule = (providers: readonly Pick<EidProvider, 'name' | 'messages'>[]) => {
+  const tables = Object.fromEntries(providers.map((provider) => [provider.name, browserMessageTable(provider.messages)]));
+  return Buffer.from(`export const providers = ${JSON.stringify(tables)};\n`);
 };
 
 // Which file imports which (by the specifier written in it): the import is pinned to the imported file's
@@ -45,9 +47,9 @@ const IMPORTS: [file: string, specifier: string, imported: string][] = [
 ];
 
 /** The kiosk page's and `<eid-qr>`'s few static files, read once at start (they are small and never change while running). */
-export function loadKioskAssets(): Map<string, KioskAsset> {
+export function loadKioskAssets(providers: readonly Pick<EidProvider, 'name' | 'messages'>[]): Map<string, KioskAsset> {
   const assets = new Map(Object.entries(FILES).map(([name, { path, contentType }]) => [name, asset(readFileSync(path), contentType)]));
-  assets.set('user-messages.js', asset(userMessagesModule(), JAVASCRIPT));
+  assets.set('user-messages.js', asset(userMessagesModule(providers), JAVASCRIPT));
   for (const [file, specifier, imported] of IMPORTS) {
     const text = assets.get(file)!.body.toString('utf8');
     const pinned = text.replace(`'${specifier}'`, `'${specifier}?v=${assets.get(imported)!.version}'`);

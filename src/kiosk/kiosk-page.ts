@@ -5,20 +5,21 @@ export type KioskLanguage = (typeof KIOSK_LANGUAGES)[number];
 
 const TEXT: Record<KioskLanguage, { title: string; heading: string; noScript: string }> = {
   sv: {
-    title: 'Legitimera dig med BankID',
-    heading: 'Legitimera dig med BankID',
+    title: 'Legitimera dig',
+    heading: 'Legitimera dig',
     noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
   },
   en: {
-    title: 'Identify yourself with BankID',
-    heading: 'Identify yourself with BankID',
+    title: 'Identify yourself',
+    heading: 'Identify yourself',
     noScript: 'This page needs JavaScript to show the QR code.',
   },
 };
 
 /**
  * The kiosk page: a heading around `<eid-qr>` in the chosen language; kiosk.js hands the element its
- * session and token, and the element does the rest (docs/kiosk.md). It carries no
+ * session and token, names the session's e-ID app in the heading once the element knows it, and the
+ * element does the rest (docs/kiosk.md). It carries no
  * secret (the token stays in the URL fragment) and nothing from the request but the language,
  * which is one of two fixed values, so nothing here needs escaping.
  */

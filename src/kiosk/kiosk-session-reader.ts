@@ -11,6 +11,8 @@ import { SessionStore, type SessionProgress } from '../sessions/session.store.js
 /** What a kiosk screen may know of a session: its QR and progress, never the identity. */
 export interface KioskSessionState {
   id: string;
+  /** Whose words the screen uses (docs/kiosk.md). */
+  provider: string;
   status: Session['status'];
   hintCode: string | null;
   orderTime: Date;
@@ -32,9 +34,9 @@ export class KioskSessionReader {
   async forKiosk(sessionId: string): Promise<KioskSessionState> {
     const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
-    const { id, status, hintCode, orderTime, renewals } = session;
+    const { id, provider, status, hintCode, orderTime, renewals } = session;
     const qr = status === 'pending' ? this.qrSources.of(session) : null;
-    return { id, status, hintCode, orderTime, renewals, ...(qr ? { qr } : {}) };
+    return { id, provider, status, hintCode, orderTime, renewals, ...(qr ? { qr } : {}) };
   }
 
   /** The current order's same-device link while the session is pending (docs/same-device.md). */

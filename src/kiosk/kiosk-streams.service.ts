@@ -23,6 +23,12 @@ interface Watch {
 const STATUS_REFRESH_MS = 1_000;
 /** More screens than this on one session is not a kiosk but a leak or an attack. */
 export const MAX_VIEWERS_PER_SESSION = 10;
+/**
+ * Open streams per process, all sessions together: each holds a socket and a place in the broadcasts,
+ * and the routes are anonymous, so the per-session cap alone would let many sessions' screens add up
+ * without end (docs/kiosk.md). Far above a venue's screens.
+ */
+export const MAX_OPEN_STREAMS = 1_000;
 
 /** What a screen is told to wait before reconnecting when this replica shuts down. */
 const SHUTDOWN_RETRY_MS = 1_000;
@@ -60,6 +66,11 @@ export class KioskStreamsService implements OnModuleDestroy {
     if ((watch?.viewers.size ?? 0) + admitting >= MAX_VIEWERS_PER_SESSION) {
       throw new DomainException('rate_limit_exceeded', 'Too many screens show this session.', { headers: { 'retry-after': '5' } });
     }
+    if (this.openStreams() >= MAX_OPEN_STREAMS) {
+      throw new DomainException('rate_limit_exceeded', 'Too many kiosk screens are open on this server.', {
+        headers: { 'retry-after': '5' },
+      });
+    }
     // The place is taken before the await, so that screens arriving together cannot all pass the check.
     this.admitting.set(sessionId, admitting + 1);
     try {
@@ -68,6 +79,14 @@ export class KioskStreamsService implements OnModuleDestroy {
       this.admitted(sessionId);
       throw error;
     }
+  }
+
+  /** Streams open or being opened, every session together. */
+  openStreams(): number {
+    let open = 0;
+    for (const watch of this.watches.values()) open += watch.viewers.size;
+    for (const admitting of this.admitting.values()) open += admitting;
+    return open;
   }
 
   private admitted(sessionId: string): void {
@@ -205,4 +224,9 @@ export class KioskStreamsService implements OnModuleDestroy {
   }
 }
 
-const statusOf = (state: KioskSessionState) => ({ status: state.status, ...(state.hintCode ? { hintCode: state.hintCode } : {}) });
+// The provider travels with every status, so a screen speaks the session's provider's words from the first event.
+const statusOf = (state: KioskSessionState) => ({
+  status: state.status,
+  provider: state.provider,
+  ...(state.hintCode ? { hintCode: state.hintCode } : {}),
+});

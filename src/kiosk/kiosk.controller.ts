@@ -6,7 +6,8 @@ import { ApiProblems } from '../common/problem-details/api-problems.decorator.js
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
-import { loadKioskAssets } from './kiosk-assets.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { loadKioskAssets, type KioskAsset } from './kiosk-assets.js';
 import { KioskLinks } from './kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
 import { KioskSessionReader } from './kiosk-session-reader.js';
@@ -27,7 +28,7 @@ const PREFLIGHT = {
 @Public()
 @Controller('kiosk')
 export class KioskController {
-  private readonly assets = loadKioskAssets();
+  private readonly assets: Map<string, KioskAsset>;
   private readonly pageHeaders: Record<string, string>;
 
   constructor(
@@ -35,7 +36,9 @@ export class KioskController {
     private readonly streams: KioskStreamsService,
     private readonly reader: KioskSessionReader,
     @Inject(kioskConfig.KEY) config: KioskConfig,
+    providers: EidProviderRegistry,
   ) {
+    this.assets = loadKioskAssets(providers.all());
     this.pageHeaders = kioskPageHeaders(config.frameAncestors);
   }
 
@@ -78,7 +81,7 @@ export class KioskController {
 
   @Get(':sessionId/launch')
   @ApiHeader({ name: 'authorization', description: 'Kiosk <token from the kioskUrl fragment>', required: true })
-  @ApiOperation({ summary: "The current order's same-device link for <eid-qr>'s Open BankID button (null once it has ended)" })
+  @ApiOperation({ summary: "The current order's same-device link for <eid-qr>'s button that opens the e-ID app (null once it has ended)" })
   @ApiOkResponse({
     description: '`{launchUrl}`: a URL, or null once the order has ended.',
     content: {

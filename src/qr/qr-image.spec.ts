@@ -1,12 +1,14 @@
+import { createHmac } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { decodeQrPng } from '../../test/support/decode-qr.js';
-import { qrData } from './qr-frame.js';
 import { modulePixels } from './qr-image.js';
 import { qrMatrix } from './qr-matrix.js';
 import { renderQrPng } from './qr-png.js';
 import { renderQrSvg } from './qr-svg.js';
 
-const frame = (qrTime: number) => qrData('67df3917-fa0d-44e5-b327-edcc928297f8', 'd28db9a7-4cde-429e-a983-359be676944c', qrTime);
+// An animated frame's shape (docs/providers.md): a six-letter prefix, the start token, the second and its HMAC.
+const frame = (qrTime: number) =>
+  `eidapp.67df3917-fa0d-44e5-b327-edcc928297f8.${qrTime}.${createHmac('sha256', 'd28db9a7-4cde-429e-a983-359be676944c').update(String(qrTime)).digest('hex')}`;
 
 /** Rasterises our SVG (a white square, then `M x y h n v1 h-n z` rectangles) into a PNG, 4 px per unit. */
 function rasteriseSvg(svg: string): Buffer {

@@ -6,7 +6,7 @@ export const QUIET_ZONE_MODULES = 4;
 /** Pixel size limits for `?size=`: below this a phone cannot resolve version 6; above, it only costs bandwidth. */
 export const MIN_IMAGE_PX = 100;
 export const MAX_IMAGE_PX = 2000;
-/** Module size when no pixel size is asked for: 294 px for a BankID frame. */
+/** Module size when no pixel size is asked for: 294 px for an animated frame (docs/providers.md). */
 const DEFAULT_MODULE_PX = 6;
 
 /** Whole pixels per module, so every module is a crisp square: the largest that fits `sizePx`. */

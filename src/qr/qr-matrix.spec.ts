@@ -1,9 +1,13 @@
 import QRCode from 'qrcode';
-import { qrAuthCode } from './qr-frame.js';
+import { createHmac } from 'node:crypto';
 import { qrMatrix } from './qr-matrix.js';
 
+// Six letters, as the animated frames' prefix has.
+const PREFIX = 'eidapp';
 const TOKEN = '67df3917-fa0d-44e5-b327-edcc928297f8';
-const frame = (qrTime: number) => `bankid.${TOKEN}.${qrTime}.${qrAuthCode('d28db9a7-4cde-429e-a983-359be676944c', qrTime)}`;
+// An animated frame as the providers make them (docs/providers.md): prefix, token, second, HMAC.
+const hmac = (qrTime: number) => createHmac('sha256', 'd28db9a7-4cde-429e-a983-359be676944c').update(String(qrTime)).digest('hex');
+const frame = (qrTime: number) => `${PREFIX}.${TOKEN}.${qrTime}.${hmac(qrTime)}`;
 
 function qrcodeOwn(text: string) {
   const symbol = QRCode.create([{ data: Buffer.from(text), mode: 'byte' }], { errorCorrectionLevel: 'L' });
@@ -11,7 +15,7 @@ function qrcodeOwn(text: string) {
 }
 
 describe(qrMatrix.name, () => {
-  it('should make the very symbol qrcode makes (same mask, same modules) for 300 BankID frames', () => {
+  it('should make the very symbol qrcode makes (same mask, same modules) for 300 animated frames', () => {
     const differing = Array.from({ length: 300 }, (_, qrTime) => qrTime).filter((qrTime) => {
       const ours = qrMatrix(frame(qrTime));
       const theirs = QRCode.create([{ data: Buffer.from(frame(qrTime)), mode: 'byte' }], { errorCorrectionLevel: 'L' });
@@ -28,7 +32,7 @@ describe(qrMatrix.name, () => {
     }
   });
 
-  it('should give BankID frames version 6 (41 modules) at error correction L', () => {
+  it('should give animated frames version 6 (41 modules) at error correction L', () => {
     expect(qrMatrix(frame(179)).size).toBe(41);
   });
 });

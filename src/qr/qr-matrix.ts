@@ -39,7 +39,7 @@ const scorersBySize = new Map<number, PenaltyScorer>();
  * scored for each mask 32 lines at a time with bitwise operations. qr-matrix.spec.ts checks that the
  * chosen mask and every module equal qrcode's own output.
  *
- * Byte mode: BankID frames are ASCII; qrcode's default would split the digits into numeric
+ * Byte mode: animated frames are ASCII; qrcode's default would split the digits into numeric
  * segments, which saves a few bits but never a version here (version 6 either way) and costs more.
  */
 export function qrMatrix(text: string): QrMatrix {

@@ -17,14 +17,14 @@ export class SessionQrSources {
   ) {}
 
   of(session: Pick<Session, 'id' | 'provider' | 'orderRef' | 'qrStartToken' | 'qrStartSecretEnc'>): QrSource | null {
-    if (session.qrStartToken && session.qrStartSecretEnc) {
-      return {
-        kind: 'animated',
+    const qr = this.providers.profileOf(session.provider)?.qr;
+    if (qr?.kind === 'animated' && session.qrStartToken && session.qrStartSecretEnc) {
+      const secret = {
         startToken: session.qrStartToken,
         startSecret: this.cipher.decrypt(session.qrStartSecretEnc, qrSecretAad(session.id)),
       };
+      return { kind: 'animated', frameAt: (qrTime) => qr.frame(secret, qrTime) };
     }
-    const staticQrData = this.providers.find(session.provider)?.staticQrData?.(session.orderRef);
-    return staticQrData ? { kind: 'static', qrData: staticQrData } : null;
+    return qr?.kind === 'static' ? { kind: 'static', qrData: qr.data(session.orderRef) } : null;
   }
 }

@@ -5,6 +5,7 @@ import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
 import type { QrSource } from '../qr/qr-frame.js';
 import { completionAad, evidenceAad, resultTokenAad } from './session-encryption.js';
@@ -21,6 +22,7 @@ export class SessionReader {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly qrSources: SessionQrSources,
+    private readonly providers: EidProviderRegistry,
   ) {}
 
   async findForKey(principal: ApiKeyPrincipal, sessionId: string): Promise<Session> {
@@ -39,10 +41,15 @@ export class SessionReader {
     const evidence = session.evidenceEnc
       ? this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id))
       : undefined;
-    return sessionView(session, completion, {
-      ...(evidence ? { evidence: evidenceView(evidence) } : {}),
-      ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),
-    });
+    return sessionView(
+      session,
+      completion,
+      {
+        ...(evidence ? { evidence: evidenceView(evidence, this.providers.profileOf(session.provider)?.evidence?.rawMembers ?? []) } : {}),
+        ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),
+      },
+      this.providers.profileOf(session.provider)?.messages,
+    );
   }
 
   /** The raw evidence of a complete session (docs/evidence.md): 410 once purged with the personal data. */

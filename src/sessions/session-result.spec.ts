@@ -28,7 +28,7 @@ describe('signedTextsOf', () => {
 
 describe('sessionResult', () => {
   it('should state a complete session with its user, device and signature, of an identification in the app', () => {
-    expect(sessionResult(session(), { user: USER, device: { ipAddress: '192.0.2.1' } }, { signature: 'c2ln' })).toEqual({
+    expect(sessionResult(session(), { user: USER, device: { ipAddress: '192.0.2.1' } }, 'c2ln')).toEqual({
       teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
       sessionId: 'b5e0f8d3-6c2a-4d4f-8e3b-2a1f9c8d7e6b',
       environment: 'test',

@@ -1,5 +1,4 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
-import type { StoredEvidence } from '../evidence/evidence.service.js';
 import type { SessionResult } from '../evidence/result-token-signer.js';
 import type { Session } from './session.entity.js';
 
@@ -9,7 +8,7 @@ export interface SignedTexts {
   userNonVisibleData?: string;
 }
 
-/** Encoded as the BankID client encodes userVisibleData (docs/bankid.md), so it compares with the signed bytes. */
+/** Base64 of the UTF-8 text, as the providers send it (docs/evidence.md), so it compares with the signed bytes. */
 export function signedTextsOf(request: { userVisibleData?: string; userNonVisibleData?: string }): SignedTexts {
   return {
     ...(request.userVisibleData === undefined ? {} : { userVisibleData: Buffer.from(request.userVisibleData, 'utf8').toString('base64') }),
@@ -21,7 +20,8 @@ export function signedTextsOf(request: { userVisibleData?: string; userNonVisibl
 export function sessionResult(
   session: Session,
   completion: Omit<CompletedIdentity, 'evidence'> | null,
-  evidence: StoredEvidence | undefined,
+  /** Base64 of the provider's signature the token binds (its evidence profile's `sealed`). */
+  sealedEvidence: string | undefined,
 ): SessionResult {
   return {
     teamId: session.teamId,
@@ -34,6 +34,6 @@ export function sessionResult(
     ...(session.status !== 'complete' && session.hintCode ? { hintCode: session.hintCode } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
     completedAt: session.completedAt!,
-    ...(evidence?.signature ? { signature: evidence.signature } : {}),
+    ...(sealedEvidence ? { signature: sealedEvidence } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import type { CollectResult, CompletedIdentity, StartOrderRequest } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import type { UserMessageTable } from '../eid-providers/user-messages.js';
 import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
 import { ResultTokenSigner } from '../evidence/result-token-signer.js';
 import { WebhookOutbox, type SessionEvent } from '../webhooks/webhook-outbox.js';
@@ -142,7 +143,7 @@ export class SessionSettlement {
     const now = this.clock.now();
     const transitions = collects.map(({ session, collected }) => transitionAfterCollect(session, collected, now));
     // An order nobody picked up is replaced instead of failing the session (autoRenew): no transition, no webhook.
-    const renewing = transitions.map((transition, i) => renews(collects[i].session, transition, now));
+    const renewing = transitions.map((transition, i) => this.renews(collects[i].session, transition, now));
     await Promise.all(collects.filter((_, i) => renewing[i]).map(({ session }) => this.renew(session, now)));
     const applied = await this.applyTransitions(
       collects.map(({ session }, i) => ({ session, transition: renewing[i] ? { kind: 'none' as const } : transitions[i] })),
@@ -200,8 +201,8 @@ export class SessionSettlement {
         .filter(({ session }) => updated.has(session.id))
         .map(({ session, transition, changes, completion, outcome }) =>
           transition.kind === 'progress'
-            ? progressEvent({ ...session, ...changes }, now)
-            : endedEvent({ ...session, ...changes }, completion, outcome),
+            ? progressEvent({ ...session, ...changes }, now, this.messagesOf(session))
+            : endedEvent({ ...session, ...changes }, completion, outcome, this.messagesOf(session)),
         );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };
     });
@@ -258,12 +259,14 @@ export class SessionSettlement {
     }
     // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
     const { evidence: provided, ...completion } = transition.completion;
-    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), provided, {
+    const profile = this.providers.profileOf(session.provider)?.evidence;
+    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), profile, provided, {
       personalNumber: completion.user?.personalNumber,
       at: now,
     });
     const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
-    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, evidence));
+    const sealed = evidence && profile?.sealed(evidence);
+    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, sealed));
     return {
       changes: {
         ...changes,
@@ -272,13 +275,30 @@ export class SessionSettlement {
         resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)),
       },
       completion,
-      outcome: { ...(evidence ? { evidence: evidenceView(evidence) } : {}), resultToken },
+      outcome: { ...(evidence ? { evidence: evidenceView(evidence, profile?.rawMembers ?? []) } : {}), resultToken },
     };
+  }
+
+  /** autoRenew: an order its provider says nobody picked up is replaced while the session has time left. */
+  private renews(session: Session, transition: SessionTransition, now: Date): boolean {
+    if (transition.kind !== 'fail' || !session.autoRenew || now >= session.expiresAt) return false;
+    return this.providers.profileOf(session.provider)?.renewsAfter?.includes(transition.hintCode) ?? false;
+  }
+
+  private messagesOf(session: Session): UserMessageTable | undefined {
+    return this.providers.profileOf(session.provider)?.messages;
   }
 
   private evidenceSessionOf(session: Session) {
     const texts: SignedTexts = session.signedTextsEnc ? this.cipher.decryptJson(session.signedTextsEnc, signedTextsAad(session.id)) : {};
-    return { id: session.id, provider: session.provider, environment: session.environment, operation: session.operation, ...texts };
+    return {
+      id: session.id,
+      provider: session.provider,
+      environment: session.environment,
+      operation: session.operation,
+      orderRef: session.orderRef,
+      ...texts,
+    };
   }
 }
 
@@ -290,11 +310,6 @@ interface Finalised {
 }
 
 type Change = { session: Session; transition: Exclude<SessionTransition, { kind: 'none' }> } & Finalised;
-
-/** autoRenew: an order that failed startFailed is replaced while the session has time left. */
-function renews(session: Session, transition: SessionTransition, now: Date): boolean {
-  return transition.kind === 'fail' && transition.hintCode === 'startFailed' && session.autoRenew && now < session.expiresAt;
-}
 
 /** Every column a transition may touch: a progress keeps the pending values. */
 function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRow {
@@ -310,7 +325,12 @@ function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRo
 }
 
 /** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */
-function endedEvent(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome): SessionEvent {
+function endedEvent(
+  session: Session,
+  completion: CompletedIdentity | null,
+  outcome: SessionOutcome,
+  messages: UserMessageTable | undefined,
+): SessionEvent {
   return {
     teamId: session.teamId,
     environment: session.environment,
@@ -318,22 +338,27 @@ function endedEvent(session: Session, completion: CompletedIdentity | null, outc
     // sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md).
     type: `${session.operation}.session.${session.status === 'complete' ? 'completed' : 'failed'}`,
     occurredAt: session.completedAt!,
-    data: eventData(session, completion, outcome),
+    data: eventData(session, completion, outcome, messages),
   };
 }
 
 /** The webhook of a pending session whose hintCode changed: the pending poll answer, never a user. */
-function progressEvent(session: Session, now: Date): SessionEvent {
+function progressEvent(session: Session, now: Date, messages: UserMessageTable | undefined): SessionEvent {
   return {
     teamId: session.teamId,
     environment: session.environment,
     sessionId: session.id,
     type: `${session.operation}.session.updated`,
     occurredAt: now,
-    data: eventData(session, null),
+    data: eventData(session, null, undefined, messages),
   };
 }
 
-function eventData(session: Session, completion: CompletedIdentity | null, outcome?: SessionOutcome): Record<string, unknown> {
-  return { ...sessionView(session, completion, outcome), ...(session.metadata ? { metadata: session.metadata } : {}) };
+function eventData(
+  session: Session,
+  completion: CompletedIdentity | null,
+  outcome: SessionOutcome | undefined,
+  messages: UserMessageTable | undefined,
+): Record<string, unknown> {
+  return { ...sessionView(session, completion, outcome, messages), ...(session.metadata ? { metadata: session.metadata } : {}) };
 }

@@ -1,7 +1,7 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
+import { userMessageFor, type UserMessageTable } from '../eid-providers/user-messages.js';
 import type { EvidenceView } from '../evidence/evidence.service.js';
 import type { Session } from './session.entity.js';
-import { userMessageFor } from './user-messages.js';
 
 /** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */
 export interface SessionOutcome {
@@ -9,14 +9,20 @@ export interface SessionOutcome {
   resultToken?: string;
 }
 
-/** The poll body (docs/api.md): status, hint and the provider's message for it, and the identity, evidence and signed result once final (until purged). */
-export function sessionView(session: Session, completion: CompletedIdentity | null, outcome: SessionOutcome = {}) {
+/**
+ * The poll body (docs/api.md): status, hint and the provider's message for it (from `messages`, its
+ * table), and the identity, evidence and signed result once final (until purged).
+ */
+export function sessionView(
+  session: Session,
+  completion: CompletedIdentity | null,
+  outcome: SessionOutcome = {},
+  messages: UserMessageTable | undefined = undefined,
+) {
   // A returnUrl means the app was to open on the person's own device (docs/same-device.md).
   const sameDevice = session.returnNonceHash !== null;
-  const userMessage = userMessageFor(session.provider, session.status, session.hintCode, {
-    launch: sameDevice ? 'autostart' : 'qr',
-    mobile: sameDevice,
-  });
+  const userMessage =
+    messages && userMessageFor(messages, session.status, session.hintCode, { launch: sameDevice ? 'autostart' : 'qr', mobile: sameDevice });
   return {
     sessionId: session.id,
     provider: session.provider,

@@ -9,7 +9,7 @@ import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { negotiateQrFormat } from '../qr/qr-format.js';
 import { QrRendererService } from '../qr/qr-renderer.service.js';
 import { QrQueryDto } from './dto/qr-query.dto.js';
-import { RawEvidenceDto } from './dto/evidence-answers.dto.js';
+import { RawEvidenceDto } from '../eid-providers/evidence-answers.dto.js';
 import { QrFrameDto, SessionStateDto, StartSessionAnswerDto } from './dto/session-answers.dto.js';
 import { ReturnDto } from './dto/return.dto.js';
 import { StartSessionDto } from './dto/start-session.dto.js';

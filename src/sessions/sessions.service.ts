@@ -115,7 +115,7 @@ export class SessionsService {
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
       // A kiosk shows a QR: providers without one get no link.
-      kioskUrl: order.qr || provider.staticQrData ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
+      kioskUrl: order.qr || provider.qr?.kind === 'static' ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
     };
   }
 

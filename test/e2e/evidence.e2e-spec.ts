@@ -2,11 +2,12 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { EvidenceTrustRoots } from '../../src/evidence/evidence-trust-roots.js';
+import { EidProviderRegistry } from '../../src/eid-providers/eid-provider.registry.js';
+import { EvidenceVerifier } from '../../src/eid-providers/shared/xml-evidence/evidence-verifier.js';
+import { SimulatorEvidence } from '../../src/eid-providers/simulator/simulator-evidence.provider.js';
+import type { EvidenceSession } from '../../src/evidence/evidence-profile.js';
 import { evidenceView, EvidenceService } from '../../src/evidence/evidence.service.js';
-import { EvidenceVerifier } from '../../src/evidence/evidence-verifier.js';
 import { evidenceSha256, ResultTokenSigner, type SessionResult } from '../../src/evidence/result-token-signer.js';
-import { SimulatorEvidence } from '../../src/evidence/simulator-evidence.provider.js';
 import { createTestApp } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
@@ -38,6 +39,18 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     completedAt: new Date('2026-11-24T04:00:00.000Z'),
     ...overrides,
   });
+  // A provider's evidence profile, as the session core reaches it: through the registry.
+  const profileOf = (provider: string) => e2e.app.get(EidProviderRegistry).profileOf(provider)!.evidence!;
+  const sessionOf = (id: string, provider: string, more: Partial<EvidenceSession> = {}): EvidenceSession => ({
+    id,
+    provider,
+    environment: 'test',
+    operation: 'auth',
+    orderRef: 'order-1',
+    ...more,
+  });
+  const assess = (session: EvidenceSession, evidence: Record<string, unknown> | undefined) =>
+    e2e.app.get(EvidenceService).assess(session, profileOf(session.provider), evidence, completedNow());
   const completedNow = () => ({ personalNumber: USER.personalNumber, at: e2e.clock.now() });
   const authCompletion = () => ({ operation: 'auth' as const, ...completedNow() });
   const jwks = async (): Promise<JSONWebKeySet> => (await e2e.http.get('/.well-known/jwks.json').expect(200)).body;
@@ -94,10 +107,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     expect((await stat(join(dataDir, 'simulator-ca.json'))).mode & 0o777).toBe(0o600);
     const simulator = e2e.app.get(SimulatorEvidence);
     const evidence = await simulator.issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
-    const roots = e2e.app.get(EvidenceTrustRoots);
     const verification = await e2e.app
       .get(EvidenceVerifier)
-      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('simulator', 'test'), completion: authCompletion() });
+      .verify({ ...evidence, expected: {}, trustRoots: simulator.trustRoots, completion: authCompletion() });
     expect(verification).toMatchObject({
       status: 'verified',
       signatureValid: true,
@@ -108,16 +120,14 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   });
 
   it('should trust the simulator CA for simulator sessions of the test environment only', async () => {
-    const roots = e2e.app.get(EvidenceTrustRoots);
-    expect(roots.forSession('simulator', 'test')).toEqual(e2e.app.get(SimulatorEvidence).trustRoots);
-    expect(roots.forSession('simulator', 'live')).toEqual([]);
-    // No BankID evidence roots are configured here, so nothing chains for a BankID session.
-    expect(roots.forSession('bankid', 'test')).toEqual([]);
     const evidence = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
-    const verification = await e2e.app
-      .get(EvidenceVerifier)
-      .verify({ ...evidence, expected: {}, trustRoots: roots.forSession('bankid', 'test'), completion: authCompletion() });
-    expect(verification).toMatchObject({ status: 'failed', signatureValid: true, certificateTrusted: false });
+    const simulator = profileOf('simulator');
+    expect(await simulator.verify({ ...evidence }, sessionOf('s-0', 'simulator'), completedNow())).toMatchObject({ status: 'verified' });
+    expect(await simulator.verify({ ...evidence }, sessionOf('s-0', 'simulator', { environment: 'live' }), completedNow())).toMatchObject({
+      status: 'failed',
+      signatureValid: true,
+      certificateTrusted: false,
+    });
   });
 
   it('should keep the simulator CA across a restart, so stored evidence still verifies', async () => {
@@ -141,16 +151,8 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     const signed = await e2e.app
       .get(SimulatorEvidence)
       .issue({ user: USER, funcId: 'Signing', userVisibleData: visible, now: e2e.clock.now() });
-    const session = {
-      id: 's-1',
-      provider: 'simulator',
-      environment: 'test' as const,
-      operation: 'sign' as const,
-      userVisibleData: visible,
-    };
-    const stored = await e2e.app
-      .get(EvidenceService)
-      .assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed }, completedNow());
+    const session = sessionOf('s-1', 'simulator', { operation: 'sign', userVisibleData: visible });
+    const stored = await assess(session, { bankIdIssueDate: '2024-03-01', risk: 'low', ...signed, unknownMember: 'dropped' });
     expect(stored).toMatchObject({
       bankIdIssueDate: '2024-03-01',
       risk: 'low',
@@ -158,21 +160,20 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
       ocspResponse: signed.ocspResponse,
     });
     expect(stored!.verification).toMatchObject({ status: 'verified', checkedAt: e2e.clock.now().toISOString() });
-    expect(evidenceView(stored!)).toEqual({ bankIdIssueDate: '2024-03-01', risk: 'low', verification: stored!.verification });
+    expect(stored).not.toHaveProperty('unknownMember');
+    expect(evidenceView(stored!, profileOf('simulator').rawMembers)).toEqual({
+      bankIdIssueDate: '2024-03-01',
+      risk: 'low',
+      verification: stored!.verification,
+    });
   });
 
   it('should fail the verification, and still store the evidence, when the session sent another text', async () => {
     const signed = await e2e.app
       .get(SimulatorEvidence)
       .issue({ user: USER, funcId: 'Signing', userVisibleData: 'SGVq', now: e2e.clock.now() });
-    const session = {
-      id: 's-2',
-      provider: 'simulator',
-      environment: 'test' as const,
-      operation: 'sign' as const,
-      userVisibleData: 'SGVqIGTDpQ==',
-    };
-    const stored = await e2e.app.get(EvidenceService).assess(session, { ...signed }, completedNow());
+    const session = sessionOf('s-2', 'simulator', { operation: 'sign', userVisibleData: 'SGVqIGTDpQ==' });
+    const stored = await assess(session, { ...signed });
     expect(stored).toMatchObject({
       signature: signed.signature,
       verification: { status: 'failed', signatureValid: true, signedDataMatches: false },
@@ -181,25 +182,13 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
 
   it('should not verify simulator evidence presented for a BankID session', async () => {
     const signed = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
-    const stored = await e2e.app
-      .get(EvidenceService)
-      .assess({ id: 's-3', provider: 'bankid', environment: 'test', operation: 'auth' }, { ...signed }, completedNow());
+    // No BankID evidence roots are configured here, so nothing chains for a BankID session.
+    const stored = await assess(sessionOf('s-3', 'bankid'), { ...signed });
     expect(stored!.verification).toMatchObject({ status: 'failed', certificateTrusted: false });
   });
 
   it('should keep evidence without a signature unverified, and no evidence as none', async () => {
-    const service = e2e.app.get(EvidenceService);
-    expect(
-      await service.assess(
-        { id: 's-4', provider: 'simulator', environment: 'test', operation: 'auth' },
-        { bankIdIssueDate: '2024-03-01' },
-        completedNow(),
-      ),
-    ).toEqual({
-      bankIdIssueDate: '2024-03-01',
-    });
-    expect(
-      await service.assess({ id: 's-5', provider: 'simulator', environment: 'test', operation: 'auth' }, undefined, completedNow()),
-    ).toBeUndefined();
+    expect(await assess(sessionOf('s-4', 'simulator'), { bankIdIssueDate: '2024-03-01' })).toEqual({ bankIdIssueDate: '2024-03-01' });
+    expect(await assess(sessionOf('s-5', 'simulator'), undefined)).toBeUndefined();
   });
 });

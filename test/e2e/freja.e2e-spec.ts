@@ -1,11 +1,15 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
 import { createFrejaSigner, type FrejaSigner } from '../fakes/freja-signing-certificates.js';
 import { FAKE_FREJA_USER, FakeFrejaServer } from '../fakes/freja-rp-fake.js';
 import { TEST_PASSPHRASE } from '../fakes/test-certificates.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { useE2eApp } from '../support/e2e.js';
 import { useFakeRpApi } from '../support/fake-rp-apis.js';
+import { providerContract } from '../support/provider-contract.js';
 import { expectProblem, expectValidationProblem } from '../support/problem.js';
+import { verifyResultToken } from '../support/result-token.js';
 import { createEndpoint, deliveriesOf } from '../support/webhooks.js';
 
 const COLLECT_MS = 2_000;
@@ -57,6 +61,15 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     withKey: true,
     freezeClock: true,
   });
+
+  providerContract(() => ({
+    provider: 'freja',
+    e2e,
+    collectMs: COLLECT_MS,
+    approve: async (sessionId) => freja.fake.approve(await referenceOf(sessionId)),
+    decline: async (sessionId) => freja.fake.decline(await referenceOf(sessionId)),
+    verifiedEvidence: true,
+  }));
 
   it('should authenticate end to end: init over mTLS, the app opens the transaction, collect until the verified user', async () => {
     // The dispatcher is stopped: the outbox row the session's end writes is what is checked.
@@ -136,6 +149,16 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     while (!frame.test(text)) text += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
     expect(JSON.parse(frame.exec(text)![1])).toMatchObject({ qrData: link });
+    // The screen is told whose session it shows, and has Freja's words and app name for it (docs/kiosk.md).
+    expect(JSON.parse(/event: status\ndata: (.*)\n/.exec(text)![1])).toEqual({
+      status: 'pending',
+      provider: 'freja',
+      hintCode: 'outstandingTransaction',
+    });
+    const messages = (await e2e.http.get('/kiosk/assets/user-messages.js').expect(200)).text;
+    const tables = JSON.parse(/^export const providers = (.*);$/m.exec(messages)![1]);
+    expect(tables.freja).toMatchObject({ appName: 'Freja', picks: { 'pending|outstandingTransaction|qr|0': 'FREJA_SCAN_QR' } });
+    expect(JSON.stringify(tables.freja)).not.toMatch(/bankid|RFA/i);
   });
 
   it.each([
@@ -215,6 +238,46 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
       signatureType: 'EXTENDED',
       dataToSign: { binaryData: 'c2hhMjU2OmFiYw==' },
     });
+  });
+
+  it("should keep Freja's evidence, verify it, bind it into the result token, and purge it with the personal data", async () => {
+    const started = (
+      await e2e.http
+        .post('/api/v1/sign/freja/start')
+        .set('x-api-key', e2e.key)
+        .send({ endUserIp: '192.0.2.10', userVisibleData: 'Jag godkänner avtalet' })
+        .expect(200)
+    ).body;
+    await freja.fake.approve(await referenceOf(started.sessionId));
+    const complete = await collect(started.sessionId);
+    // Poll answers carry the verification, never the raw JWSs (docs/evidence.md).
+    expect(complete.evidence).toEqual({
+      verification: {
+        status: 'verified',
+        signatureValid: true,
+        certificateTrusted: true,
+        signedDataMatches: true,
+        checkedAt: expect.any(String),
+      },
+    });
+    const raw = (await e2e.http.get(`/api/v1/auth/${started.sessionId}/evidence`).set('x-api-key', e2e.key).expect(200)).body;
+    expect(raw).toMatchObject({
+      sessionId: started.sessionId,
+      details: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      userSignature: expect.stringMatching(/^fake\./),
+      verification: complete.evidence.verification,
+    });
+    expect(raw).not.toHaveProperty('signature');
+    // The details are the very JWS Freja signed for this transaction.
+    const [, payload] = (raw.details as string).split('.');
+    expect(JSON.parse(Buffer.from(payload, 'base64url').toString())).toMatchObject({ status: 'APPROVED', signRef: expect.any(String) });
+    const claims = await verifyResultToken(e2e.http, complete.resultToken, e2e.team.id);
+    expect(claims.evidenceSha256).toBe(createHash('sha256').update(raw.details, 'utf8').digest('hex'));
+
+    e2e.clock.advance(3_600_000);
+    await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
+    expectProblem(await e2e.http.get(`/api/v1/auth/${started.sessionId}/evidence`).set('x-api-key', e2e.key), 410, 'evidence_purged');
+    expect((await poll(started.sessionId).expect(200)).body).not.toHaveProperty('evidence');
   });
 
   it('should not offer the phone channel', async () => {

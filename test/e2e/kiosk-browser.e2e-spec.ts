@@ -54,6 +54,8 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
       await page.goto(`${e2e.baseUrl}${path}`);
       await page.waitForSelector('main[data-state="qr"]');
       await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toContain('QR-kod för BankID');
+      // The simulator stands in for BankID: the heading names the session's app once the stream named its provider.
+      await expect(page.locator('h1').textContent()).resolves.toBe('Legitimera dig med BankID');
       // The token has left the address bar and the history entry (docs/kiosk.md), and a reload keeps working.
       expect(page.url()).toBe(`${e2e.baseUrl}${path.split('#')[0]}`);
 

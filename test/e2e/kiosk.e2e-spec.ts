@@ -160,7 +160,10 @@ describe('Kiosk page and event stream', () => {
     expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(stream.response.headers.get('cache-control')).toBe('no-store, no-transform');
 
-    expect(await stream.next()).toEqual({ event: 'status', data: { status: 'pending', hintCode: 'outstandingTransaction' } });
+    expect(await stream.next()).toEqual({
+      event: 'status',
+      data: { status: 'pending', provider: 'simulator', hintCode: 'outstandingTransaction' },
+    });
     const frame = await stream.next();
     const expected = `bankid.${qrStartToken}.0.${createHmac('sha256', qrStartSecret).update('0').digest('hex')}`;
     expect(frame).toEqual({ event: 'frame', data: { qrTime: 0, qrData: expected } });
@@ -173,7 +176,7 @@ describe('Kiosk page and event stream', () => {
     // Frames keep coming while the session is pending (the page hides them once the app has it).
     let next = await stream.next();
     while (next?.event === 'frame') next = await stream.next();
-    expect(next).toEqual({ event: 'status', data: { status: 'pending', hintCode: 'userSign' } });
+    expect(next).toEqual({ event: 'status', data: { status: 'pending', provider: 'simulator', hintCode: 'userSign' } });
 
     e2e.clock.advance(2_000);
     await e2e.app.get(SessionSettlement).collectDue();
@@ -181,7 +184,7 @@ describe('Kiosk page and event stream', () => {
     // Whatever frames were in flight, the stream ends with the outcome, and no identity reaches the screen.
     let last: KioskEvent | null = null;
     for (let event = await stream.next(); event; event = await stream.next()) last = event;
-    expect(last).toEqual({ event: 'status', data: { status: 'complete' } });
+    expect(last).toEqual({ event: 'status', data: { status: 'complete', provider: 'simulator' } });
     expect(stream.ended).toBe(true);
   });
 
@@ -214,7 +217,7 @@ describe('Kiosk page and event stream', () => {
     const { sessionId, token } = await start();
     await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
     const stream = await open(sessionId, `Kiosk ${token}`);
-    expect(await stream.next()).toEqual({ event: 'status', data: { status: 'failed', hintCode: 'cancelled' } });
+    expect(await stream.next()).toEqual({ event: 'status', data: { status: 'failed', provider: 'simulator', hintCode: 'cancelled' } });
     expect(await stream.next()).toBeNull();
   });
 

@@ -13,6 +13,13 @@ export class FrejaJwsRejected extends Error {
   override name = 'FrejaJwsRejected';
 }
 
+/** What the evidence check of a `details` JWS found. */
+export interface FrejaEvidenceParts {
+  signatureValid: boolean;
+  certificateTrusted: boolean;
+  signedDataMatches: boolean;
+}
+
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
 
 /** `x5t`: base64url of the SHA-1 of the certificate's DER bytes (RFC 7515 4.1.7). */
@@ -43,6 +50,29 @@ export class FrejaJwsVerifier {
       throw new FrejaJwsCertificatesError(`${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
     return new FrejaJwsVerifier(pem, variable);
+  }
+
+  /**
+   * The evidence check of stored `details`, part by part (docs/evidence.md): signed by a configured
+   * certificate, the signature holds, and it speaks of this transaction's approval. Never throws.
+   */
+  async check(details: string, operation: FrejaOperation, reference: string): Promise<FrejaEvidenceParts> {
+    let header: ReturnType<typeof decodeProtectedHeader> | undefined;
+    try {
+      header = decodeProtectedHeader(details);
+    } catch {
+      header = undefined;
+    }
+    const key = typeof header?.x5t === 'string' ? this.keys.get(header.x5t) : undefined;
+    if (!key) return { signatureValid: false, certificateTrusted: false, signedDataMatches: false };
+    try {
+      const verified = await compactVerify(details, key, { algorithms: ['RS256'] });
+      const parsed = detailsPayloadSchema.safeParse(JSON.parse(new TextDecoder().decode(verified.payload)));
+      const matches = parsed.success && parsed.data[REFERENCE_FIELD[operation]] === reference && parsed.data.status === 'APPROVED';
+      return { signatureValid: true, certificateTrusted: true, signedDataMatches: matches };
+    } catch {
+      return { signatureValid: false, certificateTrusted: true, signedDataMatches: false };
+    }
   }
 
   async verify(details: string, operation: FrejaOperation, reference: string): Promise<DetailsPayload> {

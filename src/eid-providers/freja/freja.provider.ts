@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import {
@@ -9,24 +9,40 @@ import {
   type StartOrderRequest,
   type StartedOrder,
 } from '../eid-provider.js';
+import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { CertificateStatus, RpCertificateCheck } from '../rp-certificate.check.js';
+import { FREJA_CERTIFICATE_CHECK } from './freja-certificate-check.js';
 import { FrejaError } from './freja-client.js';
 import { FrejaConnections, type FrejaConnection } from './freja-connections.js';
+import { frejaEvidenceProfile } from './freja-evidence.js';
 import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
 import { FrejaJwsRejected } from './freja-jws.js';
 import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING } from './freja-order.js';
 import { FREJA_ERROR_CODES } from './freja-rp-api.js';
+import { FREJA_USER_MESSAGES } from './freja-user-messages.js';
 import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
 /** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */
 @Injectable()
 export class FrejaProvider implements EidProvider {
   readonly name = 'freja';
+  /** Freja's QR code is static: the app link for the transaction (docs/freja.md). */
+  readonly qr = { kind: 'static', data: (orderRef: string) => frejaQrData(parseFrejaOrderRef(orderRef).reference) } as const;
+  readonly messages = FREJA_USER_MESSAGES;
+  readonly evidence: EvidenceProfile;
   private readonly logger = new Logger(FrejaProvider.name);
 
   constructor(
     private readonly connections: FrejaConnections,
     private readonly clock: Clock,
-  ) {}
+    @Inject(FREJA_CERTIFICATE_CHECK) private readonly certificates: RpCertificateCheck,
+  ) {
+    this.evidence = frejaEvidenceProfile((environment) => connections.get(environment)?.verifier, clock);
+  }
+
+  certificateStatuses(): CertificateStatus[] {
+    return this.certificates.statuses();
+  }
 
   /** An environment is served when it has an RP certificate and Freja's signing certificates (docs/freja.md). */
   supports(environment: ApiKeyEnvironment): boolean {
@@ -87,11 +103,6 @@ export class FrejaProvider implements EidProvider {
       if (error instanceof FrejaError && error.code === FREJA_ERROR_CODES.invalidReference) return;
       this.fail(connection, 'cancel', error);
     }
-  }
-
-  /** Freja's QR code is static: the app link for the transaction (docs/freja.md). */
-  staticQrData(orderRef: string): string {
-    return frejaQrData(parseFrejaOrderRef(orderRef).reference);
   }
 
   /** A result whose signature does not hold is not the user's: the session fails (docs/freja.md). */

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { EvidenceModule } from '../../evidence/evidence.module.js';
+import { XmlEvidenceModule } from '../shared/xml-evidence/xml-evidence.module.js';
+import { simulatorEvidenceProvider } from './simulator-evidence.provider.js';
 import { SimulatorOrder } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
 import { SimulatorProvider } from './simulator.provider.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SimulatorOrder]), EvidenceModule],
-  providers: [SimulatorOrderStore, SimulatorProvider],
+  imports: [TypeOrmModule.forFeature([SimulatorOrder]), XmlEvidenceModule],
+  providers: [SimulatorOrderStore, SimulatorProvider, simulatorEvidenceProvider],
   exports: [SimulatorProvider],
 })
 export class SimulatorModule {}

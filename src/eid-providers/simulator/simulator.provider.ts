@@ -7,9 +7,8 @@ import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
-import type { IssuedEvidence } from '../../evidence/evidence-authority.js';
-import { SimulatorEvidence } from '../../evidence/simulator-evidence.provider.js';
-import { parseQrData, qrAuthCode, qrTimeAt } from '../../qr/qr-frame.js';
+import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import { qrTimeAt } from '../../qr/qr-frame.js';
 import type {
   CollectResult,
   CompletedIdentity,
@@ -19,6 +18,12 @@ import type {
   StartOrderRequest,
   StartedOrder,
 } from '../eid-provider.js';
+import { ANIMATED_QR, parseQrData, qrAuthCode } from '../shared/animated-qr.js';
+import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';
+import type { IssuedEvidence } from '../shared/xml-evidence/evidence-authority.js';
+import { EvidenceVerifier } from '../shared/xml-evidence/evidence-verifier.js';
+import { xmlEvidenceProfile } from '../shared/xml-evidence/xml-evidence.profile.js';
+import { SimulatorEvidence } from './simulator-evidence.provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { NewSimulatorOrder, SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { SimulatorOrderStore, type CollectedOrder } from './simulator-order.store.js';
@@ -66,6 +71,12 @@ interface SimulatorEvidenceRecord extends IssuedEvidence {
 @Injectable()
 export class SimulatorProvider implements EidProvider {
   readonly name = 'simulator';
+  // BankID's stand-in: BankID's QR rule and BankID's words (docs/api.md, "Simulator").
+  readonly qr = ANIMATED_QR;
+  readonly messages = RFA_USER_MESSAGES;
+  /** Nobody scanned or opened the order in time (docs/same-device.md). */
+  readonly renewsAfter = ['startFailed'];
+  readonly evidence: EvidenceProfile;
   private readonly timings: SimulatorTimings;
   private readonly personalNumberKey: Buffer;
 
@@ -73,12 +84,15 @@ export class SimulatorProvider implements EidProvider {
     private readonly orders: SimulatorOrderStore,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
-    private readonly evidence: SimulatorEvidence,
+    private readonly signer: SimulatorEvidence,
+    verifier: EvidenceVerifier,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
     this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
     this.personalNumberKey = cipher.deriveKey('simulator-personal-number');
+    // Its CA is trusted for simulator sessions of the test environment only (docs/evidence.md).
+    this.evidence = xmlEvidenceProfile(verifier, (environment) => (environment === 'test' ? signer.trustRoots : []));
   }
 
   supports(environment: ApiKeyEnvironment): boolean {
@@ -194,7 +208,7 @@ export class SimulatorProvider implements EidProvider {
   /** Signed once, on approval, like the user's signature in BankID's app: every collect returns the same evidence. */
   private async issueEvidence(order: SimulatorOrder, user: ScanInput['user'], now: Date): Promise<SimulatorEvidenceRecord> {
     const texts: SignedTexts = order.signedTextsEnc ? this.cipher.decryptJson(order.signedTextsEnc, textsAad(order.orderRef)) : {};
-    const issued = await this.evidence.issue({ user, funcId: order.operation === 'sign' ? 'Signing' : 'Identification', ...texts, now });
+    const issued = await this.signer.issue({ user, funcId: order.operation === 'sign' ? 'Signing' : 'Identification', ...texts, now });
     return { bankIdIssueDate: now.toISOString().slice(0, 10), ...issued };
   }
 

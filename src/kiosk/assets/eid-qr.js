@@ -1,32 +1,35 @@
-// <eid-qr session="{id}" token="{kiosk token}" lang="sv|en">: the rotating BankID QR, BankID's user
-// messages and the outcome of one session, for any page (docs/same-device.md). A standard custom element:
+// <eid-qr session="{id}" token="{kiosk token}" lang="sv|en">: the QR, the user messages (in the words of
+// the session's provider) and the outcome of one session, for any page (docs/same-device.md). A standard custom element:
 // its markup lives in a shadow root and its styles in a constructable stylesheet, so a host page under a
 // strict CSP (no inline script or style) needs nothing but `script-src` for this file and `connect-src`
-// for the service. It reads the kiosk event stream; on a phone or tablet it offers "Open BankID" first.
+// for the service. It reads the kiosk event stream; on a phone or tablet it offers "Open <app>" first.
 import qrcode from './assets/qrcode.mjs';
-import { picks, texts } from './assets/user-messages.js';
+import { providers } from './assets/user-messages.js';
 
-// The words that are ours, not BankID's.
+// Until the stream names the session's provider (its first event does), the first table stands in.
+const FIRST = Object.keys(providers)[0];
+
+// The words that are ours, not the provider's; `{app}` is the provider's app name.
 const WORDS = {
   sv: {
     connecting: 'Ansluter…',
     reconnecting: 'Anslutningen bröts. Återansluter…',
     invalidLink: 'Länken till den här skärmen är ogiltig eller har gått ut. Starta en ny legitimering.',
     complete: 'Klart! Du är legitimerad.',
-    qrLabel: 'QR-kod för BankID. Öppna BankID-appen och skanna koden.',
-    open: 'Öppna BankID',
-    showQr: 'BankID på en annan enhet? Visa QR-kod',
-    showLaunch: 'BankID på den här enheten? Öppna BankID',
+    qrLabel: 'QR-kod för {app}. Öppna {app}-appen och skanna koden.',
+    open: 'Öppna {app}',
+    showQr: '{app} på en annan enhet? Visa QR-kod',
+    showLaunch: '{app} på den här enheten? Öppna {app}',
   },
   en: {
     connecting: 'Connecting…',
     reconnecting: 'Connection lost. Reconnecting…',
     invalidLink: 'The link to this screen is invalid or has expired. Please start a new identification.',
     complete: 'Done! You are identified.',
-    qrLabel: 'QR code for BankID. Open the BankID app and scan the code.',
-    open: 'Open BankID',
-    showQr: 'BankID on another device? Show QR code',
-    showLaunch: 'BankID on this device? Open BankID',
+    qrLabel: 'QR code for {app}. Open the {app} app and scan the code.',
+    open: 'Open {app}',
+    showQr: '{app} on another device? Show QR code',
+    showLaunch: '{app} on this device? Open {app}',
   },
 };
 
@@ -69,7 +72,7 @@ sheet.replaceSync(`
 @media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 3s; } .qr { transition: none; } }
 `);
 
-// BankID's rule: the app link only where the app can be on the same device, phones and tablets (an iPad
+// The app link only where the app can be on the same device, phones and tablets (an iPad
 // asking for desktop sites says "Macintosh" but has a touch screen).
 const handheld = () =>
   /Android|iPhone|iPad|iPod/.test(navigator.userAgent) || (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
@@ -94,6 +97,7 @@ export class EidQrElement extends HTMLElement {
   #view = 'qr';
   #launched = false;
   #launchUrl = null;
+  #provider = null;
 
   connectedCallback() {
     if (!this.#parts) this.#build();
@@ -110,8 +114,21 @@ export class EidQrElement extends HTMLElement {
     this.#start();
   }
 
+  get #table() {
+    return (this.#provider && providers[this.#provider]) || providers[FIRST];
+  }
+
   get #words() {
-    return WORDS[this.getAttribute('lang') === 'en' ? 'en' : 'sv'];
+    const app = this.#table.appName;
+    const words = WORDS[this.getAttribute('lang') === 'en' ? 'en' : 'sv'];
+    return Object.fromEntries(Object.entries(words).map(([key, text]) => [key, text.replaceAll('{app}', app)]));
+  }
+
+  // The QR's label and the button name the session's app.
+  #label() {
+    this.#parts.canvas.setAttribute('aria-label', this.#words.qrLabel);
+    this.#parts.canvas.textContent = this.#words.qrLabel;
+    this.#parts.launch.textContent = this.#words.open;
   }
 
   #build() {
@@ -131,7 +148,7 @@ export class EidQrElement extends HTMLElement {
     const spinner = element('div', { class: 'spinner', id: 'spinner', 'aria-hidden': 'true' }, stage);
     const message = element('p', { class: 'message', id: 'message', part: 'message', role: 'status', 'aria-live': 'polite' }, root);
     const toggle = element('button', { class: 'toggle', id: 'toggle', part: 'toggle', type: 'button', hidden: '' }, root);
-    // The tap itself follows the link (same tab, as BankID asks on iOS and Android); we only note it.
+    // The tap itself follows the link (same tab, as the e-ID apps ask on iOS and Android); we only note it.
     launch.addEventListener('click', () => {
       this.#launched = true;
       this.#render();
@@ -156,11 +173,10 @@ export class EidQrElement extends HTMLElement {
     this.#drawn = null;
     this.#launched = false;
     this.#launchUrl = null;
+    this.#provider = null;
     this.#handheld = handheld();
     this.#view = this.#handheld ? 'launch' : 'qr';
-    this.#parts.canvas.setAttribute('aria-label', this.#words.qrLabel);
-    this.#parts.canvas.textContent = this.#words.qrLabel;
-    this.#parts.launch.textContent = this.#words.open;
+    this.#label();
     if (!session || !token) return this.#finish('error', this.#words.invalidLink);
     this.#show('connecting', this.#words.connecting);
     if (this.#handheld) void this.#fetchLaunchUrl();
@@ -188,7 +204,8 @@ export class EidQrElement extends HTMLElement {
     // The host can follow along (the kiosk page mirrors it): state and staleness as attributes and an event.
     if (this.getAttribute('state') !== state) {
       this.setAttribute('state', state);
-      this.dispatchEvent(new CustomEvent('eid-qr-state', { detail: { state, hintCode: this.#hintCode }, bubbles: true, composed: true }));
+      const detail = { state, hintCode: this.#hintCode, provider: this.#provider, appName: this.#table.appName };
+      this.dispatchEvent(new CustomEvent('eid-qr-state', { detail, bubbles: true, composed: true }));
     }
   }
 
@@ -200,6 +217,7 @@ export class EidQrElement extends HTMLElement {
   #message(status, hintCode) {
     const launch = this.#view === 'launch' && this.#launched ? 'autostart' : 'qr';
     const context = `${launch}|${this.#handheld ? 1 : 0}`;
+    const { picks, texts } = this.#table;
     const key = picks[`${status}|${hintCode ?? ''}|${context}`] ?? picks[`${status}||${context}`];
     return texts[key][this.getAttribute('lang') === 'en' ? 'en' : 'sv'];
   }
@@ -248,7 +266,12 @@ export class EidQrElement extends HTMLElement {
     this.#render();
   }
 
-  #onStatus({ status, hintCode }) {
+  #onStatus({ status, hintCode, provider }) {
+    if (provider && provider !== this.#provider && Object.hasOwn(providers, provider)) {
+      this.#provider = provider;
+      this.#label();
+      this.setAttribute('app', this.#table.appName);
+    }
     this.#hintCode = hintCode ?? null;
     if (status === 'complete') return this.#finish('complete', this.#words.complete);
     if (status === 'failed') return this.#finish('failed', this.#message('failed', hintCode));

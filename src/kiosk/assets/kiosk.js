@@ -13,11 +13,18 @@ const token = new URLSearchParams(location.hash.slice(1)).get('t') ?? sessionSto
 if (token) sessionStorage.setItem(tokenKey, token);
 if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 
+const heading = document.querySelector('h1');
+const plainHeading = heading.textContent;
+const WITH = { sv: 'med', en: 'with' };
 const mirror = () => {
   main.dataset.state = element.getAttribute('state') ?? 'connecting';
   main.toggleAttribute('data-stale', element.hasAttribute('stale'));
+  // The heading names the session's e-ID app once the element knows it (docs/kiosk.md).
+  const app = element.getAttribute('app');
+  const text = app ? `${plainHeading} ${WITH[document.documentElement.lang] ?? WITH.en} ${app}` : plainHeading;
+  if (heading.textContent !== text) heading.textContent = document.title = text;
 };
-new MutationObserver(mirror).observe(element, { attributes: true, attributeFilter: ['state', 'stale'] });
+new MutationObserver(mirror).observe(element, { attributes: true, attributeFilter: ['state', 'stale', 'app'] });
 
 element.setAttribute('session', sessionId);
 element.setAttribute('token', token ?? '');

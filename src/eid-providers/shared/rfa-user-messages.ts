@@ -1,26 +1,10 @@
-import { FREJA_MESSAGES, frejaMessageCode, type FrejaMessageCode } from './freja-user-messages.js';
+import type { MessagePick, UserMessageTable } from '../user-messages.js';
 
 /**
  * BankID's recommended user messages (the RFA table of BankID's RP guidelines), picked for a session's
- * state the way those guidelines say: by status, hint code, and how the order was started (docs/same-device.md).
- * A pure table: poll answers, the kiosk stream and `<eid-qr>` all read it, so every screen says the same.
- * Freja sessions have Freja's own words (freja-user-messages.ts, docs/freja.md).
+ * state the way those guidelines say: by status, hint code, and how the order was started
+ * (docs/bankid.md, docs/same-device.md). The simulator stands in for BankID, so it has these words too.
  */
-export interface UserMessage {
-  code: RfaCode | FrejaMessageCode;
-  sv: string;
-  en: string;
-}
-
-/** How the person reaches the order: a QR on another screen, the app opened on this device, or a phone call. */
-export type LaunchContext = 'qr' | 'autostart' | 'phone';
-
-export interface UserMessageContext {
-  launch: LaunchContext;
-  /** The person's screen is a phone or tablet (BankID words "this device" instead of "this computer"). */
-  mobile?: boolean;
-}
-
 const RFA = {
   RFA1: { sv: 'Starta BankID-appen.', en: 'Start your BankID app.' },
   // RFA1 as BankID words it beside a QR code.
@@ -67,9 +51,8 @@ const RFA = {
   },
 } as const;
 
-export type RfaCode = Exclude<keyof typeof RFA, 'RFA1QR'>;
-
-type Pick = (context: UserMessageContext) => keyof typeof RFA;
+type RfaKey = keyof typeof RFA;
+type Pick = MessagePick<RfaKey>;
 
 const PENDING: Record<string, Pick> = {
   // "Trying to start" only after the app was asked to open on this device; beside a QR, "start the app and scan".
@@ -88,47 +71,12 @@ const FAILED: Record<string, Pick> = {
   startFailed: ({ launch }) => (launch === 'autostart' ? 'RFA17A' : 'RFA17B'),
 };
 
-/**
- * The same choices as a table for the browser (`<eid-qr>` picks its message as a poll answer would):
- * texts by key, and the key for every `status|hintCode|launch|mobile` the table knows, where an empty
- * hint code stands for any other (docs/same-device.md).
- */
-export function userMessageTableForBrowser(): { texts: typeof RFA; picks: Record<string, keyof typeof RFA> } {
-  const picks: Record<string, keyof typeof RFA> = {};
-  for (const [status, table, fallback] of [
-    ['pending', PENDING, 'RFA21'],
-    ['failed', FAILED, 'RFA22'],
-  ] as const) {
-    for (const launch of ['qr', 'autostart'] as const) {
-      for (const mobile of [false, true]) {
-        const context = `${launch}|${mobile ? 1 : 0}`;
-        picks[`${status}||${context}`] = fallback;
-        for (const [hintCode, pick] of Object.entries(table)) picks[`${status}|${hintCode}|${context}`] = pick({ launch, mobile });
-      }
-    }
-  }
-  return { texts: RFA, picks };
-}
-
-/**
- * The message for a pending or failed state of a session of `provider`; none for complete (the RP says
- * what happens next). Unknown or new hint codes get the generic ones: BankID's RFA21 while pending and
- * RFA22 once failed. The simulator stands in for BankID, so it has BankID's words.
- */
-export function userMessageFor(
-  provider: string,
-  status: string,
-  hintCode: string | null | undefined,
-  context: UserMessageContext,
-): UserMessage | undefined {
-  if (status !== 'pending' && status !== 'failed') return undefined;
-  if (provider === 'freja') {
-    const code = frejaMessageCode(status, hintCode, context);
-    return { code, ...FREJA_MESSAGES[code] };
-  }
-  const table = status === 'pending' ? PENDING : FAILED;
-  const pick = hintCode && Object.hasOwn(table, hintCode) ? table[hintCode] : undefined;
-  const key = pick ? pick(context) : status === 'pending' ? 'RFA21' : 'RFA22';
-  const code: RfaCode = key === 'RFA1QR' ? 'RFA1' : key;
-  return { code, ...RFA[key] };
-}
+/** Unknown or new hint codes get RFA21 while pending and RFA22 once failed; RFA1 beside a QR is still RFA1. */
+export const RFA_USER_MESSAGES: UserMessageTable<RfaKey> = {
+  appName: 'BankID',
+  texts: RFA,
+  pending: PENDING,
+  failed: FAILED,
+  fallback: { pending: 'RFA21', failed: 'RFA22' },
+  codes: { RFA1QR: 'RFA1' },
+};

@@ -1,10 +1,12 @@
-import { userMessageFor, userMessageTableForBrowser, type UserMessageContext } from './user-messages.js';
+import { FREJA_USER_MESSAGES } from './freja/freja-user-messages.js';
+import { RFA_USER_MESSAGES } from './shared/rfa-user-messages.js';
+import { browserMessageTable, userMessageFor, type UserMessageContext } from './user-messages.js';
 
 const qr: UserMessageContext = { launch: 'qr' };
 const autostart: UserMessageContext = { launch: 'autostart', mobile: true };
 const phone: UserMessageContext = { launch: 'phone' };
 
-describe(userMessageFor.name, () => {
+describe(`${userMessageFor.name} with BankID's table`, () => {
   it.each([
     ['pending', 'outstandingTransaction', qr, 'RFA1', 'Start the BankID app on your phone and scan the QR code.'],
     ['pending', 'outstandingTransaction', autostart, 'RFA13', 'Trying to start your BankID app.'],
@@ -28,27 +30,21 @@ describe(userMessageFor.name, () => {
     // An own property of every object must not be mistaken for a hint code.
     ['failed', 'constructor', qr, 'RFA22', 'Unknown error. Please try again.'],
   ])('should answer %s/%s (%j) with %s', (status, hintCode, context, code, en) => {
-    expect(userMessageFor('bankid', status, hintCode, context)).toEqual({ code, sv: expect.any(String), en });
+    expect(userMessageFor(RFA_USER_MESSAGES, status, hintCode, context)).toEqual({ code, sv: expect.any(String), en });
   });
 
   it('should speak Swedish beside English', () => {
-    expect(userMessageFor('bankid', 'failed', 'userCancel', qr)?.sv).toBe('Åtgärden avbruten.');
-    expect(userMessageFor('bankid', 'pending', 'outstandingTransaction', autostart)?.sv).toBe('Försöker starta BankID-appen.');
+    expect(userMessageFor(RFA_USER_MESSAGES, 'failed', 'userCancel', qr)?.sv).toBe('Åtgärden avbruten.');
+    expect(userMessageFor(RFA_USER_MESSAGES, 'pending', 'outstandingTransaction', autostart)?.sv).toBe('Försöker starta BankID-appen.');
   });
 
   it('should have no message for a complete session', () => {
-    expect(userMessageFor('bankid', 'complete', undefined, qr)).toBeUndefined();
-    expect(userMessageFor('freja', 'complete', undefined, qr)).toBeUndefined();
-  });
-
-  it("should give the simulator, BankID's stand-in, BankID's words", () => {
-    expect(userMessageFor('simulator', 'pending', 'outstandingTransaction', qr)).toEqual(
-      userMessageFor('bankid', 'pending', 'outstandingTransaction', qr),
-    );
+    expect(userMessageFor(RFA_USER_MESSAGES, 'complete', undefined, qr)).toBeUndefined();
+    expect(userMessageFor(FREJA_USER_MESSAGES, 'complete', undefined, qr)).toBeUndefined();
   });
 });
 
-describe(`${userMessageFor.name} for Freja`, () => {
+describe(`${userMessageFor.name} with Freja's table`, () => {
   it.each([
     ['pending', 'outstandingTransaction', qr, 'FREJA_SCAN_QR', 'Open the Freja app on your phone, tap Scan and scan the QR code.'],
     ['pending', 'outstandingTransaction', autostart, 'FREJA_OPENING_APP', 'Trying to open the Freja app.'],
@@ -64,11 +60,11 @@ describe(`${userMessageFor.name} for Freja`, () => {
     ['failed', 'returnNonceMismatch', autostart, 'FREJA_FAILED', 'Unknown error. Please try again.'],
     ['failed', 'constructor', qr, 'FREJA_FAILED', 'Unknown error. Please try again.'],
   ])('should answer %s/%s (%j) with %s', (status, hintCode, context, code, en) => {
-    expect(userMessageFor('freja', status, hintCode, context)).toEqual({ code, sv: expect.any(String), en });
+    expect(userMessageFor(FREJA_USER_MESSAGES, status, hintCode, context)).toEqual({ code, sv: expect.any(String), en });
   });
 
   it('should speak Swedish beside English', () => {
-    expect(userMessageFor('freja', 'pending', 'started', qr)?.sv).toBe('Godkänn i Freja-appen med din PIN-kod eller biometri.');
+    expect(userMessageFor(FREJA_USER_MESSAGES, 'pending', 'started', qr)?.sv).toBe('Godkänn i Freja-appen med din PIN-kod eller biometri.');
   });
 
   it('should never send a Freja user to BankID, in any state or language', () => {
@@ -76,7 +72,7 @@ describe(`${userMessageFor.name} for Freja`, () => {
     for (const status of ['pending', 'failed']) {
       for (const hintCode of hintCodes) {
         for (const context of [qr, autostart]) {
-          const { code, sv, en } = userMessageFor('freja', status, hintCode, context)!;
+          const { code, sv, en } = userMessageFor(FREJA_USER_MESSAGES, status, hintCode, context)!;
           expect(`${code} ${sv} ${en}`).not.toMatch(/bankid|RFA/i);
         }
       }
@@ -84,9 +80,9 @@ describe(`${userMessageFor.name} for Freja`, () => {
   });
 });
 
-describe(userMessageTableForBrowser.name, () => {
+describe(browserMessageTable.name, () => {
   it('should give the browser the same text as a poll answer for every state it knows and a fallback for others', () => {
-    const { texts, picks } = userMessageTableForBrowser();
+    const { texts, picks } = browserMessageTable(RFA_USER_MESSAGES);
     const browser = (status: string, hintCode: string, launch: string, mobile: boolean) => {
       const context = `${launch}|${mobile ? 1 : 0}`;
       return texts[picks[`${status}|${hintCode}|${context}`] ?? picks[`${status}||${context}`]];
@@ -103,7 +99,7 @@ describe(userMessageTableForBrowser.name, () => {
         { launch: 'qr', mobile: false },
         { launch: 'autostart', mobile: true },
       ] as const) {
-        const { sv, en } = userMessageFor('bankid', status, hintCode, context)!;
+        const { sv, en } = userMessageFor(RFA_USER_MESSAGES, status, hintCode, context)!;
         expect(browser(status, hintCode, context.launch, context.mobile)).toEqual({ sv, en });
       }
     }

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FactoryProvider } from '@nestjs/common';
-import { TestClock } from '../../test/support/test-clock.js';
+import { TestClock } from '../../../test/support/test-clock.js';
 import { SimulatorEvidence, simulatorEvidenceProvider } from './simulator-evidence.provider.js';
 
 const create = (dataDir: string, providers: string[]) =>

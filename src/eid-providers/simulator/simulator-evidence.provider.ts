@@ -2,10 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
-import { Clock } from '../common/clock/clock.js';
-import { securityConfig, type SecurityConfig } from '../config/security.config.js';
-import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import { EvidenceAuthority, type EvidenceAuthorityMaterial, type IssuedEvidence, type IssueEvidenceRequest } from './evidence-authority.js';
+import { Clock } from '../../common/clock/clock.js';
+import { securityConfig, type SecurityConfig } from '../../config/security.config.js';
+import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
+import {
+  EvidenceAuthority,
+  type EvidenceAuthorityMaterial,
+  type IssuedEvidence,
+  type IssueEvidenceRequest,
+} from '../shared/xml-evidence/evidence-authority.js';
 
 const CA_FILE = 'simulator-ca.json';
 

@@ -1,4 +1,4 @@
-import type { UserMessageContext } from './user-messages.js';
+import type { MessagePick, UserMessageTable } from '../user-messages.js';
 
 /**
  * Freja's words for a session's state (docs/freja.md, "What the user is told"). Freja publishes no
@@ -31,7 +31,7 @@ export const FREJA_MESSAGES = {
 
 export type FrejaMessageCode = keyof typeof FREJA_MESSAGES;
 
-type Pick = (context: UserMessageContext) => FrejaMessageCode;
+type Pick = MessagePick<FrejaMessageCode>;
 
 // The hint codes a Freja session can have (docs/freja.md, "Statuses"); any other gets the generic message.
 const PENDING: Record<string, Pick> = {
@@ -46,8 +46,11 @@ const FAILED: Record<string, Pick> = {
   providerRejected: () => 'FREJA_REJECTED',
 };
 
-export function frejaMessageCode(status: 'pending' | 'failed', hintCode: string | null | undefined, context: UserMessageContext) {
-  const table = status === 'pending' ? PENDING : FAILED;
-  const pick = hintCode && Object.hasOwn(table, hintCode) ? table[hintCode] : undefined;
-  return pick ? pick(context) : status === 'pending' ? 'FREJA_IN_PROGRESS' : 'FREJA_FAILED';
-}
+/** Freja's table for the port: the app is "Freja" on the button and the kiosk's heading. */
+export const FREJA_USER_MESSAGES: UserMessageTable<FrejaMessageCode> = {
+  appName: 'Freja',
+  texts: FREJA_MESSAGES,
+  pending: PENDING,
+  failed: FAILED,
+  fallback: { pending: 'FREJA_IN_PROGRESS', failed: 'FREJA_FAILED' },
+};

@@ -4,12 +4,12 @@ import { timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { PemConverter } from '@peculiar/x509';
 import * as pkijs from 'pkijs';
-import { Clock } from '../common/clock/clock.js';
+import { Clock } from '../../../common/clock/clock.js';
+import { checkCertificateChain } from '../../../evidence/certificate-chain-check.js';
+import type { EvidenceToVerify, EvidenceVerification } from '../../../evidence/evidence-verification.js';
+import { checkOcspResponse, type OcspStatus } from '../../../evidence/ocsp-response-check.js';
+import { personalNumberOf } from '../../../evidence/signer-certificate-check.js';
 import type { BankIdFunction } from './bankid-signature-xml.js';
-import { checkCertificateChain } from './certificate-chain-check.js';
-import type { EvidenceToVerify, EvidenceVerification } from './evidence-verification.js';
-import { checkOcspResponse, type OcspStatus } from './ocsp-response-check.js';
-import { personalNumberOf } from './signer-certificate-check.js';
 import { checkXmlSignature } from './xml-signature-check.js';
 
 type Parts = Omit<EvidenceVerification, 'status' | 'checkedAt'>;
