@@ -1,4 +1,5 @@
 import type { AdapterPayload } from 'oidc-provider';
+import { cibaClientMetadata } from './ciba/ciba-subject.js';
 import type { OidcClient } from './oidc-client.js';
 
 /** A registration as oidc-provider's client metadata (RFC 7591 names); the team and environment ride along. */
@@ -18,5 +19,7 @@ export function clientMetadata(client: OidcClient, secret: string | undefined): 
     response_types: ['code'],
     eidgw_team_id: client.teamId,
     eidgw_environment: client.environment,
+    // CIBA clients (docs/oidc.md, "CIBA"): their grant type, delivery mode and notification endpoint.
+    ...cibaClientMetadata(client),
   };
 }

@@ -28,6 +28,8 @@ export interface OidcConfigurationInput {
   pairwiseIdentifier: (clientId: string, subject: string) => string;
   /** Origins a client's redirect URIs name: a browser app of the client may call the token endpoint. */
   corsAllowed: (origin: string, redirectUris: readonly string[]) => boolean;
+  /** CIBA's hooks and the lifetime of its requests (docs/oidc.md, "CIBA"); off without them. */
+  ciba?: { feature: Record<string, unknown>; ttl: (ctx: unknown) => number };
 }
 
 // Every authorization request is a fresh e-ID login: one client's login never signs the user in at
@@ -70,7 +72,8 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       requestObjectSigningAlgValues: ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256'],
     },
     extraClientMetadata: { properties: [...CLIENT_EXTRAS] },
-    extraParams: ['https://id.oidc.se/param/userMessage', 'https://id.oidc.se/param/signRequest'],
+    // callInitiator: who calls whom on a CIBA phone login (docs/oidc.md, "CIBA").
+    extraParams: ['https://id.oidc.se/param/userMessage', 'https://id.oidc.se/param/signRequest', 'callInitiator'],
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     clientBasedCORS: (_ctx, origin, client) => input.corsAllowed(origin, client.redirectUris ?? []),
     interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}`, policy: freshLoginPolicy() },
@@ -83,9 +86,9 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
       claimsParameter: { enabled: true },
-      // CIBA arrives with its own issue (docs/oidc.md): the adapter already stores its model.
-      ciba: { enabled: false },
+      // The phone channel and Freja over OpenID (docs/oidc.md, "CIBA").
+      ciba: (input.ciba?.feature ?? { enabled: false }) as NonNullable<Configuration['features']>['ciba'],
     },
-    ttl: { ...OIDC_TTL },
+    ttl: { ...OIDC_TTL, ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}) },
   };
 }

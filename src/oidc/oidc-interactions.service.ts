@@ -5,6 +5,7 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
+import { accountIdFor } from './ciba/ciba-subject.js';
 import { AMR, loginMethodFor } from './oidc-acr.js';
 import { personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
@@ -88,7 +89,11 @@ export class OidcInteractionsService {
       });
       return true;
     }
-    const accountId = personSubject(this.oidc.personSubjectKey, client.environment, view.user.personalNumber);
+    const accountId = accountIdFor(
+      client,
+      this.oidc.personSubjectKey,
+      personSubject(this.oidc.personSubjectKey, client.environment, view.user.personalNumber),
+    );
     const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
     const provider = await this.oidc.provider();
     const grant = new provider.Grant({ accountId, clientId: client.clientId });

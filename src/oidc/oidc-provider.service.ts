@@ -13,6 +13,13 @@ import { oidcConfiguration } from './oidc-configuration.js';
 import { OidcLoginRecords } from './oidc-login-records.js';
 import { OidcModelStore } from './oidc-model.store.js';
 
+/** What the CIBA front gives the provider (docs/oidc.md, "CIBA"): its feature hooks and a per-instance setup. */
+export interface CibaHooks {
+  feature(): Record<string, unknown>;
+  ttl(ctx: unknown): number;
+  configure(provider: Provider): void;
+}
+
 // A replica notices a rotated signing key within this long; the old key stays published far longer.
 const KEY_CHECK_INTERVAL_MS = 60_000;
 
@@ -26,6 +33,7 @@ export class OidcProviderService {
   private current: { kid: string; provider: Provider; checkedAt: number } | undefined;
   private building: Promise<Provider> | undefined;
   private readonly subjectKey: Buffer;
+  private ciba: CibaHooks | undefined;
 
   constructor(
     private readonly signingKeys: SigningKeysService,
@@ -46,6 +54,11 @@ export class OidcProviderService {
   /** The key that makes a person's stable subject (docs/oidc.md, "Subjects"). */
   get personSubjectKey(): Buffer {
     return this.subjectKey;
+  }
+
+  /** Called once at start by the CIBA front, before the first provider is built. */
+  useCiba(hooks: CibaHooks): void {
+    this.ciba = hooks;
   }
 
   async provider(): Promise<Provider> {
@@ -76,8 +89,10 @@ export class OidcProviderService {
         findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token),
         pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
         corsAllowed: (origin, redirectUris) => redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
+        ciba: this.ciba ? { feature: this.ciba.feature(), ttl: (ctx) => this.ciba!.ttl(ctx) } : undefined,
       }),
     );
+    this.ciba?.configure(provider);
     // The mount sets X-Forwarded-* from PUBLIC_BASE_URL, so every URL the provider writes starts with the issuer.
     provider.proxy = true;
     provider.on('server_error', (_ctx: unknown, error: Error) => this.logger.error({ err: error.message }, 'OpenID Provider error'));

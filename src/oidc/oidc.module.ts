@@ -3,6 +3,11 @@ import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { TeamsModule } from '../teams/teams.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { CibaCompletion } from './ciba/ciba-completion.js';
+import { CibaPingSender } from './ciba/ciba-ping.js';
+import { CibaRecords } from './ciba/ciba-records.js';
+import { CibaService } from './ciba/ciba.service.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OidcClientsController } from './oidc-clients.controller.js';
 import { OidcClientsService } from './oidc-clients.service.js';
@@ -17,7 +22,7 @@ import { OidcController } from './oidc.controller.js';
 
 /** The OpenID Provider front (docs/oidc.md). The interaction controller comes first: its routes are more specific. */
 @Module({
-  imports: [SessionsModule, TeamsModule, TokensModule, EidProvidersModule],
+  imports: [SessionsModule, TeamsModule, TokensModule, EidProvidersModule, WebhooksModule],
   controllers: [OidcClientsController, OidcInteractionController, OidcController],
   providers: [
     OidcModelStore,
@@ -28,6 +33,10 @@ import { OidcController } from './oidc.controller.js';
     OidcInteractionsService,
     OidcModelPurgeJob,
     OidcHooks,
+    CibaRecords,
+    CibaCompletion,
+    CibaPingSender,
+    CibaService,
   ],
   exports: [OidcClientsService],
 })

@@ -20,6 +20,7 @@ import {
 } from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
+import { SessionEndListeners } from './session-end-listeners.js';
 import { SessionEventLog } from './session-event-log.js';
 import { SessionMetrics } from './session-metrics.js';
 import { SessionStore, type CollectClaim, type SessionTransitionRow } from './session.store.js';
@@ -49,6 +50,7 @@ export class SessionSettlement {
     private readonly evidence: EvidenceService,
     private readonly resultTokens: ResultTokenSigner,
     private readonly metrics: SessionMetrics,
+    private readonly endListeners: SessionEndListeners,
     private readonly eventLog: SessionEventLog,
   ) {}
 
@@ -216,7 +218,10 @@ export class SessionSettlement {
     for (const { session, transition, changes } of slice) {
       const updated = outcome.updated.has(session.id);
       written.set(session.id, { changes, updated });
-      if (transition.kind !== 'progress' && updated) this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
+      if (transition.kind !== 'progress' && updated) {
+        this.metrics.sessionEnded({ ...session, ...changes }, session.operation);
+        this.endListeners.notify({ ...session, ...changes });
+      }
     }
   }
 

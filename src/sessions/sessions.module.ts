@@ -7,6 +7,7 @@ import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
+import { SessionEndListeners } from './session-end-listeners.js';
 import { SessionMetrics } from './session-metrics.js';
 import { SessionQrSources } from './session-qr-sources.js';
 import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
@@ -38,12 +39,13 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionsService,
     SessionReturnsService,
     SessionSettlement,
+    SessionEndListeners,
     SessionEventLog,
     SessionMetrics,
     SessionQrSources,
     SessionCollectorJob,
     SessionPiiPurgeJob,
   ],
-  exports: [SessionStore, SessionQrSources, SessionsService],
+  exports: [SessionStore, SessionQrSources, SessionsService, SessionReader, SessionEndListeners],
 })
 export class SessionsModule {}

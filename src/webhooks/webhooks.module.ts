@@ -36,6 +36,6 @@ import { WebhookSender } from './webhook-sender.js';
     WebhookDeliveriesService,
     WebhookPayloadPurgeJob,
   ],
-  exports: [WebhookOutbox],
+  exports: [WebhookOutbox, WebhookSender],
 })
 export class WebhooksModule {}

@@ -1,6 +1,11 @@
 import { Option, type Command } from 'commander';
 import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
-import { TOKEN_ENDPOINT_AUTH_METHODS, type TokenEndpointAuthMethod } from '../../oidc/oidc-client.js';
+import {
+  BACKCHANNEL_DELIVERY_MODES,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+  type BackchannelDeliveryMode,
+  type TokenEndpointAuthMethod,
+} from '../../oidc/oidc-client.js';
 import { uuid } from '../cli-args.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
@@ -10,6 +15,8 @@ interface CreateClientOptions {
   redirectUri: string[];
   env?: ApiKeyEnvironment;
   authMethod?: TokenEndpointAuthMethod;
+  ciba?: BackchannelDeliveryMode;
+  notificationEndpoint?: string;
 }
 
 const clientsService = () => import('../../oidc/oidc-clients.service.js').then((module) => module.OidcClientsService);
@@ -30,6 +37,10 @@ export function addOidcClientCommands(program: Command, cli: CliRuntime): void {
         TOKEN_ENDPOINT_AUTH_METHODS,
       ),
     )
+    .addOption(
+      new Option('--ciba <mode>', 'CIBA token delivery (docs/oidc.md, "CIBA"); off by default').choices(BACKCHANNEL_DELIVERY_MODES),
+    )
+    .option('--notification-endpoint <url>', "ping mode: the client's notification endpoint (https)")
     .action(async (options: CreateClientOptions) => {
       const service = await cli.service(clientsService);
       cli.answer(
@@ -38,6 +49,8 @@ export function addOidcClientCommands(program: Command, cli: CliRuntime): void {
           redirectUris: options.redirectUri,
           environment: options.env,
           tokenEndpointAuthMethod: options.authMethod,
+          backchannelTokenDeliveryMode: options.ciba,
+          backchannelClientNotificationEndpoint: options.notificationEndpoint,
         }),
       );
     });

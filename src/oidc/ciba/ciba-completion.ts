@@ -1,0 +1,110 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { errors } from 'oidc-provider';
+import { SessionReader } from '../../sessions/session-reader.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
+import type { SessionView } from '../../sessions/session-view.js';
+import { TeamsService } from '../../teams/teams.service.js';
+import { AMR } from '../oidc-acr.js';
+import { personSubject } from '../oidc-claims.js';
+import { OidcClientStore } from '../oidc-client.store.js';
+import { OIDC_TTL } from '../oidc-configuration.js';
+import { OidcLoginRecords } from '../oidc-login-records.js';
+import { clientPrincipal } from '../oidc-principal.js';
+import { OidcProviderService } from '../oidc-provider.service.js';
+import type { CibaLink } from './ciba-records.js';
+import { accountIdFor } from './ciba-subject.js';
+
+/**
+ * A backchannel request's end from its session's (docs/oidc.md, "CIBA"): a grant with the
+ * login's claims, or access_denied / expired_token naming the hintCode. Called by the session-end
+ * listener and by the token endpoint, whichever comes first; the second finds the request settled.
+ */
+@Injectable()
+export class CibaCompletion {
+  private readonly logger = new Logger(CibaCompletion.name);
+  // One settlement per request in this process; across replicas the request's own state decides.
+  private readonly inFlight = new Map<string, Promise<SessionView | undefined>>();
+
+  constructor(
+    private readonly oidc: OidcProviderService,
+    private readonly clients: OidcClientStore,
+    private readonly teams: TeamsService,
+    private readonly sessions: SessionsService,
+    private readonly reader: SessionReader,
+    private readonly records: OidcLoginRecords,
+  ) {}
+
+  /** The session as it now stands (collected if due); the request settled if the session has ended. */
+  settleIfEnded(link: CibaLink): Promise<SessionView | undefined> {
+    const running = this.inFlight.get(link.authReqId);
+    if (running) return running;
+    const settling = this.settle(link).finally(() => this.inFlight.delete(link.authReqId));
+    this.inFlight.set(link.authReqId, settling);
+    return settling;
+  }
+
+  private async settle(link: CibaLink): Promise<SessionView | undefined> {
+    const client = await this.clients.findByClientId(link.clientId);
+    if (!client) return undefined;
+    const principal = clientPrincipal(client, await this.teams.get(client.teamId));
+    const view = await this.sessions.poll(principal, link.sessionId);
+    if (view.status === 'pending') return view;
+    const provider = await this.oidc.provider();
+    const request = await provider.BackchannelAuthenticationRequest.find(link.authReqId, { ignoreExpiration: true });
+    if (!request || request.grantId || request.error) return view;
+
+    if (view.status !== 'complete' || !('user' in view) || !view.user) {
+      const hintCode = ('hintCode' in view ? view.hintCode : undefined) ?? view.status;
+      const error =
+        hintCode === 'expiredTransaction'
+          ? new errors.ExpiredToken(`The e-ID session expired (hintCode: ${hintCode})`)
+          : new errors.AccessDenied(
+              `The e-ID ${link.operation === 'sign' ? 'signature' : 'login'} did not complete (hintCode: ${hintCode})`,
+            );
+      await provider.backchannelResult(request, error);
+      return view;
+    }
+    const key = this.oidc.personSubjectKey;
+    const accountId = accountIdFor(client, key, personSubject(key, client.environment, view.user.personalNumber));
+    if (accountId !== request.accountId) {
+      // The provider was asked for this person only; anything else is refused, never issued.
+      this.logger.error({ sessionId: link.sessionId }, 'A CIBA session completed for another person than the login_hint');
+      await provider.backchannelResult(request, new errors.AccessDenied('The e-ID login did not complete (hintCode: providerError)'));
+      return view;
+    }
+    const grant = new provider.Grant({ accountId, clientId: client.clientId });
+    grant.addOIDCScope(request.scope ?? 'openid');
+    const claims = (request.claims ?? {}) as { id_token?: object; userinfo?: object };
+    const requested = [...Object.keys(claims.id_token ?? {}), ...Object.keys(claims.userinfo ?? {})];
+    if (requested.length) grant.addOIDCClaims(requested);
+    const grantId = await grant.save();
+    const userSignature = link.operation === 'sign' ? await this.signatureOf(principal, link.sessionId) : undefined;
+    await this.records.saveAccount(
+      grantId,
+      {
+        clientId: client.clientId,
+        subject: accountId,
+        user: view.user,
+        txn: view.sessionId,
+        resultToken: 'resultToken' in view ? view.resultToken : undefined,
+        ...(userSignature ? { userSignature } : {}),
+        acr: link.acr,
+        personalNumberClaim: client.personalNumberClaim,
+      },
+      (request.scope ?? '').split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session,
+    );
+    const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
+    await provider.backchannelResult(request, grant, {
+      acr: link.acr,
+      amr: [AMR[link.provider] ?? link.provider],
+      authTime: Math.floor(completedAt / 1000),
+    });
+    return view;
+  }
+
+  /** The user's signature (base64 XML) from the session's evidence; none when the provider gave none. */
+  private async signatureOf(principal: Parameters<SessionReader['evidence']>[0], sessionId: string): Promise<string | undefined> {
+    const evidence = await this.reader.evidence(principal, sessionId).catch(() => undefined);
+    return typeof evidence?.signature === 'string' ? evidence.signature : undefined;
+  }
+}

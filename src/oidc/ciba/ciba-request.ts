@@ -1,0 +1,70 @@
+import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
+import type { EidChannel, EidOperation } from '../../eid-providers/eid-provider.js';
+import { isSwedishPersonalNumber } from '../../common/validation/swedish-personal-number.js';
+import { ACR } from '../oidc-acr.js';
+import { SCOPE } from '../oidc-claims.js';
+
+export const CIBA_GRANT_TYPE = 'urn:openid:params:grant-type:ciba';
+/** What BankID's app shows (docs/oidc.md, "CIBA"): the library's default of 20 plain characters is far too strict. */
+export const MAX_BINDING_MESSAGE = 1500;
+/** Seconds between two token requests of one auth_req_id; closer ones get slow_down (docs/oidc.md, "CIBA"). */
+export const CIBA_POLL_INTERVAL_S = 2;
+
+/** login_hint as CIBA takes it here: 12 digits, or `sub:ssn:<12 digits>`, with the Luhn check digit. */
+export function cibaPersonalNumber(loginHint: unknown): string | undefined {
+  if (typeof loginHint !== 'string') return undefined;
+  const digits = /^(?:sub:ssn:)?(\d{12})$/.exec(loginHint)?.[1];
+  return digits && isSwedishPersonalNumber(digits) ? digits : undefined;
+}
+
+export interface CibaMethod {
+  acr: string;
+  provider: string;
+  operation: EidOperation;
+  channel: EidChannel;
+}
+
+// BankID and the simulator call the person's phone; Freja pushes to the app of the person named.
+const CIBA_METHODS: Record<string, { provider: string; channel: EidChannel }> = {
+  [ACR.bankid]: { provider: 'bankid', channel: 'phone' },
+  [ACR.freja]: { provider: 'freja', channel: 'app' },
+  [ACR.simulator]: { provider: 'simulator', channel: 'phone' },
+};
+
+export const CIBA_ACR_VALUES = Object.keys(CIBA_METHODS);
+
+/**
+ * The method of a backchannel request: the first of its acr_values the client may use, or without
+ * acr_values the first usable provider. The simulator only for test clients.
+ */
+export function cibaMethodFor(
+  acrValues: unknown,
+  scope: unknown,
+  usable: readonly string[],
+  environment: ApiKeyEnvironment,
+): CibaMethod | undefined {
+  const allowed = usable.filter((provider) => provider !== 'simulator' || environment === 'test');
+  const operation: EidOperation = typeof scope === 'string' && scope.split(' ').includes(SCOPE.sign) ? 'sign' : 'auth';
+  const requested = typeof acrValues === 'string' && acrValues ? acrValues.split(' ').filter(Boolean) : CIBA_ACR_VALUES;
+  for (const acr of requested) {
+    const method = CIBA_METHODS[acr];
+    if (method && allowed.includes(method.provider)) return { acr, ...method, operation };
+  }
+  return undefined;
+}
+
+/** The binding message's problem, if any: at most MAX_BINDING_MESSAGE characters, and present for a signature. */
+export function bindingMessageProblem(bindingMessage: unknown, scope: unknown): string | undefined {
+  const signing = typeof scope === 'string' && scope.split(' ').includes(SCOPE.sign);
+  if (bindingMessage === undefined || bindingMessage === '')
+    return signing ? 'binding_message is the text to sign and is required with the sign scope' : undefined;
+  if (typeof bindingMessage !== 'string') return 'binding_message must be a string';
+  if ([...bindingMessage].length > MAX_BINDING_MESSAGE) return `binding_message must be at most ${MAX_BINDING_MESSAGE} characters`;
+  return undefined;
+}
+
+/** The request's lifetime in seconds: requested_expiry, capped by the session's own lifetime. */
+export function cibaExpirySeconds(requestedExpiry: unknown, limitSeconds: number): number {
+  const requested = Number(requestedExpiry);
+  return Number.isSafeInteger(requested) && requested > 0 ? Math.min(requested, limitSeconds) : limitSeconds;
+}

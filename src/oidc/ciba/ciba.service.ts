@@ -1,0 +1,174 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { errors, type Client, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
+import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
+import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
+import { SessionEndListeners } from '../../sessions/session-end-listeners.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
+import type { Session } from '../../sessions/session.entity.js';
+import { TeamsService } from '../../teams/teams.service.js';
+import { personSubject } from '../oidc-claims.js';
+import type { OidcClient } from '../oidc-client.js';
+import { OidcClientStore } from '../oidc-client.store.js';
+import { clientPrincipal } from '../oidc-principal.js';
+import { OidcProviderService, type CibaHooks } from '../oidc-provider.service.js';
+import { CibaCompletion } from './ciba-completion.js';
+import { CibaPingSender } from './ciba-ping.js';
+import { CibaRecords } from './ciba-records.js';
+import { bindingMessageProblem, cibaExpirySeconds, cibaMethodFor, cibaPersonalNumber, CIBA_POLL_INTERVAL_S } from './ciba-request.js';
+import { accountIdFor } from './ciba-subject.js';
+import { cibaTokenMiddleware } from './ciba-token-middleware.js';
+
+const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
+
+type BackchannelRequest = InstanceType<Provider['BackchannelAuthenticationRequest']>;
+
+/**
+ * CIBA on the OpenID Provider (docs/oidc.md, "CIBA"): the library's hooks start a phone session (or a
+ * Freja push) through the session engine; the session's end, whoever collects it, settles the request.
+ */
+@Injectable()
+export class CibaService implements OnModuleInit, CibaHooks {
+  constructor(
+    private readonly oidc: OidcProviderService,
+    private readonly clients: OidcClientStore,
+    private readonly teams: TeamsService,
+    private readonly registry: EidProviderRegistry,
+    private readonly sessions: SessionsService,
+    private readonly endListeners: SessionEndListeners,
+    private readonly records: CibaRecords,
+    private readonly completion: CibaCompletion,
+    private readonly ping: CibaPingSender,
+    @Inject(sessionsConfig.KEY) private readonly sessionsConfig: SessionsConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.oidc.useCiba(this);
+    // The background collector ends phone sessions with nobody polling: ping clients learn it here.
+    this.endListeners.add((session) => this.sessionEnded(session));
+  }
+
+  /** The feature's configuration for oidc-provider (its names). */
+  feature() {
+    return {
+      enabled: true,
+      deliveryModes: ['poll', 'ping'],
+      processLoginHint: (ctx: KoaContextWithOIDC, loginHint: string) => this.accountIdOf(ctx, loginHint),
+      processLoginHintToken: () => {
+        throw new errors.InvalidRequest('login_hint_token is not supported; send the personal number as login_hint');
+      },
+      validateBindingMessage: (ctx: KoaContextWithOIDC, bindingMessage?: string) => {
+        const problem = bindingMessageProblem(bindingMessage, ctx.oidc.params!.scope);
+        if (problem) throw new errors.InvalidBindingMessage(problem);
+        return Promise.resolve();
+      },
+      // Checked before the request is stored: the method must exist for this client.
+      validateRequestContext: async (ctx: KoaContextWithOIDC) => {
+        const client = await this.clientOf(ctx.oidc.client!.clientId);
+        if (!this.methodOf(ctx, client)) throw new errors.InvalidRequest('None of the requested acr_values is available to this client');
+      },
+      verifyUserCode: () => Promise.resolve(),
+      triggerAuthenticationDevice: (ctx: KoaContextWithOIDC, request: BackchannelRequest) => this.trigger(ctx, request),
+    };
+  }
+
+  /** The request's lifetime: requested_expiry, at most the session's (docs/oidc.md, "CIBA"). */
+  ttl(ctx: KoaContextWithOIDC | undefined): number {
+    return cibaExpirySeconds(ctx?.oidc?.params?.requested_expiry, Math.floor(this.sessionsConfig.sessionTtlMs / 1000));
+  }
+
+  /** Per provider instance: ping through our sender, and the token endpoint's CIBA answers. */
+  configure(provider: Provider): void {
+    const ping = (client: Client, request: BackchannelRequest) => this.sendPing(client.clientId, request);
+    (provider.Client.prototype as unknown as { backchannelPing: unknown }).backchannelPing = function (
+      this: Client,
+      request: BackchannelRequest,
+    ) {
+      return ping(this, request);
+    };
+    provider.use(cibaTokenMiddleware({ records: this.records, settle: (link) => this.completion.settleIfEnded(link) }));
+  }
+
+  /** The registered endpoint (the library may hold its https form only), never waiting on the client. */
+  private async sendPing(clientId: string, request: BackchannelRequest): Promise<void> {
+    const client = await this.clients.findByClientId(clientId);
+    const endpoint = client?.backchannelClientNotificationEndpoint;
+    const token = request.params?.client_notification_token;
+    if (client?.backchannelTokenDeliveryMode !== 'ping' || !endpoint || typeof token !== 'string' || !request.jti) return;
+    this.ping.send({ endpoint, clientNotificationToken: token, authReqId: request.jti, until: expiryOf(request) });
+  }
+
+  private async accountIdOf(ctx: KoaContextWithOIDC, loginHint: string): Promise<string> {
+    const personalNumber = cibaPersonalNumber(loginHint);
+    if (!personalNumber) throw new errors.InvalidRequest('login_hint must be a personal number (12 digits, or sub:ssn:<12 digits>)');
+    const client = await this.clientOf(ctx.oidc.client!.clientId);
+    const key = this.oidc.personSubjectKey;
+    return accountIdFor(client, key, personSubject(key, client.environment, personalNumber));
+  }
+
+  private async trigger(ctx: KoaContextWithOIDC, request: BackchannelRequest): Promise<void> {
+    const client = await this.clientOf(ctx.oidc.client!.clientId);
+    const method = this.methodOf(ctx, client)!;
+    const params = ctx.oidc.params!;
+    const personalNumber = cibaPersonalNumber(params.login_hint)!;
+    const text = typeof params.binding_message === 'string' && params.binding_message ? params.binding_message : undefined;
+    const metadata = { oidcClientId: client.clientId };
+    const body =
+      method.channel === 'phone'
+        ? {
+            personalNumber,
+            callInitiator: params.callInitiator === 'user' ? ('user' as const) : ('RP' as const),
+            userVisibleData: text,
+            metadata,
+          }
+        : { userInfoType: 'SSN' as const, userInfo: personalNumber, userVisibleData: text, metadata };
+    const principal = clientPrincipal(client, await this.teams.get(client.teamId));
+    const started = await this.sessions
+      .start(principal, method.provider, body, { operation: method.operation, channel: method.channel })
+      .catch((error: unknown) => {
+        throw oauthErrorOf(error);
+      });
+    await this.records.save({
+      ...method,
+      authReqId: request.jti,
+      sessionId: started.sessionId,
+      clientId: client.clientId,
+      expiresAt: expiryOf(request),
+      lastPolledAt: null,
+    });
+    if (client.backchannelTokenDeliveryMode === 'poll') (ctx.body as Record<string, unknown>).interval = CIBA_POLL_INTERVAL_S;
+  }
+
+  private async sessionEnded(session: Session): Promise<void> {
+    if (!session.metadata || typeof session.metadata.oidcClientId !== 'string') return;
+    const link = await this.records.findBySession(session.id);
+    if (link) await this.completion.settleIfEnded(link);
+  }
+
+  private methodOf(ctx: KoaContextWithOIDC, client: OidcClient) {
+    const usable = (client.providers ?? ALL_PROVIDERS).filter((name) => this.registry.find(name)?.supports(client.environment));
+    return cibaMethodFor(ctx.oidc.params!.acr_values, ctx.oidc.params!.scope, usable, client.environment);
+  }
+
+  private async clientOf(clientId: string): Promise<OidcClient> {
+    const client = await this.clients.findByClientId(clientId);
+    if (!client) throw new errors.InvalidClient('client not found');
+    return client;
+  }
+}
+
+/** When the request expires (ms): its `exp` once stored, else its lifetime from now. */
+function expiryOf(request: BackchannelRequest): number {
+  return typeof request.exp === 'number' ? request.exp * 1000 : Date.now() + (request.expiration ?? 0) * 1000;
+}
+
+/** A session engine's refusal as an OAuth error: the provider's outage is temporary, the rest the request's fault. */
+function oauthErrorOf(error: unknown): Error {
+  if (error instanceof DomainException && error.code === 'provider_unavailable')
+    return new errors.TemporarilyUnavailable(error.detail ?? 'The e-ID provider did not answer');
+  if (error instanceof DomainException) return new errors.InvalidRequest(error.detail ?? error.code);
+  if (error instanceof ValidationProblemException) return new errors.InvalidRequest('The request does not fit the e-ID provider');
+  return error instanceof Error ? error : new Error(String(error));
+}
