@@ -65,7 +65,8 @@ export function ApiKeysPage() {
     await load();
   };
 
-  const riskName = (risk: 'low' | 'moderate' | null) => (risk === 'low' ? t('riskLow') : risk === 'moderate' ? t('riskModerate') : t('anyRisk'));
+  const riskName = (risk: 'low' | 'moderate' | null) =>
+    risk === 'low' ? t('riskLow') : risk === 'moderate' ? t('riskModerate') : t('anyRisk');
   const limit = (value: number | null, unit: string) => `${value ?? t('unlimited')} ${unit}`;
   const used = (count: number, of: number | null, unit: 'usageRequests' | 'usageAddresses') =>
     t(unit, { used: count, limit: of ?? t('unlimited') });

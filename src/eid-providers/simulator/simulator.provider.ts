@@ -233,9 +233,7 @@ export class SimulatorProvider implements EidProvider {
   }
 
   /** What the simulated app page needs to know about the order its autostart token opens (undefined: none). */
-  async appOrder(
-    autoStartToken: string,
-  ): Promise<{ waiting: boolean; returnUrl: string | null; shown: ShownOrder } | undefined> {
+  async appOrder(autoStartToken: string): Promise<{ waiting: boolean; returnUrl: string | null; shown: ShownOrder } | undefined> {
     const order = await this.orders.findByAutoStartTokenHash(sha256(autoStartToken));
     if (!order) return undefined;
     const waiting = simulatorOrderStatus(order, this.clock.now(), this.timings).status === 'pending' && !order.scannedAt;

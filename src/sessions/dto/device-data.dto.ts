@@ -28,7 +28,10 @@ export class WebDeviceDto {
   @MaxLength(USER_AGENT_INPUT_MAX)
   userAgent?: string;
 
-  @ApiPropertyOptional({ maxLength: FIELD_MAX, description: 'A stable identifier of the browser you keep (e.g. a hash of a cookie value).' })
+  @ApiPropertyOptional({
+    maxLength: FIELD_MAX,
+    description: 'A stable identifier of the browser you keep (e.g. a hash of a cookie value).',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -38,7 +41,11 @@ export class WebDeviceDto {
 
 /** The native app the person started from (docs/api.md, "Device data"). */
 export class AppDeviceDto {
-  @ApiPropertyOptional({ example: 'com.example.shop', maxLength: FIELD_MAX, description: 'Your app’s identifier (bundle id, package name).' })
+  @ApiPropertyOptional({
+    example: 'com.example.shop',
+    maxLength: FIELD_MAX,
+    description: 'Your app’s identifier (bundle id, package name).',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)

@@ -63,7 +63,10 @@ function MoneyMatchesType() {
 
 /** What the e-ID app shows the person to approve (docs/api.md, "Payment"). */
 export class UserVisibleTransactionDto {
-  @ApiProperty({ enum: TRANSACTION_TYPES, description: '`card`: a card payment (with money); `npa`: a non-payment authorisation (no money).' })
+  @ApiProperty({
+    enum: TRANSACTION_TYPES,
+    description: '`card`: a card payment (with money); `npa`: a non-payment authorisation (no money).',
+  })
   @IsIn(TRANSACTION_TYPES)
   transactionType: (typeof TRANSACTION_TYPES)[number];
 
