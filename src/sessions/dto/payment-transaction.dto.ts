@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, registerDecorator, ValidateNested } from 'class-validator';
+import {
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  registerDecorator,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 
 export const TRANSACTION_TYPES = ['card', 'npa'] as const;
 /** The risk flags an RP may raise on a payment, as the e-ID protocol names them (docs/api.md, "Payment"). */
@@ -77,8 +88,9 @@ export class UserVisibleTransactionDto {
   recipient: RecipientDto;
 
   @ApiPropertyOptional({ type: MoneyDto, description: 'Required for card, not allowed for npa.' })
+  // Checked whenever it matters: present, or missing from a card payment (IsOptional would skip that case).
+  @ValidateIf((transaction: UserVisibleTransactionDto) => transaction.transactionType === 'card' || transaction.money !== undefined)
   @MoneyMatchesType()
-  @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => MoneyDto)
