@@ -6,6 +6,9 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// The provider folders under src/eid-providers/: a new provider adds its folder here (docs/providers.md).
+const PROVIDER_FOLDERS = ['bankid', 'freja', 'simulator'];
+
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'data/', 'examples/typed-rp/eid-gateway.d.ts'] },
   js.configs.recommended,
@@ -39,6 +42,58 @@ export default defineConfig(
     // Plain JavaScript (the kiosk page's script, the example receiver, jest's config): not in the TS project.
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // A provider is a folder (docs/providers.md): the rest of the service reaches it only through the
+    // port and the registry at the top of src/eid-providers/, never its files.
+    files: ['src/**/*.ts'],
+    ignores: ['src/eid-providers/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/eid-providers/[^/]+/',
+              message: 'Provider folders are private: use the port (eid-provider.ts) and the registry (docs/providers.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...PROVIDER_FOLDERS.map((folder) => ({
+    // One provider never imports another; what two share lives in eid-providers/shared/.
+    files: [`src/eid-providers/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `(^|/)(${PROVIDER_FOLDERS.filter((other) => other !== folder).join('|')})/`,
+              message: 'A provider folder imports no other provider: move what they share to eid-providers/shared/ (docs/providers.md).',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['src/eid-providers/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `(^|/)(${PROVIDER_FOLDERS.join('|')})/`,
+              message: 'Shared provider code names no provider folder (docs/providers.md).',
+            },
+          ],
+        },
+      ],
+    },
   },
   { files: ['src/kiosk/assets/**/*.js'], languageOptions: { globals: globals.browser } },
   { files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', 'jest.config.js'], languageOptions: { globals: globals.node } },

@@ -54,7 +54,13 @@ async function main(): Promise<void> {
     { name: 'verify: OCSP response alone', run: (e) => checkOcspResponse(Buffer.from(e.ocspResponse, 'base64'), signer, issuer, now) },
     {
       name: '**verify: every part (EvidenceVerifier)**',
-      run: (e) => verifier.verify({ ...e, expected: { userVisibleData: TEXT }, trustRoots: [authority.certificatePem] }),
+      run: (e) =>
+        verifier.verify({
+          ...e,
+          expected: { userVisibleData: TEXT },
+          trustRoots: [authority.certificatePem],
+          completion: { operation: 'sign', personalNumber: USER.personalNumber, at: now },
+        }),
     },
   ];
 

@@ -22,6 +22,7 @@ import { tokensConfig } from './config/tokens.config.js';
 import { webhooksConfig } from './config/webhooks.config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EvidenceModule } from './evidence/evidence.module.js';
+import { ForwardAuthModule } from './forward-auth/forward-auth.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KioskModule } from './kiosk/kiosk.module.js';
@@ -75,6 +76,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     KioskModule,
     ConsoleModule,
     EvidenceModule,
+    ForwardAuthModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

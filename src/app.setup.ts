@@ -6,7 +6,8 @@ import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
 import type { Env } from './config/env.validation.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
-import { assertSignFieldSizes, SIGN_ROUTES } from './sessions/sign-body-sizes.js';
+import { markInertBodyFields } from './protection/input-guard/inert-body-fields.js';
+import { assertSignFieldSizes, SIGN_INERT_FIELDS, SIGN_ROUTES } from './sessions/sign-body-sizes.js';
 
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -44,7 +45,9 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIM
   });
   // Registered before the input guard's hook, so it runs first: see sign-body-sizes.ts.
   fastify.addHook('preValidation', async (request) => {
-    if (SIGN_ROUTES.has(request.routeOptions.url ?? '')) assertSignFieldSizes(request.body);
+    if (!SIGN_ROUTES.has(request.routeOptions.url ?? '')) return;
+    assertSignFieldSizes(request.body);
+    markInertBodyFields(request, SIGN_INERT_FIELDS);
   });
   return adapter;
 }

@@ -107,6 +107,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/simulator/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
+        post: operations["simulator_scan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulator/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
+        post: operations["simulator_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/{provider}/start": {
         parameters: {
             query?: never;
@@ -288,40 +322,6 @@ export interface paths {
         put?: never;
         /** The team's sessions, tabular (docs/listings.md), without personal data */
         post: operations["sessionsListing_list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/simulator/scan": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Play the end user's e-ID app: scan a QR frame (or use the autostart token), then approve or cancel */
-        post: operations["simulator_scan"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/simulator/phone": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Play the person on a call with the RP: confirm the call and approve, or decline, the newest phone session for a personal number */
-        post: operations["simulator_phone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -579,6 +579,26 @@ export interface paths {
         put?: never;
         /** Forget the console session cookie */
         post: operations["consoleLogin_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forward-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gateway's subrequest: may the original request pass?
+         * @description The original request comes from X-Original-Method + X-Original-URI (nginx) or X-Forwarded-Method + X-Forwarded-Uri + X-Forwarded-Host (Caddy, Traefik); any method is accepted, and Envoy ext_authz calls /forward-auth/{original path} with the original method. The credential is x-api-key, ?key= in the original URI, or a member bearer token. Allowed: 200 with an empty body and the identity headers. Refused: the problem details of the first check that refuses, in the order of checks of our own routes (docs/forward-auth.md).
+         */
+        get: operations["forwardAuth_decide"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1041,24 +1061,120 @@ export interface components {
             expiresAt: string;
             daysLeft: number;
         };
-        ReadyChecksDto: {
-            /** @enum {string} */
-            database: "up";
-            /** @enum {string} */
-            migrations: "applied";
-            /** @description By environment (`test`, `live`): the BankID RP certificates, when BankID is configured. */
-            bankidCertificates?: {
-                [key: string]: components["schemas"]["CertificateStatusDto"];
-            };
-        };
         ReadyDto: {
             /**
              * @description `warn`: ready, but something needs the operator soon (see `warnings`).
              * @enum {string}
              */
             status: "ok" | "warn";
-            checks: components["schemas"]["ReadyChecksDto"];
+            /** @description The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
+            checks?: {
+                /** @enum {string} */
+                database: "up";
+                /** @enum {string} */
+                migrations: "applied";
+            } & {
+                [key: string]: {
+                    [key: string]: components["schemas"]["CertificateStatusDto"];
+                };
+            };
             warnings?: string[];
+        };
+        ScanDto: {
+            /** @description The frame read from the QR code (bankid.{token}.{time}.{code}). */
+            qrData?: string;
+            /** @description The autostart token from the start answer, instead of qrData. */
+            autoStartToken?: string;
+            /**
+             * @description Swedish personal number, 12 digits.
+             * @example 199001011239
+             */
+            personalNumber?: string;
+            name?: string;
+            givenName?: string;
+            surname?: string;
+            /**
+             * @description The risk the simulated provider judges the order, to play a key's maxRisk (riskTooHigh).
+             * @default low
+             * @enum {string}
+             */
+            risk?: "low" | "moderate" | "high";
+            /**
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "cancel";
+        };
+        RecipientDto: {
+            /**
+             * @description Who is paid, as the app shows it.
+             * @example Example Shop AB
+             */
+            name: string;
+        };
+        MoneyDto: {
+            /**
+             * @description A comma and exactly two decimals.
+             * @example 1000,00
+             */
+            amount: string;
+            /**
+             * @description An ISO 4217 currency code.
+             * @example SEK
+             */
+            currency: string;
+        };
+        UserVisibleTransactionDto: {
+            /**
+             * @description `card`: a card payment (with money); `npa`: a non-payment authorisation (no money).
+             * @enum {string}
+             */
+            transactionType: "card" | "npa";
+            recipient: components["schemas"]["RecipientDto"];
+            /** @description Required for card, not allowed for npa. */
+            money?: components["schemas"]["MoneyDto"];
+            /** @description A warning the app shows above the transaction. */
+            riskWarning?: string;
+        };
+        ScanAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign" | "payment";
+            /** @description The text to sign (or of an auth or payment order that has one). */
+            userVisibleData?: string;
+            /** @description payment: the transaction the person approves. */
+            userVisibleTransaction?: components["schemas"]["UserVisibleTransactionDto"];
+            /** @enum {boolean} */
+            scanned: true;
+            /** @enum {string} */
+            action: "approve" | "cancel";
+        };
+        PhoneAnswerDto: {
+            /**
+             * @description The person the phone session was started for.
+             * @example 199001012393
+             */
+            personalNumber: string;
+            /**
+             * @description approve: confirm the call and sign; decline: "I am not on a call".
+             * @default approve
+             * @enum {string}
+             */
+            action?: "approve" | "decline";
+            name?: string;
+            givenName?: string;
+            surname?: string;
+        };
+        PhoneAnswerAnswerDto: {
+            /** @enum {string} */
+            operation: "auth" | "sign" | "payment";
+            /** @description The text to sign (or of an auth or payment order that has one). */
+            userVisibleData?: string;
+            /** @description payment: the transaction the person approves. */
+            userVisibleTransaction?: components["schemas"]["UserVisibleTransactionDto"];
+            /** @enum {boolean} */
+            answered: true;
+            /** @enum {string} */
+            action: "approve" | "decline";
         };
         WebDeviceDto: {
             /**
@@ -1510,37 +1626,6 @@ export interface components {
             /** @description Base64 data that is signed but not shown. */
             userNonVisibleData?: string;
         };
-        RecipientDto: {
-            /**
-             * @description Who is paid, as the app shows it.
-             * @example Example Shop AB
-             */
-            name: string;
-        };
-        MoneyDto: {
-            /**
-             * @description A comma and exactly two decimals.
-             * @example 1000,00
-             */
-            amount: string;
-            /**
-             * @description An ISO 4217 currency code.
-             * @example SEK
-             */
-            currency: string;
-        };
-        UserVisibleTransactionDto: {
-            /**
-             * @description `card`: a card payment (with money); `npa`: a non-payment authorisation (no money).
-             * @enum {string}
-             */
-            transactionType: "card" | "npa";
-            recipient: components["schemas"]["RecipientDto"];
-            /** @description Required for card, not allowed for npa. */
-            money?: components["schemas"]["MoneyDto"];
-            /** @description A warning the app shows above the transaction. */
-            riskWarning?: string;
-        };
         StartPaymentDto: {
             /**
              * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
@@ -1683,71 +1768,6 @@ export interface components {
              * @example -1
              */
             lastrow: number;
-        };
-        ScanDto: {
-            /** @description The frame read from the QR code (bankid.{token}.{time}.{code}). */
-            qrData?: string;
-            /** @description The autostart token from the start answer, instead of qrData. */
-            autoStartToken?: string;
-            /**
-             * @description Swedish personal number, 12 digits.
-             * @example 199001011239
-             */
-            personalNumber?: string;
-            name?: string;
-            givenName?: string;
-            surname?: string;
-            /**
-             * @description The risk the simulated provider judges the order, to play a key's maxRisk (riskTooHigh).
-             * @default low
-             * @enum {string}
-             */
-            risk?: "low" | "moderate" | "high";
-            /**
-             * @default approve
-             * @enum {string}
-             */
-            action?: "approve" | "cancel";
-        };
-        ScanAnswerDto: {
-            /** @enum {string} */
-            operation: "auth" | "sign" | "payment";
-            /** @description The text to sign (or of an auth or payment order that has one). */
-            userVisibleData?: string;
-            /** @description payment: the transaction the person approves. */
-            userVisibleTransaction?: components["schemas"]["UserVisibleTransactionDto"];
-            /** @enum {boolean} */
-            scanned: true;
-            /** @enum {string} */
-            action: "approve" | "cancel";
-        };
-        PhoneAnswerDto: {
-            /**
-             * @description The person the phone session was started for.
-             * @example 199001012393
-             */
-            personalNumber: string;
-            /**
-             * @description approve: confirm the call and sign; decline: "I am not on a call".
-             * @default approve
-             * @enum {string}
-             */
-            action?: "approve" | "decline";
-            name?: string;
-            givenName?: string;
-            surname?: string;
-        };
-        PhoneAnswerAnswerDto: {
-            /** @enum {string} */
-            operation: "auth" | "sign" | "payment";
-            /** @description The text to sign (or of an auth or payment order that has one). */
-            userVisibleData?: string;
-            /** @description payment: the transaction the person approves. */
-            userVisibleTransaction?: components["schemas"]["UserVisibleTransactionDto"];
-            /** @enum {boolean} */
-            answered: true;
-            /** @enum {string} */
-            action: "approve" | "decline";
         };
         WebhookEndpointDto: {
             /** Format: uuid */
@@ -2441,6 +2461,222 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    simulator_scan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`), `qr_invalid`, `qr_expired`; or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "qr_invalid" | "qr_expired";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    simulator_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `order_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found" | "order_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_pending`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_pending";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
                 };
             };
         };
@@ -3759,222 +3995,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "internal_error";
-                    };
-                };
-            };
-        };
-    };
-    simulator_scan: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScanDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ScanAnswerDto"];
-                };
-            };
-            /** @description Bad Request: `validation_failed` (`errors`), `qr_invalid`, `qr_expired`; or the input guard's refusal, without `code`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "qr_invalid" | "qr_expired";
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "not_found";
-                    };
-                };
-            };
-            /** @description Conflict: `session_not_pending`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "session_not_pending";
-                    };
-                };
-            };
-            /** @description Payload Too Large: `payload_too_large`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "payload_too_large";
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "rate_limit_exceeded";
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "internal_error";
-                    };
-                };
-            };
-        };
-    };
-    simulator_phone: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PhoneAnswerDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PhoneAnswerAnswerDto"];
-                };
-            };
-            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`, `order_not_found`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "not_found" | "order_not_found";
-                    };
-                };
-            };
-            /** @description Conflict: `session_not_pending`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "session_not_pending";
-                    };
-                };
-            };
-            /** @description Payload Too Large: `payload_too_large`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "payload_too_large";
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"] & {
-                        /** @enum {unknown} */
-                        code: "rate_limit_exceeded";
                     };
                 };
             };
@@ -5357,6 +5377,93 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "csrf_check_failed";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    forwardAuth_decide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Caddy, Traefik: the original method */
+                "X-Forwarded-Method"?: string;
+                /** @description Caddy, Traefik: the original path and query */
+                "X-Forwarded-Uri"?: string;
+                /** @description nginx: the original method */
+                "X-Original-Method"?: string;
+                /** @description nginx: the original path and query ($request_uri) */
+                "X-Original-URI"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allowed; the gateway passes the identity headers to its upstream. */
+            200: {
+                headers: {
+                    /** @description The caller's team id */
+                    "X-Eidgw-Team"?: string;
+                    /** @description The API key's environment (live or test); absent for a member token */
+                    "X-Eidgw-Environment"?: string;
+                    /** @description The API key's id; absent for a member token */
+                    "X-Eidgw-Key"?: string;
+                    /** @description The member token's subject (user id); absent for an API key */
+                    "X-Eidgw-User"?: string;
+                    /** @description The team's plan features, comma-separated */
+                    "X-Eidgw-Features"?: string;
+                    /** @description The key's limits (docs/protection.md, Headers); with a limited key */
+                    "RateLimit-Limit"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked" | "invalid_token";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope" | "feature_required";
                     };
                 };
             };

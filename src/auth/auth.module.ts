@@ -5,9 +5,12 @@ import { TokensModule } from '../tokens/tokens.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AuthGuard } from './auth.guard.js';
 import { BearerAuthenticator } from './bearer-authenticator.js';
+import { PrincipalAuthenticator } from './principal-authenticator.js';
 
 @Module({
   imports: [ApiKeysModule, TokensModule, UsersModule],
-  providers: [BearerAuthenticator, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [BearerAuthenticator, PrincipalAuthenticator, { provide: APP_GUARD, useClass: AuthGuard }],
+  // Forward authentication (docs/forward-auth.md) authenticates a gateway's original request the same way.
+  exports: [PrincipalAuthenticator],
 })
 export class AuthModule {}

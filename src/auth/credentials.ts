@@ -2,14 +2,28 @@ import type { FastifyRequest } from 'fastify';
 
 export type PresentedCredential = { kind: 'apiKey'; value: string } | { kind: 'bearer'; value: string };
 
-/** The credential of a request: `x-api-key`, then `?key=` (docs/api.md: experiments only), then a bearer token. */
-export function readCredential(request: FastifyRequest): PresentedCredential | null {
-  const header = request.headers['x-api-key'];
-  if (typeof header === 'string' && header.length > 0) return { kind: 'apiKey', value: header };
-  const query = (request.query as Record<string, unknown> | undefined)?.key;
-  if (typeof query === 'string' && query.length > 0) return { kind: 'apiKey', value: query };
-  const authorization = request.headers.authorization;
+/** What a request carries that may be a credential, wherever it was read from (our request or a gateway's original). */
+export interface CredentialSources {
+  apiKeyHeader: unknown;
+  queryKey: unknown;
+  authorization: string | undefined;
+}
+
+/** `x-api-key`, then `?key=` (docs/api.md: experiments only), then a bearer token. */
+export function credentialFrom(sources: CredentialSources): PresentedCredential | null {
+  const { apiKeyHeader, queryKey, authorization } = sources;
+  if (typeof apiKeyHeader === 'string' && apiKeyHeader.length > 0) return { kind: 'apiKey', value: apiKeyHeader };
+  if (typeof queryKey === 'string' && queryKey.length > 0) return { kind: 'apiKey', value: queryKey };
   const bearer = authorization && /^Bearer\s+(\S+)$/i.exec(authorization);
   if (bearer) return { kind: 'bearer', value: bearer[1] };
   return null;
+}
+
+/** The credential of a request to one of our own routes. */
+export function readCredential(request: FastifyRequest): PresentedCredential | null {
+  return credentialFrom({
+    apiKeyHeader: request.headers['x-api-key'],
+    queryKey: (request.query as Record<string, unknown> | undefined)?.key,
+    authorization: request.headers.authorization,
+  });
 }

@@ -1,6 +1,6 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
-import type { MutualTlsCredentials } from '../eid-providers/bankid/bankid-tls.js';
+import type { MutualTlsCredentials } from './mutual-tls-credentials.js';
 import { validatedEnv, type Env } from './env.validation.js';
 
 /** One Freja environment: the RP credentials (BankID's rules for key material) and the result signing certificates. */

@@ -1,7 +1,7 @@
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { User } from '../users/user.entity.js';
-import { SimulatorOrder } from '../eid-providers/simulator/simulator-order.entity.js';
+import { EID_PROVIDER_ENTITIES } from '../eid-providers/eid-provider-entities.js';
 import { Session } from '../sessions/session.entity.js';
 import { OtpChallenge } from '../otp/otp-challenge.entity.js';
 import { SigningKey } from '../tokens/signing-key.entity.js';
@@ -33,7 +33,7 @@ export const ENTITIES = [
   User,
   ApiKey,
   Session,
-  SimulatorOrder,
+  ...EID_PROVIDER_ENTITIES,
   OtpChallenge,
   SigningKey,
   WebhookEndpoint,

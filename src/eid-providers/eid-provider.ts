@@ -1,5 +1,6 @@
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import type { EvidenceProfile } from '../evidence/evidence-profile.js';
+import type { CertificateStatus } from './rp-certificate.check.js';
 import type { UserMessageTable } from './user-messages.js';
 
 /**
@@ -29,6 +30,16 @@ export interface EidProvider {
   readonly messages: UserMessageTable;
   /** What it keeps of a completion's evidence and how that is verified (docs/evidence.md); absent: nothing is kept. */
   readonly evidence?: EvidenceProfile;
+  /**
+   * Its RP certificates by environment, for readiness (docs/operations.md): an expired one fails
+   * `/health/ready` as `<name>Certificates`. Absent: the provider has none (the simulator).
+   */
+  certificateStatuses?(): CertificateStatus[];
+  /**
+   * autoRenew (docs/same-device.md): the failed hint codes that mean nobody picked the order up, after
+   * which a session with time left gets a new order. Absent: its orders are never renewed.
+   */
+  readonly renewsAfter?: readonly string[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { OcspStatus } from './ocsp-response-check.js';
 
 /** The service's own check of a provider's evidence, part by part (docs/evidence.md). */
@@ -21,4 +22,13 @@ export interface EvidenceToVerify {
   expected: { userVisibleData?: string; userNonVisibleData?: string };
   /** PEM certificates the user's certificate must chain to. */
   trustRoots: readonly string[];
+  /** What the completion reports, which the evidence must be of (docs/evidence.md). */
+  completion: {
+    /** `auth` expects funcId Identification, `sign` and `payment` Signing. */
+    operation: EidOperation;
+    /** user.personalNumber of the completion: the signer certificate's must be the same. */
+    personalNumber?: string;
+    /** When the session completed: the signer certificate must be valid then, the OCSP response fresh. */
+    at: Date;
+  };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EvidenceProfile, EvidenceSession } from './evidence-profile.js';
+import type { EvidenceCompletion, EvidenceProfile, EvidenceSession } from './evidence-profile.js';
 import type { EvidenceVerification } from './evidence-verification.js';
 
 export type { EvidenceSession } from './evidence-profile.js';
@@ -13,15 +13,19 @@ export type EvidenceView = StoredEvidence;
 /** Keeps and checks a completion's evidence as its provider's profile says, and shapes it for answers. */
 @Injectable()
 export class EvidenceService {
-  /** The evidence to store for a completion, with the provider's verification of it; undefined when there is none. */
+  /**
+   * The evidence to store for a completion, with the provider's verification of it; undefined when
+   * there is none. `completion` is what the provider reported: the evidence must be of that user, at that time.
+   */
   async assess(
     session: EvidenceSession,
     profile: EvidenceProfile | undefined,
     evidence: Record<string, unknown> | undefined,
+    completion: EvidenceCompletion,
   ): Promise<StoredEvidence | undefined> {
     if (!evidence || !profile) return undefined;
     const kept: StoredEvidence = profile.keep(evidence);
-    const verification = await profile.verify(kept, session);
+    const verification = await profile.verify(kept, session, completion);
     return verification ? { ...kept, verification } : kept;
   }
 }

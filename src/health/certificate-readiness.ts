@@ -1,10 +1,10 @@
 import type { CertificateStatus } from '../eid-providers/rp-certificate.check.js';
 
-/** The RP certificates of one provider, as readiness reports them (docs/bankid.md, docs/freja.md). */
+/** The RP certificates of one provider, as readiness reports them (docs/operations.md). */
 export interface ProviderCertificates {
-  /** The provider's name in messages, e.g. BankID. */
+  /** The provider's app name in messages. */
   label: string;
-  /** The member of `checks` that lists them, e.g. bankidCertificates. */
+  /** The member of `checks` that lists them: `<provider name>Certificates`. */
   check: string;
   statuses: CertificateStatus[];
 }

@@ -6,9 +6,7 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { DatabaseHealth } from '../database/database-health.js';
 import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { ProblemDto } from '../common/problem-details/problem.dto.js';
-import { BANKID_CERTIFICATE_CHECK } from '../eid-providers/bankid/bankid.module.js';
-import { FREJA_CERTIFICATE_CHECK } from '../eid-providers/freja/freja.module.js';
-import type { RpCertificateCheck } from '../eid-providers/rp-certificate.check.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { certificateReadiness } from './certificate-readiness.js';
 import { LiveDto, ReadyDto, CertificateStatusDto } from './dto/health-answers.dto.js';
 
@@ -22,8 +20,7 @@ export class HealthController {
 
   constructor(
     private readonly database: DatabaseHealth,
-    @Inject(BANKID_CERTIFICATE_CHECK) private readonly bankIdCertificates: RpCertificateCheck,
-    @Inject(FREJA_CERTIFICATE_CHECK) private readonly frejaCertificates: RpCertificateCheck,
+    private readonly providers: EidProviderRegistry,
     @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
     this.databaseChecks = new RecentValue(server.anonymousCacheTtlMs, () => this.checkDatabase());
@@ -39,8 +36,9 @@ export class HealthController {
   }
 
   /**
-   * Ready to serve: the database answers, every migration of this build is applied, and no BankID or
-   * Freja RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
+   * Ready to serve: the database answers, every migration of this build is applied, and no provider's
+   * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
+   * Each provider with certificates reports them as `<name>Certificates` (docs/operations.md).
    */
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied' })
@@ -53,10 +51,15 @@ export class HealthController {
   })
   async ready() {
     const checks = await this.databaseChecks.get();
-    const certificates = certificateReadiness([
-      { label: 'BankID', check: 'bankidCertificates', statuses: this.bankIdCertificates.statuses() },
-      { label: 'Freja', check: 'frejaCertificates', statuses: this.frejaCertificates.statuses() },
-    ]);
+    const certificates = certificateReadiness(
+      this.providers
+        .all()
+        .flatMap((provider) =>
+          provider.certificateStatuses
+            ? [{ label: provider.messages.appName, check: `${provider.name}Certificates`, statuses: provider.certificateStatuses() }]
+            : [],
+        ),
+    );
     if (checks.database !== 'up' || checks.migrations !== 'applied' || certificates.expired.length) {
       const certificateProblem = certificates.expired.map((problem) => `, ${problem}`).join('');
       throw new ServiceUnavailableException(

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { BankIdModule } from '../eid-providers/bankid/bankid.module.js';
-import { FrejaModule } from '../eid-providers/freja/freja.module.js';
+import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
 import { HealthController } from './health.controller.js';
 
-@Module({ imports: [BankIdModule, FrejaModule], controllers: [HealthController] })
+@Module({ imports: [EidProvidersModule], controllers: [HealthController] })
 export class HealthModule {}

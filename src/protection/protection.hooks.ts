@@ -1,16 +1,10 @@
-import { BadRequestException, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFailedAttempt } from './ip-blocks/failed-attempt.js';
 import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
-import { inspectRequest, MAX_GUARDED_VALUES, type Finding } from './input-guard/input-inspector.js';
-
-const CATEGORY_TEXT: Record<Finding['category'], string> = {
-  sql_injection: 'looks like SQL injection',
-  cross_site_scripting: 'looks like cross-site scripting',
-  path_traversal: 'looks like path traversal',
-  too_many_values: `carries more than ${MAX_GUARDED_VALUES} strings to inspect`,
-};
+import { inertBodyFieldsOf } from './input-guard/inert-body-fields.js';
+import { assertCleanInput } from './input-guard/input-guard-refusal.js';
 
 /**
  * The checks that come before authentication (docs/protection.md), as Fastify hooks so that they run before
@@ -34,12 +28,9 @@ export class ProtectionHooks implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
     fastify.addHook('onRequest', async (request: FastifyRequest) => this.ipBlocks.assertNotBlocked(request.ip));
-    fastify.addHook('preValidation', async (request: FastifyRequest) => {
-      const finding = inspectRequest({ url: request.url, body: request.body });
-      if (finding) {
-        throw new BadRequestException(`The input guard refused the request: its ${finding.part} ${CATEGORY_TEXT[finding.category]}.`);
-      }
-    });
+    fastify.addHook('preValidation', async (request: FastifyRequest) =>
+      assertCleanInput({ url: request.url, body: request.body, inertBodyFields: inertBodyFieldsOf(request) }),
+    );
     fastify.addHook('onSend', async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
       if (isFailedAttempt(request)) await this.ipBlocks.recordFailure(request.ip);
       return payload;

@@ -43,6 +43,7 @@ import { RedisConnection } from './redis/redis-connection.js';
     // After AuthModule's AuthGuard: global guards run in the order their modules are imported (AppModule).
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [QuotaStore],
+  // IpBlocksService and RateLimitsService: forward authentication applies them to a gateway's requests (docs/forward-auth.md).
+  exports: [QuotaStore, IpBlocksService, RateLimitsService],
 })
 export class ProtectionModule {}

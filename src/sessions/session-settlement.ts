@@ -128,7 +128,7 @@ export class SessionSettlement {
     const now = this.clock.now();
     const transitions = collects.map(({ session, collected }) => transitionAfterCollect(session, collected, now));
     // An order nobody picked up is replaced instead of failing the session (autoRenew): no transition, no webhook.
-    const renewing = transitions.map((transition, i) => renews(collects[i].session, transition, now));
+    const renewing = transitions.map((transition, i) => this.renews(collects[i].session, transition, now));
     await Promise.all(collects.filter((_, i) => renewing[i]).map(({ session }) => this.renew(session, now)));
     const applied = await this.applyTransitions(
       collects.map(({ session }, i) => ({ session, transition: renewing[i] ? { kind: 'none' as const } : transitions[i] })),
@@ -245,7 +245,10 @@ export class SessionSettlement {
     // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
     const { evidence: provided, ...completion } = transition.completion;
     const profile = this.providers.profileOf(session.provider)?.evidence;
-    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), profile, provided);
+    const evidence = await this.evidence.assess(this.evidenceSessionOf(session), profile, provided, {
+      personalNumber: completion.user?.personalNumber,
+      at: now,
+    });
     const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
     const sealed = evidence && profile?.sealed(evidence);
     const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, sealed));
@@ -259,6 +262,12 @@ export class SessionSettlement {
       completion,
       outcome: { ...(evidence ? { evidence: evidenceView(evidence, profile?.rawMembers ?? []) } : {}), resultToken },
     };
+  }
+
+  /** autoRenew: an order its provider says nobody picked up is replaced while the session has time left. */
+  private renews(session: Session, transition: SessionTransition, now: Date): boolean {
+    if (transition.kind !== 'fail' || !session.autoRenew || now >= session.expiresAt) return false;
+    return this.providers.profileOf(session.provider)?.renewsAfter?.includes(transition.hintCode) ?? false;
   }
 
   private messagesOf(session: Session): UserMessageTable | undefined {
@@ -286,11 +295,6 @@ interface Finalised {
 }
 
 type Change = { session: Session; transition: Exclude<SessionTransition, { kind: 'none' }> } & Finalised;
-
-/** autoRenew: an order that failed startFailed is replaced while the session has time left. */
-function renews(session: Session, transition: SessionTransition, now: Date): boolean {
-  return transition.kind === 'fail' && transition.hintCode === 'startFailed' && session.autoRenew && now < session.expiresAt;
-}
 
 /** Every column a transition may touch: a progress keeps the pending values. */
 function rowOf(session: Session, changes: Partial<Session>): SessionTransitionRow {

@@ -13,7 +13,7 @@ const pointersOf = (body: unknown): string[] => {
 describe(assertSignFieldSizes.name, () => {
   it('should pass bodies at the limits, and leave other shapes to validation', () => {
     expect(pointersOf({ userVisibleData: 'a'.repeat(30_000), userNonVisibleData: 'A'.repeat(200_000) })).toEqual([]);
-    expect(pointersOf({ userVisibleData: 42, userNonVisibleData: ['x'] })).toEqual([]);
+    expect(pointersOf({ userVisibleData: 42 })).toEqual([]);
     expect(pointersOf(null)).toEqual([]);
   });
 
@@ -22,5 +22,19 @@ describe(assertSignFieldSizes.name, () => {
       '/userVisibleData',
       '/userNonVisibleData',
     ]);
+  });
+});
+
+describe(`${assertSignFieldSizes.name}: what the input guard would read`, () => {
+  it('should refuse hidden data that is not base64, or not a string', () => {
+    expect(pointersOf({ userNonVisibleData: 'aGFzaA==' })).toEqual([]);
+    expect(pointersOf({ userNonVisibleData: "' or 1=1--" })).toEqual(['/userNonVisibleData']);
+    expect(pointersOf({ userNonVisibleData: { nested: 'x'.repeat(10) } })).toEqual(['/userNonVisibleData']);
+  });
+
+  it('should refuse other fields that together exceed 16 KiB, wherever they are', () => {
+    expect(pointersOf({ userVisibleData: 'a'.repeat(30_000), metadata: { pad: 'x'.repeat(1_000) } })).toEqual([]);
+    expect(pointersOf({ metadata: { pad: 'x'.repeat(17_000) } })).toEqual(['']);
+    expect(pointersOf({ unknown: ['x'.repeat(9_000), 'y'.repeat(9_000)] })).toEqual(['']);
   });
 });

@@ -9,6 +9,7 @@ import { createTeamWithKey } from '../support/fixtures.js';
 import { httpOf, useE2eApp } from '../support/e2e.js';
 import { useBankIdFake } from '../support/fake-rp-apis.js';
 import { expectValidationProblem } from '../support/problem.js';
+import { providerContract } from '../support/provider-contract.js';
 import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 
 const COLLECT_MS = 2_000;
@@ -356,6 +357,19 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       live: { state: 'valid', expiresAt: expect.any(String), daysLeft: expect.any(Number) },
     });
   });
+
+  // Last: its orders stay in the fake, which the tests above read as the latest.
+  providerContract(() => ({
+    provider: 'bankid',
+    e2e,
+    collectMs: COLLECT_MS,
+    approve: async (sessionId) => {
+      const { qrData } = (await qr(sessionId).expect(200)).body;
+      bankId.fake.approve(bankId.fake.scanQr(qrData));
+    },
+    decline: async (sessionId) => bankId.fake.cancelInApp(await orderRefOf(sessionId)),
+    verifiedEvidence: true,
+  }));
 });
 
 describe('BankID RP certificates: forms, refusals and expiry', () => {

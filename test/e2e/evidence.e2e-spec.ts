@@ -50,7 +50,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     ...more,
   });
   const assess = (session: EvidenceSession, evidence: Record<string, unknown> | undefined) =>
-    e2e.app.get(EvidenceService).assess(session, profileOf(session.provider), evidence);
+    e2e.app.get(EvidenceService).assess(session, profileOf(session.provider), evidence, completedNow());
+  const completedNow = () => ({ personalNumber: USER.personalNumber, at: e2e.clock.now() });
+  const authCompletion = () => ({ operation: 'auth' as const, ...completedNow() });
   const jwks = async (): Promise<JSONWebKeySet> => (await e2e.http.get('/.well-known/jwks.json').expect(200)).body;
   const verify = async (token: string) =>
     jwtVerify(token, createLocalJWKSet(await jwks()), { issuer: ISSUER, typ: 'eidgw-result+jwt', algorithms: ['ES256'] });
@@ -105,7 +107,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     expect((await stat(join(dataDir, 'simulator-ca.json'))).mode & 0o777).toBe(0o600);
     const simulator = e2e.app.get(SimulatorEvidence);
     const evidence = await simulator.issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
-    const verification = await e2e.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: simulator.trustRoots });
+    const verification = await e2e.app
+      .get(EvidenceVerifier)
+      .verify({ ...evidence, expected: {}, trustRoots: simulator.trustRoots, completion: authCompletion() });
     expect(verification).toMatchObject({
       status: 'verified',
       signatureValid: true,
@@ -118,8 +122,8 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
   it('should trust the simulator CA for simulator sessions of the test environment only', async () => {
     const evidence = await e2e.app.get(SimulatorEvidence).issue({ user: USER, funcId: 'Identification', now: e2e.clock.now() });
     const simulator = profileOf('simulator');
-    expect(await simulator.verify({ ...evidence }, sessionOf('s-0', 'simulator'))).toMatchObject({ status: 'verified' });
-    expect(await simulator.verify({ ...evidence }, sessionOf('s-0', 'simulator', { environment: 'live' }))).toMatchObject({
+    expect(await simulator.verify({ ...evidence }, sessionOf('s-0', 'simulator'), completedNow())).toMatchObject({ status: 'verified' });
+    expect(await simulator.verify({ ...evidence }, sessionOf('s-0', 'simulator', { environment: 'live' }), completedNow())).toMatchObject({
       status: 'failed',
       signatureValid: true,
       certificateTrusted: false,
@@ -133,7 +137,9 @@ describe('Evidence: the simulator CA, verification in the app and signed result 
     try {
       const after = restarted.app.get(SimulatorEvidence).trustRoots;
       expect(after).toEqual(before);
-      const verification = await restarted.app.get(EvidenceVerifier).verify({ ...evidence, expected: {}, trustRoots: after });
+      const verification = await restarted.app
+        .get(EvidenceVerifier)
+        .verify({ ...evidence, expected: {}, trustRoots: after, completion: authCompletion() });
       expect(verification.status).toBe('verified');
     } finally {
       await restarted.close();

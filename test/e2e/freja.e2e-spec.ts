@@ -7,6 +7,7 @@ import { TEST_PASSPHRASE } from '../fakes/test-certificates.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { useE2eApp } from '../support/e2e.js';
 import { useFakeRpApi } from '../support/fake-rp-apis.js';
+import { providerContract } from '../support/provider-contract.js';
 import { expectProblem, expectValidationProblem } from '../support/problem.js';
 import { verifyResultToken } from '../support/result-token.js';
 import { createEndpoint, deliveriesOf } from '../support/webhooks.js';
@@ -60,6 +61,15 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     withKey: true,
     freezeClock: true,
   });
+
+  providerContract(() => ({
+    provider: 'freja',
+    e2e,
+    collectMs: COLLECT_MS,
+    approve: async (sessionId) => freja.fake.approve(await referenceOf(sessionId)),
+    decline: async (sessionId) => freja.fake.decline(await referenceOf(sessionId)),
+    verifiedEvidence: true,
+  }));
 
   it('should authenticate end to end: init over mTLS, the app opens the transaction, collect until the verified user', async () => {
     // The dispatcher is stopped: the outbox row the session's end writes is what is checked.

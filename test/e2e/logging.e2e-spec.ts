@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
@@ -66,5 +69,22 @@ describe('Logs: one JSON line per request, with its id and no credential', () =>
     expect(lines()).toContainEqual(
       expect.objectContaining({ level: 30, context: 'Bootstrap', msg: expect.stringMatching(/^eid-gateway listening on port/) }),
     );
+  });
+
+  it('should still write every line logged before an uncaught exception ends the process', async () => {
+    // Lines leave asynchronously (docs/operations.md, "Logs"): what is still buffered when the process dies must be flushed.
+    const logger = join(dirname(build.main), 'common', 'logging', 'root-logger.js');
+    const script = `import(${JSON.stringify(logger)}).then(({ createRootLogger }) => {
+      const log = createRootLogger('info');
+      for (let i = 0; i < 5000; i++) log.info({ i }, 'burst');
+      throw new Error('crash');
+    });`;
+    const crashed = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 64 << 20 }).catch(
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect('code' in crashed && crashed.code).toBe(1);
+    const burst = crashed.stdout.split('\n').filter((line) => line.includes('"burst"'));
+    expect(burst).toHaveLength(5000);
+    expect(JSON.parse(burst[4999])).toMatchObject({ i: 4999 });
   });
 });

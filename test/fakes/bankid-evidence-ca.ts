@@ -22,7 +22,29 @@ export interface SignedOrder {
   userNonVisibleData?: string;
   /** The signed data is changed after signing, so the XML signature no longer verifies. */
   brokenSignature?: boolean;
+  /** Who signs (default `genuine`); the others are forgeries and misissues the verifier must refuse. */
+  signer?: ForgedSigner | 'genuine';
 }
+
+/**
+ * - `impostor-issuer`: a certificate from a self-made CA that copies the issuing CA's name, with the
+ *   serial of a genuinely issued certificate, sent with that certificate's genuine OCSP response.
+ * - `impostor-root`: the same from a self-made issuing CA under a self-made root that copies the real
+ *   root's name, both carried in KeyInfo.
+ * - `ca`: a certificate the issuing CA issued with CA:TRUE (no user certificate).
+ * - `encipherment`: a certificate the issuing CA issued for keyEncipherment only (no signing key).
+ */
+export type ForgedSigner = 'impostor-issuer' | 'impostor-root' | 'ca' | 'encipherment';
+
+const ISSUING_SUBJECT = '/O=Fake Bank AB/CN=Fake Bank Customer CA1 v1 for BankID Test';
+const ROOT_SUBJECT = '/O=Fake BankID/CN=Fake BankID Evidence Root CA v1 Test';
+const USER_EXTENSIONS: Record<'genuine' | ForgedSigner, string> = {
+  genuine: 'basicConstraints=CA:FALSE\nkeyUsage=critical,nonRepudiation\n',
+  'impostor-issuer': 'basicConstraints=CA:FALSE\nkeyUsage=critical,nonRepudiation\n',
+  'impostor-root': 'basicConstraints=CA:FALSE\nkeyUsage=critical,nonRepudiation\n',
+  ca: 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,nonRepudiation,keyCertSign\n',
+  encipherment: 'basicConstraints=CA:FALSE\nkeyUsage=critical,keyEncipherment\n',
+};
 
 /**
  * The fake BankID's own PKI, made with the openssl binary and independent of the service's code:
@@ -38,6 +60,7 @@ export class FakeBankIdEvidenceCa {
     readonly rootPem: string,
     private readonly userKeyPem: string,
     private readonly chainBase64: string[],
+    private readonly impostorChainBase64: string[],
   ) {}
 
   static async create(): Promise<FakeBankIdEvidenceCa> {
@@ -53,9 +76,9 @@ export class FakeBankIdEvidenceCa {
       '-out',
       'root.pem',
       '-days',
-      '30',
+      '3650',
       '-subj',
-      '/O=Fake BankID/CN=Fake BankID Evidence Root CA v1 Test',
+      ROOT_SUBJECT,
       '-addext',
       'basicConstraints=critical,CA:TRUE',
       '-addext',
@@ -76,7 +99,7 @@ export class FakeBankIdEvidenceCa {
         '-set_serial',
         `0x${serial()}`,
         '-days',
-        '30',
+        '3650',
         '-sha256',
         '-extfile',
         `${name}.ext`,
@@ -84,12 +107,7 @@ export class FakeBankIdEvidenceCa {
         `${name}.pem`,
       );
     };
-    await issue(
-      'issuing',
-      '/O=Fake Bank AB/CN=Fake Bank Customer CA1 v1 for BankID Test',
-      'root',
-      'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n',
-    );
+    await issue('issuing', ISSUING_SUBJECT, 'root', 'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n');
     await issue(
       'responder',
       '/O=Fake Bank AB/CN=Fake Bank OCSP Responder',
@@ -98,13 +116,41 @@ export class FakeBankIdEvidenceCa {
     );
     // BankID's user keys are RSA, and so is the XML signature algorithm.
     await openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'user.key');
-    await writeFile(join(dir, 'user.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,nonRepudiation\n');
+    for (const [kind, extensions] of Object.entries(USER_EXTENSIONS)) await writeFile(join(dir, `user-${kind}.ext`), extensions);
+    // The impostors: self-signed copies of the root's and the issuing CA's names, and an issuing CA under the fake root.
+    const selfSigned = (name: string, subject: string) =>
+      openssl(
+        'req',
+        '-x509',
+        ...ec,
+        '-keyout',
+        `${name}.key`,
+        '-out',
+        `${name}.pem`,
+        '-days',
+        '3650',
+        '-subj',
+        subject,
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+      );
+    await selfSigned('impostor-issuer', ISSUING_SUBJECT);
+    await selfSigned('impostor-root', ROOT_SUBJECT);
+    await issue(
+      'impostor-root-issuing',
+      ISSUING_SUBJECT,
+      'impostor-root',
+      'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n',
+    );
     await writeFile(join(dir, 'index.txt'), '');
     // One user has many certificates (one per completion), so subjects repeat in the index.
     await writeFile(join(dir, 'index.txt.attr'), 'unique_subject = no\n');
     const pem = (name: string) => readFile(join(dir, `${name}.pem`), 'utf8');
     const [rootPem, issuingPem, userKeyPem] = await Promise.all([pem('root'), pem('issuing'), readFile(join(dir, 'user.key'), 'utf8')]);
-    return new FakeBankIdEvidenceCa(dir, rootPem, userKeyPem, [derBase64(issuingPem), derBase64(rootPem)]);
+    const impostorChain = [derBase64(await pem('impostor-root-issuing')), derBase64(await pem('impostor-root'))];
+    return new FakeBankIdEvidenceCa(dir, rootPem, userKeyPem, [derBase64(issuingPem), derBase64(rootPem)], impostorChain);
   }
 
   /** completionData's `signature` and `ocspResponse` for one completed order. */
@@ -133,25 +179,31 @@ export class FakeBankIdEvidenceCa {
       '-subj',
       `/C=SE/serialNumber=${user.personalNumber}/GN=${user.givenName}/SN=${user.surname}/CN=${user.name}`,
     );
-    await openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${id}.csr`,
-      '-CA',
-      'issuing.pem',
-      '-CAkey',
-      'issuing.key',
-      '-set_serial',
-      `0x${id}`,
-      '-days',
-      '365',
-      '-sha256',
-      '-extfile',
-      'user.ext',
-      '-out',
-      `${id}.pem`,
-    );
+    const kind = order.signer ?? 'genuine';
+    const signUserCertificate = (ca: string, out: string) =>
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${id}.csr`,
+        '-CA',
+        `${ca}.pem`,
+        '-CAkey',
+        `${ca}.key`,
+        '-set_serial',
+        `0x${id}`,
+        '-days',
+        '365',
+        '-sha256',
+        '-extfile',
+        `user-${kind}.ext`,
+        '-out',
+        out,
+      );
+    // The genuine certificate is always issued: the impostors copy its serial and send its OCSP response.
+    await signUserCertificate('issuing', `${id}.pem`);
+    if (kind === 'impostor-issuer') await signUserCertificate('impostor-issuer', `${id}-forged.pem`);
+    if (kind === 'impostor-root') await signUserCertificate('impostor-root-issuing', `${id}-forged.pem`);
     // openssl ocsp's CA database: status V(alid), expiry, no revocation date, serial, file, subject.
     await appendFile(join(this.dir, 'index.txt'), `V\t491231235959Z\t\t${id.toUpperCase()}\tunknown\t/CN=${user.personalNumber}\n`);
     await openssl('ocsp', '-issuer', 'issuing.pem', '-cert', `${id}.pem`, '-no_nonce', '-reqout', `${id}.req`);
@@ -172,8 +224,9 @@ export class FakeBankIdEvidenceCa {
       '-nmin',
       '5',
     );
-    const userCertificate = derBase64(await readFile(join(this.dir, `${id}.pem`), 'utf8'));
-    let xml = this.sign(order, [userCertificate, ...this.chainBase64]);
+    const forged = kind === 'impostor-issuer' || kind === 'impostor-root';
+    const userCertificate = derBase64(await readFile(join(this.dir, forged ? `${id}-forged.pem` : `${id}.pem`), 'utf8'));
+    let xml = this.sign(order, [userCertificate, ...(kind === 'impostor-root' ? this.impostorChainBase64 : this.chainBase64)]);
     if (order.brokenSignature) xml = xml.replace('<funcId>', '<funcId>Not');
     return {
       signature: Buffer.from(xml).toString('base64'),

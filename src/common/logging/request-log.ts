@@ -3,6 +3,13 @@ import type { Level, Logger } from 'pino';
 import type { HttpMetrics } from '../../metrics/http-metrics.js';
 import { redactUrl } from './redact-url.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Members a route adds to its request's log line (forward authentication: the original request, redacted). */
+    logExtra?: Record<string, unknown>;
+  }
+}
+
 const levelOf = (statusCode: number): Level => (statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info');
 
 /**
@@ -22,6 +29,7 @@ export function logRequests(fastify: FastifyInstance, logger: Logger, metrics?: 
           req: { id: request.id, method: request.method, url: redactUrl(request.url), remoteAddress: request.ip },
           res: { statusCode: reply.statusCode },
           responseTime: Math.round(reply.elapsedTime * 10) / 10,
+          ...request.logExtra,
         },
         'request completed',
       );

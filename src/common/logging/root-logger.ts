@@ -4,13 +4,20 @@ import { pino, type Logger } from 'pino';
  * The process's one pino logger: JSON lines on stdout. Credentials never reach a line (docs/operations.md):
  * request lines carry no headers, URLs are redacted (redactUrl), and these paths are censored
  * wherever a service logs an object holding them.
+ *
+ * Lines go out asynchronously: lines logged while a write is in flight leave in one syscall instead of one
+ * each, and pino flushes what is left synchronously when the process exits, a crash included
+ * (docs/operations.md, "Logs").
  */
 export function createRootLogger(level: string): Logger {
-  return pino({
-    level,
-    redact: {
-      paths: ['*.qrStartSecret', '*.personalNumber', '*.secret', '*.password', '*.authorization', '*["x-api-key"]'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level,
+      redact: {
+        paths: ['*.qrStartSecret', '*.personalNumber', '*.secret', '*.password', '*.authorization', '*["x-api-key"]'],
+        censor: '[redacted]',
+      },
     },
-  });
+    pino.destination({ dest: 1, sync: false }),
+  );
 }

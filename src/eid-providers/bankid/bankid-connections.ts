@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { bankIdConfig, type BankIdConfig } from '../../config/bankid.config.js';
 import { BankIdClient } from './bankid-client.js';
-import { loadBankIdTls } from './bankid-tls.js';
+import { loadMutualTls } from '../shared/mutual-tls.js';
 
 export interface BankIdConnection {
   environment: ApiKeyEnvironment;
@@ -27,7 +27,7 @@ export class BankIdConnections implements OnModuleDestroy {
     for (const environment of ['live', 'test'] as const) {
       const settings = config.environments[environment];
       if (!settings) continue;
-      const tls = loadBankIdTls(settings);
+      const tls = loadMutualTls(settings);
       // undici rather than node:https: keep-alive pooling and per-request abort signals.
       const agent = new Agent({ connect: { ...tls.options, timeout: config.timeoutMs }, keepAliveTimeout: 30_000 });
       this.agents.push(agent);

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import {
@@ -12,7 +12,9 @@ import {
   type StartedOrder,
 } from '../eid-provider.js';
 import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { CertificateStatus, RpCertificateCheck } from '../rp-certificate.check.js';
 import { ANIMATED_QR } from '../shared/animated-qr.js';
+import { BANKID_CERTIFICATE_CHECK } from './bankid-certificate-check.js';
 import { EvidenceVerifier } from '../shared/xml-evidence/evidence-verifier.js';
 import { xmlEvidenceProfile } from '../shared/xml-evidence/xml-evidence.profile.js';
 import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';
@@ -37,6 +39,8 @@ export class BankIdProvider implements EidProvider {
   readonly name = 'bankid';
   readonly qr = ANIMATED_QR;
   readonly messages = RFA_USER_MESSAGES;
+  /** Nobody scanned or opened the order in time (docs/same-device.md). */
+  readonly renewsAfter = ['startFailed'];
   readonly evidence: EvidenceProfile;
   private readonly logger = new Logger(BankIdProvider.name);
   /** Unknown hint codes already reported: once per process is enough for the operator. */
@@ -49,9 +53,14 @@ export class BankIdProvider implements EidProvider {
     private readonly clock: Clock,
     verifier: EvidenceVerifier,
     roots: BankIdEvidenceRoots,
+    @Inject(BANKID_CERTIFICATE_CHECK) private readonly certificates: RpCertificateCheck,
   ) {
     // completionData's signature and OCSP response, checked against BANKID_(TEST_)EVIDENCE_ROOTS (docs/evidence.md).
     this.evidence = xmlEvidenceProfile(verifier, (environment) => roots.forEnvironment(environment));
+  }
+
+  certificateStatuses(): CertificateStatus[] {
+    return this.certificates.statuses();
   }
 
   /** An environment is served when it has an RP certificate (docs/bankid.md). */

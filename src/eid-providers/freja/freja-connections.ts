@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent } from 'undici';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { frejaConfig, type FrejaConfig } from '../../config/freja.config.js';
-import { loadBankIdTls } from '../bankid/bankid-tls.js';
+import { loadMutualTls } from '../shared/mutual-tls.js';
 import { FrejaClient } from './freja-client.js';
 import { FrejaJwsVerifier } from './freja-jws.js';
 
@@ -31,7 +31,7 @@ export class FrejaConnections implements OnModuleDestroy {
     for (const environment of ['live', 'test'] as const) {
       const settings = config.environments[environment];
       if (!settings) continue;
-      const tls = loadBankIdTls(settings);
+      const tls = loadMutualTls(settings);
       const verifier = FrejaJwsVerifier.fromFile(settings.jwsCerts, settings.jwsCertsVariable);
       const agent = new Agent({ connect: { ...tls.options, timeout: config.timeoutMs }, keepAliveTimeout: 30_000 });
       this.agents.push(agent);

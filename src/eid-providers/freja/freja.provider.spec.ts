@@ -6,6 +6,7 @@ import type { FrejaConfig } from '../../config/freja.config.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { FrejaConnections } from './freja-connections.js';
 import { frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
+import { RpCertificateCheck } from '../rp-certificate.check.js';
 import { FrejaProvider } from './freja.provider.js';
 
 describe(FrejaProvider.name, () => {
@@ -52,7 +53,7 @@ describe(FrejaProvider.name, () => {
       },
     };
     connections = new FrejaConnections(config);
-    provider = new FrejaProvider(connections, clock);
+    provider = new FrejaProvider(connections, clock, new RpCertificateCheck('Freja', connections, clock));
   });
   afterAll(async () => {
     await connections.onModuleDestroy();

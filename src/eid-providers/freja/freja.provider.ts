@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import {
@@ -10,6 +10,8 @@ import {
   type StartedOrder,
 } from '../eid-provider.js';
 import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { CertificateStatus, RpCertificateCheck } from '../rp-certificate.check.js';
+import { FREJA_CERTIFICATE_CHECK } from './freja-certificate-check.js';
 import { FrejaError } from './freja-client.js';
 import { FrejaConnections, type FrejaConnection } from './freja-connections.js';
 import { frejaEvidenceProfile } from './freja-evidence.js';
@@ -33,8 +35,13 @@ export class FrejaProvider implements EidProvider {
   constructor(
     private readonly connections: FrejaConnections,
     private readonly clock: Clock,
+    @Inject(FREJA_CERTIFICATE_CHECK) private readonly certificates: RpCertificateCheck,
   ) {
     this.evidence = frejaEvidenceProfile((environment) => connections.get(environment)?.verifier, clock);
+  }
+
+  certificateStatuses(): CertificateStatus[] {
+    return this.certificates.statuses();
   }
 
   /** An environment is served when it has an RP certificate and Freja's signing certificates (docs/freja.md). */

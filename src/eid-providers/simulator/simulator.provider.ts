@@ -12,6 +12,7 @@ import { qrTimeAt } from '../../qr/qr-frame.js';
 import type {
   CollectResult,
   CompletedIdentity,
+  EidChannel,
   EidOperation,
   EidProvider,
   RiskLevel,
@@ -83,6 +84,8 @@ export class SimulatorProvider implements EidProvider {
   // BankID's stand-in: BankID's QR rule and BankID's words (docs/api.md, "Simulator").
   readonly qr = ANIMATED_QR;
   readonly messages = RFA_USER_MESSAGES;
+  /** Nobody scanned or opened the order in time (docs/same-device.md). */
+  readonly renewsAfter = ['startFailed'];
   readonly evidence: EvidenceProfile;
   private readonly timings: SimulatorTimings;
   private readonly personalNumberKey: Buffer;
@@ -107,9 +110,9 @@ export class SimulatorProvider implements EidProvider {
     return environment === 'test';
   }
 
-  /** Like BankID: both operations on both channels. */
-  offers(): boolean {
-    return true;
+  /** Like BankID: auth and sign on both channels, payment on the app channel. */
+  offers(operation: EidOperation, channel: EidChannel): boolean {
+    return operation !== 'payment' || channel === 'app';
   }
 
   async start(request: StartOrderRequest): Promise<StartedOrder> {

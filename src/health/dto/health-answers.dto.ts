@@ -16,27 +16,19 @@ export class CertificateStatusDto {
   daysLeft: number;
 }
 
-export class ReadyChecksDto {
-  @ApiProperty({ enum: ['up'] })
-  database: string;
-
-  @ApiProperty({ enum: ['applied'] })
-  migrations: string;
-
-  @ApiPropertyOptional({
-    description: 'By environment (`test`, `live`): the BankID RP certificates, when BankID is configured.',
-    type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/CertificateStatusDto' },
-  })
-  bankidCertificates?: Record<string, CertificateStatusDto>;
-}
-
 export class ReadyDto {
   @ApiProperty({ enum: ['ok', 'warn'], description: '`warn`: ready, but something needs the operator soon (see `warnings`).' })
   status: string;
 
-  @ApiProperty({ type: ReadyChecksDto })
-  checks: ReadyChecksDto;
+  @ApiProperty({
+    type: 'object',
+    description:
+      'The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md).',
+    properties: { database: { type: 'string', enum: ['up'] }, migrations: { type: 'string', enum: ['applied'] } },
+    required: ['database', 'migrations'],
+    additionalProperties: { type: 'object', additionalProperties: { $ref: '#/components/schemas/CertificateStatusDto' } },
+  })
+  checks: { database: string; migrations: string } & Record<string, unknown>;
 
   @ApiPropertyOptional({ type: [String] })
   warnings?: string[];

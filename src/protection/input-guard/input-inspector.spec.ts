@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { detectAttack, inspectRequest, MAX_GUARDED_VALUES } from './input-inspector.js';
+import { detectAttack, inspectRequest, MAX_GUARDED_CHARACTERS, MAX_GUARDED_VALUES } from './input-inspector.js';
 
 // test/fixtures/guard holds the corpora; lines starting with "# " are comments.
 const corpus = (name: string): string[] =>
@@ -25,6 +25,29 @@ describe(detectAttack.name, () => {
 });
 
 describe(inspectRequest.name, () => {
+  it(`should refuse a request whose strings to inspect hold more than ${MAX_GUARDED_CHARACTERS} characters`, () => {
+    const prose = (length: number) => 'a b '.repeat(length / 4);
+    expect(inspectRequest({ url: '/x', body: { a: prose(MAX_GUARDED_CHARACTERS / 2), b: prose(MAX_GUARDED_CHARACTERS / 2) } })).toBeNull();
+    expect(inspectRequest({ url: '/x', body: { a: prose(MAX_GUARDED_CHARACTERS / 2), b: prose(MAX_GUARDED_CHARACTERS / 2 + 4) } })).toEqual(
+      {
+        category: 'too_much_text',
+        part: 'body',
+      },
+    );
+    // Plain strings (ids, base64 without + or /) need no signatures and do not count.
+    expect(inspectRequest({ url: '/x', body: { a: 'A'.repeat(4 * MAX_GUARDED_CHARACTERS) } })).toBeNull();
+  });
+
+  it('should not read top-level fields marked inert, and read them anywhere else', () => {
+    const inertBodyFields = new Set(['hidden']);
+    expect(inspectRequest({ url: '/x', body: { hidden: '/etc/passwd/' }, inertBodyFields })).toBeNull();
+    expect(inspectRequest({ url: '/x', body: { hidden: '/etc/passwd/' } })).toEqual({ category: 'path_traversal', part: 'body' });
+    expect(inspectRequest({ url: '/x', body: { other: { hidden: '/etc/passwd/' } }, inertBodyFields })).toEqual({
+      category: 'path_traversal',
+      part: 'body',
+    });
+  });
+
   it(`should refuse a request with more than ${MAX_GUARDED_VALUES} strings that need the signatures`, () => {
     const strings = (n: number) => Array.from({ length: n }, (_, i) => `item ${i}`);
     expect(inspectRequest({ url: '/x', body: strings(MAX_GUARDED_VALUES) })).toBeNull();

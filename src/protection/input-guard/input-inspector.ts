@@ -4,8 +4,11 @@ import { decodedForms } from './decoded-forms.js';
 export type RequestPart = 'path' | 'query' | 'body';
 
 export interface Finding {
-  /** `too_many_values`: the request carries more strings that need the signatures than one request may. */
-  category: AttackCategory | 'too_many_values';
+  /**
+   * `too_many_values` / `too_much_text`: the request carries more strings, or more characters in them,
+   * that need the signatures than one request may.
+   */
+  category: AttackCategory | 'too_many_values' | 'too_much_text';
   part: RequestPart;
 }
 
@@ -19,6 +22,12 @@ const MAX_DEPTH = 32;
 // strings would cost 40 ms of CPU; no request of this API carries more than a few dozen
 // (docs/protection.md, "Linear time").
 export const MAX_GUARDED_VALUES = 1000;
+// The characters of those strings, per request: the guard's work grows with them, and it runs before
+// authentication. A 64 KiB body (every route but the sign routes) cannot exceed it; a sign body stays
+// under it once its large fields are held to their limits (docs/protection.md, "Linear time").
+export const MAX_GUARDED_CHARACTERS = 64 * 1024;
+
+const NONE: ReadonlySet<string> = new Set();
 
 const isPlain = (value: string): boolean => PLAIN.test(value) && !value.includes('..');
 
@@ -36,6 +45,18 @@ export function detectAttack(value: string, options: { plusIsSpace?: boolean } =
   return null;
 }
 
+/** Top-level body fields checked before the guard to hold only inert data (base64), which it does not read. */
+function* bodyStringsOf(body: unknown, inert: ReadonlySet<string>): Generator<string> {
+  if (inert.size === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) {
+    yield* stringsOf(body);
+    return;
+  }
+  for (const [key, item] of Object.entries(body)) {
+    yield key;
+    if (!inert.has(key)) yield* stringsOf(item, 1);
+  }
+}
+
 function* stringsOf(value: unknown, depth = 0): Generator<string> {
   if (typeof value === 'string') yield value;
   else if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return;
@@ -51,12 +72,15 @@ function* stringsOf(value: unknown, depth = 0): Generator<string> {
  * Inspects what the input guard covers (docs/protection.md): the raw path and its segments, every raw query name and value, and
  * every string (keys too) of a parsed body. Raw, so that double encoding is seen as sent.
  */
-export function inspectRequest(parts: { url: string; body?: unknown }): Finding | null {
+export function inspectRequest(parts: { url: string; body?: unknown; inertBodyFields?: ReadonlySet<string> }): Finding | null {
   let budget = MAX_GUARDED_VALUES;
+  let characters = MAX_GUARDED_CHARACTERS;
   // null when the value is clean, the finding otherwise; plain values cost nothing and count for nothing.
   const inspect = (value: string, part: RequestPart, options?: { plusIsSpace: boolean }): Finding | null => {
     if (isPlain(value)) return null;
     if (--budget < 0) return { category: 'too_many_values', part };
+    characters -= value.length;
+    if (characters < 0) return { category: 'too_much_text', part };
     const category = detectAttack(value, options);
     return category ? { category, part } : null;
   };
@@ -79,7 +103,7 @@ export function inspectRequest(parts: { url: string; body?: unknown }): Finding 
       if (inQuery) return inQuery;
     }
   }
-  for (const text of stringsOf(parts.body)) {
+  for (const text of bodyStringsOf(parts.body, parts.inertBodyFields ?? NONE)) {
     const inBody = inspect(text, 'body');
     if (inBody) return inBody;
   }

@@ -1,5 +1,6 @@
 // @peculiar/x509 needs the Reflect metadata polyfill loaded before it.
 import 'reflect-metadata';
+import { timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { PemConverter } from '@peculiar/x509';
 import * as pkijs from 'pkijs';
@@ -7,7 +8,11 @@ import { Clock } from '../../../common/clock/clock.js';
 import { checkCertificateChain } from '../../../evidence/certificate-chain-check.js';
 import type { EvidenceToVerify, EvidenceVerification } from '../../../evidence/evidence-verification.js';
 import { checkOcspResponse, type OcspStatus } from '../../../evidence/ocsp-response-check.js';
+import { personalNumberOf } from '../../../evidence/signer-certificate-check.js';
+import type { BankIdFunction } from './bankid-signature-xml.js';
 import { checkXmlSignature } from './xml-signature-check.js';
+
+type Parts = Omit<EvidenceVerification, 'status' | 'checkedAt'>;
 
 /**
  * Checks BankID evidence part by part (docs/evidence.md). A failed part makes the whole `failed` and
@@ -24,37 +29,50 @@ export class EvidenceVerifier {
   /** `logContext` (e.g. `{ sessionId }`) goes into the warning; it must hold no personal data. */
   async verify(evidence: EvidenceToVerify, logContext: Record<string, string> = {}): Promise<EvidenceVerification> {
     const now = this.clock.now();
-    let parts: Omit<EvidenceVerification, 'status' | 'checkedAt'>;
+    let checked: { parts: Parts; mismatches: string[] };
     try {
-      parts = await this.checkParts(evidence, now);
+      checked = await this.checkParts(evidence);
     } catch {
-      parts = { signatureValid: false, certificateTrusted: false, ocspStatus: 'invalid', signedDataMatches: false };
+      checked = {
+        parts: { signatureValid: false, certificateTrusted: false, ocspStatus: 'invalid', signedDataMatches: false },
+        mismatches: [],
+      };
     }
+    const { parts, mismatches } = checked;
     const verified = parts.signatureValid && parts.certificateTrusted && parts.ocspStatus === 'good' && parts.signedDataMatches;
-    if (!verified) this.logger.warn({ ...logContext, ...parts }, 'Evidence verification failed');
+    // `mismatches` names which of the signed data's bindings failed, never their values.
+    if (!verified)
+      this.logger.warn({ ...logContext, ...parts, ...(mismatches.length ? { mismatches } : {}) }, 'Evidence verification failed');
     return { status: verified ? 'verified' : 'failed', ...parts, checkedAt: now.toISOString() };
   }
 
-  private async checkParts(evidence: EvidenceToVerify, now: Date): Promise<Omit<EvidenceVerification, 'status' | 'checkedAt'>> {
+  private async checkParts(evidence: EvidenceToVerify): Promise<{ parts: Parts; mismatches: string[] }> {
+    const { completion } = evidence;
     const xml = checkXmlSignature(evidence.signature);
     const [signer, ...carried] = xml.certificates.map(parseCertificate);
     const roots = evidence.trustRoots.flatMap((pem) => this.rootsOf(pem));
+    // The signer's certificate must have been valid when the user signed, i.e. at the completion.
     const chain = signer
       ? await checkCertificateChain(
           signer,
           carried.filter((c) => c !== undefined),
           roots,
-          now,
+          completion.at,
         )
       : { trusted: false };
     let ocspStatus: OcspStatus = 'invalid';
     if (signer && chain.issuer)
-      ocspStatus = await checkOcspResponse(Buffer.from(evidence.ocspResponse, 'base64'), signer, chain.issuer, now);
-    const signedDataMatches =
-      xml.signedData !== undefined &&
-      sameBase64(xml.signedData.usrVisibleData, evidence.expected.userVisibleData) &&
-      sameBase64(xml.signedData.usrNonVisibleData, evidence.expected.userNonVisibleData);
-    return { signatureValid: xml.valid, certificateTrusted: chain.trusted, ocspStatus, signedDataMatches };
+      ocspStatus = await checkOcspResponse(Buffer.from(evidence.ocspResponse, 'base64'), signer, chain.issuer, completion.at);
+    // Bound to this session and this completion: the texts it sent, its operation, the user it reports.
+    const data = xml.signedData;
+    const mismatches = [
+      ...(data && sameBase64(data.usrVisibleData, evidence.expected.userVisibleData) ? [] : ['usrVisibleData']),
+      ...(data && sameBase64(data.usrNonVisibleData, evidence.expected.userNonVisibleData) ? [] : ['usrNonVisibleData']),
+      ...(data?.funcId === FUNC_ID[completion.operation] ? [] : ['funcId']),
+      ...(signer && sameText(personalNumberOf(signer), completion.personalNumber) ? [] : ['personalNumber']),
+    ];
+    const signedDataMatches = data !== undefined && mismatches.length === 0;
+    return { parts: { signatureValid: xml.valid, certificateTrusted: chain.trusted, ocspStatus, signedDataMatches }, mismatches };
   }
 
   private rootsOf(pem: string): pkijs.Certificate[] {
@@ -66,6 +84,21 @@ export class EvidenceVerifier {
     }
     return roots;
   }
+}
+
+/** The funcId BankID's app signs for each operation (docs/evidence.md): a payment is approved as a signature is. */
+const FUNC_ID: Record<EvidenceToVerify['completion']['operation'], BankIdFunction> = {
+  auth: 'Identification',
+  sign: 'Signing',
+  payment: 'Signing',
+};
+
+// Both present and equal; compared in constant time like every other identity comparison.
+function sameText(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** Far above any configuration's roots; only a bound against a caller passing ever-new PEM text. */

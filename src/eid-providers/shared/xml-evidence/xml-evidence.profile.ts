@@ -20,7 +20,7 @@ export function xmlEvidenceProfile(
       ...(typeof evidence.ocspResponse === 'string' ? { ocspResponse: evidence.ocspResponse } : {}),
     }),
     rawMembers: ['signature', 'ocspResponse'],
-    verify: async (kept, session) => {
+    verify: async (kept, session, completion) => {
       if (kept.signature === undefined && kept.ocspResponse === undefined) return undefined;
       return verifier.verify(
         {
@@ -28,6 +28,7 @@ export function xmlEvidenceProfile(
           ocspResponse: typeof kept.ocspResponse === 'string' ? kept.ocspResponse : '',
           expected: { userVisibleData: session.userVisibleData, userNonVisibleData: session.userNonVisibleData },
           trustRoots: rootsFor(session.environment),
+          completion: { operation: session.operation, personalNumber: completion.personalNumber, at: completion.at },
         },
         { sessionId: session.id },
       );

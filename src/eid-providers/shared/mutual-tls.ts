@@ -2,34 +2,27 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { TLSSocket, createSecureContext, type SecureContextOptions } from 'node:tls';
+import type { MutualTlsCredentials } from '../../config/mutual-tls-credentials.js';
 
-/** The client side of BankID's mutual TLS: the RP certificate and key, and BankID's CA pinned. */
-export interface BankIdTls {
+export type { MutualTlsCredentials } from '../../config/mutual-tls-credentials.js';
+
+/** The client side of a provider's mutual TLS (BankID's, Freja's): the RP certificate and key, and the provider's CA pinned. */
+export interface MutualTls {
   options: Pick<SecureContextOptions, 'pfx' | 'passphrase' | 'cert' | 'key' | 'ca'>;
   /** The RP certificate: its expiry is a recurring cause of outages, so readiness watches it. */
   certificate: X509Certificate;
 }
 
 /** Key material could not be loaded; the message names the variable, never its value. */
-export class BankIdCredentialsError extends Error {
-  override name = 'BankIdCredentialsError';
+export class MutualTlsCredentialsError extends Error {
+  override name = 'MutualTlsCredentialsError';
 }
 
 type ReadFile = (path: string) => Buffer;
 
-/** The client credentials of one environment; each `source` entry names the variable a value came from. */
-export interface MutualTlsCredentials {
-  source: { pfx: string; passphrase: string; cert: string; key: string; ca: string };
-  pfx?: string;
-  passphrase?: string;
-  cert?: string;
-  key?: string;
-  ca?: string;
-}
-
-export function loadBankIdTls(config: MutualTlsCredentials, readFile: ReadFile = readFileSync): BankIdTls {
+export function loadMutualTls(config: MutualTlsCredentials, readFile: ReadFile = readFileSync): MutualTls {
   const { source } = config;
-  const options: BankIdTls['options'] = config.pfx
+  const options: MutualTls['options'] = config.pfx
     ? { pfx: binaryValue(config.pfx, source.pfx, readFile), passphrase: config.passphrase }
     : { cert: pemValue(config.cert, source.cert, readFile), key: pemValue(config.key, source.key, readFile) };
   if (config.ca) {
@@ -37,7 +30,7 @@ export function loadBankIdTls(config: MutualTlsCredentials, readFile: ReadFile =
     try {
       new X509Certificate(options.ca);
     } catch {
-      throw new BankIdCredentialsError(`${source.ca} is not a PEM certificate`);
+      throw new MutualTlsCredentialsError(`${source.ca} is not a PEM certificate`);
     }
   }
   return {
@@ -48,7 +41,7 @@ export function loadBankIdTls(config: MutualTlsCredentials, readFile: ReadFile =
 
 // A value is a file path, or the key material itself: PEM text as is, a PKCS#12 file as `base64:…`.
 function pemValue(value: string | undefined, variable: string, readFile: ReadFile): Buffer {
-  if (!value) throw new BankIdCredentialsError(`${variable} is missing`);
+  if (!value) throw new MutualTlsCredentialsError(`${variable} is missing`);
   return value.trimStart().startsWith('-----BEGIN ') ? Buffer.from(value) : read(value, variable, readFile);
 }
 
@@ -60,12 +53,12 @@ function read(path: string, variable: string, readFile: ReadFile): Buffer {
   try {
     return readFile(path);
   } catch (error) {
-    throw new BankIdCredentialsError(`${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new MutualTlsCredentialsError(`${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 }
 
 /** Loads the material exactly as the TLS client will, and takes the certificate it would present. */
-function rpCertificate(options: BankIdTls['options'], variables: string): X509Certificate {
+function rpCertificate(options: MutualTls['options'], variables: string): X509Certificate {
   let socket: TLSSocket | undefined;
   try {
     // Node has no PKCS#12 parser besides TLS itself: an unconnected socket shows the local certificate.
@@ -76,7 +69,7 @@ function rpCertificate(options: BankIdTls['options'], variables: string): X509Ce
     return new X509Certificate(raw);
   } catch (error) {
     // OpenSSL's reasons (mac verify failure, unsupported, key values mismatch) carry no key material.
-    throw new BankIdCredentialsError(
+    throw new MutualTlsCredentialsError(
       `${variables}: the RP certificate cannot be loaded (${(error as Error).message}). A wrong passphrase, a key that does not ` +
         'match the certificate, or a legacy (RC2) .p12 that OpenSSL 3 refuses are the usual causes; see docs/bankid.md.',
     );
