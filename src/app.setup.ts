@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PinoNestLogger } from './common/logging/pino-nest-logger.js';
 import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
+import { drainOnSignals, trackRequestsForDrain } from './common/shutdown/graceful-shutdown.js';
 import type { Env } from './config/env.validation.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { markInertBodyFields } from './protection/input-guard/inert-body-fields.js';
@@ -52,12 +53,20 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIM
   return adapter;
 }
 
-/** Everything main.ts and the e2e tests share, so tests run the production pipeline. */
-export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+/**
+ * Everything main.ts and the e2e tests share, so tests run the production pipeline. With
+ * `shutdownTimeoutMs` (main.ts) SIGTERM drains the process and exits 0 (docs/reliability.md);
+ * without, Nest's own signal hooks close the application.
+ */
+export async function configureApp(
+  app: NestFastifyApplication,
+  options: { shutdownTimeoutMs?: number } = {},
+): Promise<NestFastifyApplication> {
   app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
-  app.enableShutdownHooks();
+  if (options.shutdownTimeoutMs === undefined) app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
+  const requests = trackRequestsForDrain(app);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -67,5 +76,6 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   await app.init();
   // Without ready() supertest's requests hang on Fastify (research/feasibility.md).
   await fastify.ready();
+  if (options.shutdownTimeoutMs !== undefined) drainOnSignals(app, requests, options.shutdownTimeoutMs);
   return app;
 }

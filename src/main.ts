@@ -11,7 +11,7 @@ import { ConfigValidationError, validatedEnv } from './config/env.validation.js'
 async function bootstrap(): Promise<void> {
   const env = validatedEnv();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(env), { bufferLogs: true });
-  await configureApp(app);
+  await configureApp(app, { shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT });
   await app.listen({ port: env.PORT, host: '0.0.0.0' });
   const database = env.DATABASE_URL ? 'PostgreSQL' : `embedded PostgreSQL in ${env.DATA_DIR}`;
   new Logger('Bootstrap').log(`eid-gateway listening on port ${env.PORT} (${database}); OpenAPI at /docs`);

@@ -5,12 +5,15 @@ import { ApiKey } from '../api-keys/api-key.entity.js';
 import { apiKeyChangesProvider } from '../api-keys/api-key-changes.provider.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { CommonModule } from '../common/common.module.js';
+import { ConsoleLoginFailureStore } from '../console/console-login-failure.store.js';
+import { LoginUnlock } from '../console/login-unlock.service.js';
 import { databaseConfig } from '../config/database.config.js';
 import { protectionConfig } from '../config/protection.config.js';
 import { securityConfig } from '../config/security.config.js';
 import { tokensConfig } from '../config/tokens.config.js';
 import { webhooksConfig } from '../config/webhooks.config.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { OtpChallengeStore } from '../otp/otp-challenge.store.js';
 import { Team } from '../teams/team.entity.js';
 import { TeamStore } from '../teams/team.store.js';
 import { TeamsService } from '../teams/teams.service.js';
@@ -52,6 +55,9 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
     SigningKeysService,
     WebhookEndpointStore,
     WebhookEndpointsService,
+    OtpChallengeStore,
+    ConsoleLoginFailureStore,
+    LoginUnlock,
   ],
 })
 export class CliModule {}

@@ -171,6 +171,8 @@ export const envSchema = z
     REQUEST_TIMEOUT: duration('10s'),
     PUBLIC_ROUTE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     ANONYMOUS_CACHE_TTL: duration('2s'),
+    // SIGTERM drains requests, kiosk streams and webhook attempts for at most this long (docs/reliability.md).
+    SHUTDOWN_TIMEOUT: duration('10s'),
     // How often each process writes the last-use times of keys it noted (docs/security.md, "Last used").
     API_KEY_LAST_USED_FLUSH_INTERVAL: duration('10s').refine((ms) => ms >= 10 && ms <= 60_000, 'must be between 10ms and 1m'),
     KIOSK_FRAME_ANCESTORS: z

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
 import { consoleConfig, type ConsoleConfig } from '../config/console.config.js';
 import { LoginOtpValidateDto } from '../otp/dto/login-otp-validate.dto.js';
@@ -9,11 +9,14 @@ import { LoginOtpDto } from '../otp/dto/login-otp.dto.js';
 import { LoginOtpAnswerDto } from '../otp/dto/otp-answers.dto.js';
 import { OtpService, type OtpAudience } from '../otp/otp.service.js';
 import { CONSOLE_CSRF_HEADER, clearedSessionCookie, sessionCookie } from './console-cookie.js';
+import { ConsoleLoginDelays } from './console-login-delays.service.js';
 import { ConsoleLoginGuard } from './console-login.guard.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ConsoleLoginAnswerDto } from './dto/console-login-answers.dto.js';
 
 // The console logs in members of any team; the team is the user's own (docs/console.md).
-const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console' };
+// Its wrong codes slow down the address that sends them instead of locking the member out (docs/console.md).
+const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console', userLockout: false };
 
 /**
  * The console's own login (docs/console.md): the OTP flow of docs/otp-and-tokens.md without an API
@@ -27,6 +30,7 @@ const CONSOLE_AUDIENCE: OtpAudience = { teamId: null, clientId: 'console' };
 export class ConsoleLoginController {
   constructor(
     private readonly otp: OtpService,
+    private readonly delays: ConsoleLoginDelays,
     @Inject(consoleConfig.KEY) private readonly config: ConsoleConfig,
   ) {}
 
@@ -55,8 +59,14 @@ export class ConsoleLoginController {
     'invalid_validation_code',
     'validation_code_expired',
   )
-  async validateCode(@Body() body: LoginOtpValidateDto, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body);
+  async validateCode(@Body() body: LoginOtpValidateDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.delays.assertMayTry(body.userGuid, request.ip);
+    const { userGuid, token, tokenExpiresAtUtc } = await this.otp.validateCode(CONSOLE_AUDIENCE, body).catch(async (error: unknown) => {
+      if (error instanceof DomainException && error.code === 'invalid_validation_code')
+        await this.delays.recordFailure(body.userGuid, request.ip);
+      throw error;
+    });
+    await this.delays.clear(userGuid, request.ip);
     reply.header('set-cookie', sessionCookie(token, Math.floor(this.config.tokenTtlMs / 1000)));
     // The token stays out of the body: no script on the page ever holds it.
     return { userGuid, tokenExpiresAtUtc };

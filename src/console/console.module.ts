@@ -2,6 +2,8 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { OtpModule } from '../otp/otp.module.js';
+import { ConsoleLoginDelays } from './console-login-delays.service.js';
+import { ConsoleLoginFailureStore } from './console-login-failure.store.js';
 import { ConsoleLoginLimit } from './console-login-limit.service.js';
 import { ConsoleLoginWindowStore } from './console-login-window.store.js';
 import { ConsoleLoginPurgeJob } from './console-login-purge.job.js';
@@ -13,7 +15,14 @@ import { ConsolePageController } from './console-page.controller.js';
 @Module({
   imports: [OtpModule],
   controllers: [ConsolePageController, ConsoleLoginController],
-  providers: [ConsoleLoginWindowStore, ConsoleLoginLimit, ConsoleLoginGuard, ConsoleLoginPurgeJob],
+  providers: [
+    ConsoleLoginWindowStore,
+    ConsoleLoginLimit,
+    ConsoleLoginGuard,
+    ConsoleLoginPurgeJob,
+    ConsoleLoginFailureStore,
+    ConsoleLoginDelays,
+  ],
 })
 export class ConsoleModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

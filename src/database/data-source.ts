@@ -41,8 +41,16 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     synchronize: false,
     migrationsRun: false,
     poolSize,
-    // Every timestamp is stored and compared in UTC.
-    extra: { options: '-c TimeZone=UTC' },
+    extra: {
+      // Every timestamp is stored and compared in UTC.
+      options: '-c TimeZone=UTC',
+      // A database that does not answer must not hold a request for ever (docs/reliability.md): a new
+      // connection, or a wait for a free one in the pool, gives up after 3 s (the API answers 503 well
+      // within REQUEST_TIMEOUT), and TCP keep-alive finds connections a partition left half-open.
+      connectionTimeoutMillis: 3_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -73,7 +73,12 @@ export class EmbeddedPostgres {
     await rm(path, { force: true });
     // Loaded only here: a service on a real PostgreSQL never carries PGlite in memory.
     const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
-    const db = await PGlite.create({ dataDir: join(dataDir, 'pgdata') });
+    // PGlite writes its files 0666 whatever the umask: only the owner may enter the directory that holds
+    // them, an older one included, or anyone on the host could rewrite the database (docs/security.md).
+    const pgdata = join(dataDir, 'pgdata');
+    await mkdir(pgdata, { recursive: true, mode: 0o700 });
+    await chmod(pgdata, 0o700);
+    const db = await PGlite.create({ dataDir: pgdata });
     const server = new PGLiteSocketServer({ db, path, maxConnections: MAX_CONNECTIONS });
     try {
       await server.start();

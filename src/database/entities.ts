@@ -25,6 +25,7 @@ import { KeepSessionEvidence1795303200000 } from '../../migrations/1795303200000
 import { AddProgressWebhookEvents1795303500000 } from '../../migrations/1795303500000-AddProgressWebhookEvents.js';
 import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000-RecordApiKeyLastUse.js';
 import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
+import { CountConsoleLoginFailures1795303733000 } from '../../migrations/1795303733000-CountConsoleLoginFailures.js';
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
@@ -58,5 +59,6 @@ export const MIGRATIONS = [
   AddProgressWebhookEvents1795303500000,
   RecordApiKeyLastUse1795303600000,
   OrderSimulatorOrdersByInsertion1795303700000,
+  CountConsoleLoginFailures1795303733000,
   AddPaymentAndRisk1795304600000,
 ];

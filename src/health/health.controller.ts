@@ -1,11 +1,11 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import { ApiTags, ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, getSchemaPath } from '@nestjs/swagger';
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiTags, ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Public } from '../common/access/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { DatabaseHealth } from '../database/database-health.js';
 import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
-import { ProblemDto } from '../common/problem-details/problem.dto.js';
+import { DomainException } from '../common/problem-details/domain.exception.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { certificateReadiness } from './certificate-readiness.js';
 import { LiveDto, ReadyDto, CertificateStatusDto } from './dto/health-answers.dto.js';
@@ -44,11 +44,8 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied' })
   @ApiExtraModels(CertificateStatusDto)
   @ApiOkResponse({ type: ReadyDto })
+  // Not ready: 503 service_unavailable, whose detail names the failing check.
   @ApiProblems()
-  @ApiServiceUnavailableResponse({
-    description: 'Not ready: the detail names the failing check.',
-    content: { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemDto) } } },
-  })
   async ready() {
     const checks = await this.databaseChecks.get();
     const certificates = certificateReadiness(
@@ -62,8 +59,10 @@ export class HealthController {
     );
     if (checks.database !== 'up' || checks.migrations !== 'applied' || certificates.expired.length) {
       const certificateProblem = certificates.expired.map((problem) => `, ${problem}`).join('');
-      throw new ServiceUnavailableException(
+      throw new DomainException(
+        'service_unavailable',
         `Not ready: database ${checks.database}, migrations ${checks.migrations}${certificateProblem}.`,
+        { headers: { 'retry-after': '5' } },
       );
     }
     const { warnings } = certificates;

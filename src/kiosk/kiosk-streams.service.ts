@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { Draining } from '../common/shutdown/draining.js';
 import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { KioskSessionReader, type KioskSessionState } from './kiosk-session-reader.js';
 
@@ -22,6 +23,15 @@ interface Watch {
 const STATUS_REFRESH_MS = 1_000;
 /** More screens than this on one session is not a kiosk but a leak or an attack. */
 export const MAX_VIEWERS_PER_SESSION = 10;
+/**
+ * Open streams per process, all sessions together: each holds a socket and a place in the broadcasts,
+ * and the routes are anonymous, so the per-session cap alone would let many sessions' screens add up
+ * without end (docs/kiosk.md). Far above a venue's screens.
+ */
+export const MAX_OPEN_STREAMS = 1_000;
+
+/** What a screen is told to wait before reconnecting when this replica shuts down. */
+const SHUTDOWN_RETRY_MS = 1_000;
 
 const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -43,7 +53,11 @@ export class KioskStreamsService implements OnModuleDestroy {
   constructor(
     private readonly sessions: KioskSessionReader,
     private readonly clock: Clock,
-  ) {}
+    draining: Draining,
+  ) {
+    // A replica that shuts down ends its streams at once, telling each screen to reconnect (to another replica) soon.
+    draining.onBegin(() => this.endAll(SHUTDOWN_RETRY_MS));
+  }
 
   /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
   async prepare(sessionId: string): Promise<KioskSessionState> {
@@ -51,6 +65,11 @@ export class KioskStreamsService implements OnModuleDestroy {
     const admitting = this.admitting.get(sessionId) ?? 0;
     if ((watch?.viewers.size ?? 0) + admitting >= MAX_VIEWERS_PER_SESSION) {
       throw new DomainException('rate_limit_exceeded', 'Too many screens show this session.', { headers: { 'retry-after': '5' } });
+    }
+    if (this.openStreams() >= MAX_OPEN_STREAMS) {
+      throw new DomainException('rate_limit_exceeded', 'Too many kiosk screens are open on this server.', {
+        headers: { 'retry-after': '5' },
+      });
     }
     // The place is taken before the await, so that screens arriving together cannot all pass the check.
     this.admitting.set(sessionId, admitting + 1);
@@ -60,6 +79,14 @@ export class KioskStreamsService implements OnModuleDestroy {
       this.admitted(sessionId);
       throw error;
     }
+  }
+
+  /** Streams open or being opened, every session together. */
+  openStreams(): number {
+    let open = 0;
+    for (const watch of this.watches.values()) open += watch.viewers.size;
+    for (const admitting of this.admitting.values()) open += admitting;
+    return open;
   }
 
   private admitted(sessionId: string): void {
@@ -135,8 +162,16 @@ export class KioskStreamsService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     // Open streams would keep the HTTP server from closing: end them (EventSource-style clients reconnect elsewhere).
+    this.endAll(SHUTDOWN_RETRY_MS);
+  }
+
+  /** Ends every stream with an SSE `retry` hint (docs/kiosk.md, "Surviving a blip"). */
+  private endAll(retryMs: number): void {
     for (const watch of this.watches.values()) {
-      for (const viewer of watch.viewers) viewer.close();
+      for (const viewer of watch.viewers) {
+        viewer.send(`retry: ${retryMs}\n\n`);
+        viewer.close();
+      }
       this.unwatch(watch);
     }
   }

@@ -104,6 +104,14 @@ export class OtpChallengeStore {
     return state ? { lockedUntil: state.locked_until } : null;
   }
 
+  /** Lifts a user's lockout and forgets their wrong codes (the CLI's `users unlock`). */
+  async unlock(userGuid: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE otp_challenges SET failures = 0, lockouts = 0, locked_until = NULL, last_locked_at = NULL WHERE user_guid = $1`,
+      [userGuid],
+    );
+  }
+
   /** Voids a code that could not be delivered, with an issue time that does not hold back the retry. */
   async voidCode(userGuid: string, hmac: Buffer, now: Date, issuedAt: Date): Promise<void> {
     await this.dataSource.query(

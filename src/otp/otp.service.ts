@@ -35,6 +35,11 @@ export interface OtpAudience {
   teamId: string | null;
   /** The token's client_id claim. */
   clientId: string;
+  /**
+   * false: wrong codes do not count towards the user's lockout; the caller slows guesses down its own
+   * way (the console, per user and address: docs/console.md). Default true.
+   */
+  userLockout?: boolean;
 }
 
 interface Contact {
@@ -95,7 +100,7 @@ export class OtpService {
       );
 
     if (!constantTimeEqual(codeHmac(this.secret.key, userGuid, request.validationCode), tried.codeHmac)) {
-      throw await this.wrongCode(userGuid, tried.attempts, now);
+      throw await this.wrongCode(userGuid, tried.attempts, now, audience.userLockout !== false);
     }
     // Of two correct validations racing, only the one that flips used_at gets a token.
     const consumed = await this.challenges.consume(userGuid, now, tried.codeHmac);
@@ -164,14 +169,8 @@ export class OtpService {
    * restarts. A lockout within 24 h of the previous one lasts twice as long, so guesses at one
    * member's login shrink each day instead of resetting every quarter hour.
    */
-  private async wrongCode(userGuid: string, attempts: number, now: Date): Promise<DomainException> {
-    const state = await this.challenges.recordFailure(
-      userGuid,
-      this.config.lockoutThreshold,
-      now,
-      this.config.lockoutMs,
-      new Date(now.getTime() - this.config.lockoutMemoryMs),
-    );
+  private async wrongCode(userGuid: string, attempts: number, now: Date, lockout: boolean): Promise<DomainException> {
+    const state = await this.countTowardsLockout(userGuid, now, lockout);
     const triesLeft = this.config.maxAttempts - attempts;
     const detail =
       state?.lockedUntil && state.lockedUntil > now
@@ -180,5 +179,16 @@ export class OtpService {
           ? `The code is wrong; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`
           : 'The code is wrong and has no tries left. Request a new one.';
     return new DomainException('invalid_validation_code', detail);
+  }
+
+  private countTowardsLockout(userGuid: string, now: Date, lockout: boolean): Promise<{ lockedUntil: Date | null } | null> {
+    if (!lockout) return Promise.resolve(null);
+    return this.challenges.recordFailure(
+      userGuid,
+      this.config.lockoutThreshold,
+      now,
+      this.config.lockoutMs,
+      new Date(now.getTime() - this.config.lockoutMemoryMs),
+    );
   }
 }

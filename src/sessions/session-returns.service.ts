@@ -29,8 +29,9 @@ export class SessionReturnsService {
 
   /**
    * The RP's page got the person back with this nonce (docs/same-device.md): a match answers the poll
-   * body and, once the session is complete, is accepted only once; wrong nonces are counted and the
-   * third fails a pending session, since another browser is trying to finish it.
+   * body and, once the session is complete, is accepted only once; wrong nonces from a key with
+   * sessions:write are counted and the third fails a pending session, since another browser is trying
+   * to finish it.
    */
   async confirmReturn(principal: ApiKeyPrincipal, sessionId: string, nonce: string): Promise<SessionView> {
     const session = await this.reader.findForKey(principal, sessionId);
@@ -40,6 +41,9 @@ export class SessionReturnsService {
       throw mismatch('The return of this session was accepted already or is locked.');
     }
     if (!returnNonceMatches(nonce, session.returnNonceHash)) {
+      // Counting can fail a pending session and lock a return: a change, for keys that may change
+      // sessions (sessions:write), not for a read-only key (docs/same-device.md).
+      if (!principal.apiKey.scopes.includes('sessions:write')) throw mismatch('The nonce does not match this session.');
       const failures = await this.store.countReturnNonceFailure(session.id, RETURN_NONCE_ATTEMPTS);
       if (failures === RETURN_NONCE_ATTEMPTS && session.status === 'pending') await this.failForReturn(session);
       throw mismatch('The nonce does not match this session.');

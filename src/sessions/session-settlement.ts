@@ -67,16 +67,30 @@ export class SessionSettlement {
    * and collects them, one call per provider that answers for many orders at once.
    */
   async collectDue(limit = 200): Promise<string[]> {
+    const { claimed, byProvider } = await this.collectDueByProvider(limit);
+    await Promise.all(byProvider.values());
+    return claimed;
+  }
+
+  /**
+   * collectDue without waiting: each provider's collect is its own promise, so that the collector
+   * need not wait for a provider that hangs (until its timeout) to collect the others, and can leave
+   * that provider's sessions unclaimed (`skipProviders`) until its collect ends (docs/reliability.md).
+   */
+  async collectDueByProvider(
+    limit: number,
+    skipProviders: readonly string[] = [],
+  ): Promise<{ claimed: string[]; byProvider: Map<string, Promise<void>> }> {
     const now = this.clock.now();
-    const claims = await this.store.claimDue(now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit);
-    const byProvider = new Map<string, CollectClaim[]>();
+    const claims = await this.store.claimDue(now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit, skipProviders);
+    const groups = new Map<string, CollectClaim[]>();
     for (const claim of claims) {
-      const group = byProvider.get(claim.provider);
+      const group = groups.get(claim.provider);
       if (group) group.push(claim);
-      else byProvider.set(claim.provider, [claim]);
+      else groups.set(claim.provider, [claim]);
     }
-    await Promise.all([...byProvider].map(([name, group]) => this.collectGroup(name, group)));
-    return claims.map((claim) => claim.id);
+    const byProvider = new Map([...groups].map(([name, group]) => [name, this.collectGroup(name, group)] as const));
+    return { claimed: claims.map((claim) => claim.id), byProvider };
   }
 
   /** Applies one transition (a cancel); null when something else ended the session first. */

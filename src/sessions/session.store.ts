@@ -98,16 +98,17 @@ export class SessionStore {
    * once safely: SKIP LOCKED hands each due session to one claimer, and moving last_collected_at makes
    * it not due again for an interval.
    */
-  async claimDue(now: Date, dueBefore: Date, limit: number): Promise<CollectClaim[]> {
+  async claimDue(now: Date, dueBefore: Date, limit: number, skipProviders: readonly string[] = []): Promise<CollectClaim[]> {
+    // skipProviders: providers whose previous collect is still in flight (docs/reliability.md).
     const rows = await queryPrepared<Record<string, unknown>>(
       this.dataSource,
       `UPDATE sessions SET last_collected_at = $1
         WHERE id IN (SELECT id FROM sessions
-                      WHERE status = 'pending' AND last_collected_at <= $2
+                      WHERE status = 'pending' AND last_collected_at <= $2 AND provider <> ALL ($4::text[])
                       ORDER BY last_collected_at LIMIT $3
                       FOR UPDATE SKIP LOCKED)
         RETURNING ${this.claimRows.columnList}`,
-      [now, dueBefore, limit],
+      [now, dueBefore, limit, skipProviders],
     );
     return rows.map((row) => this.claimRows.hydrate(row));
   }

@@ -161,19 +161,21 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
   });
 
-  it('should lock a member out after ten wrong codes, as the API login does', async () => {
+  it('should not lock a member out after ten wrong codes: new codes are still sent (wrong codes slow down their address instead)', async () => {
     const user = await newMember();
     for (let round = 0; round < 2; round++) {
       await askForCode({ email: user.email }).expect(200);
       const code = codeIn(smtp.messages.at(-1)!);
       const wrong = code === '000000' ? '111111' : '000000';
-      for (let i = 0; i < 5; i++) await validate({ userGuid: user.id, validationCode: wrong }).expect(401);
-      e2e.clock.advance(30_000);
+      for (let i = 0; i < 5; i++) {
+        await validate({ userGuid: user.id, validationCode: wrong }).expect(401);
+        // Past the growing delay of this address (1 s, 2 s, … after the fifth).
+        e2e.clock.advance(30_000);
+      }
     }
     const before = smtp.messages.length;
-    const locked = await askForCode({ email: user.email }).expect(429);
-    expect(locked.body.detail).toMatch(/Too many wrong codes/);
-    expect(smtp.messages).toHaveLength(before);
+    await askForCode({ email: user.email }).expect(200);
+    expect(smtp.messages).toHaveLength(before + 1);
   });
 
   it('should refuse bad input with problem details', async () => {

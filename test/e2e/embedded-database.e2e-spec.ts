@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { chmod, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
@@ -17,6 +17,7 @@ describe('Embedded database (PGlite): first start, restart, CLI beside the serve
     async () => {
       const first = await createTestApp(database.current.env);
       const keyFile = join(database.current.env.DATA_DIR, 'dev-api-key');
+      const pgdata = join(database.current.env.DATA_DIR, 'pgdata');
       let key: string;
       try {
         const http = httpOf(first.app);
@@ -24,6 +25,8 @@ describe('Embedded database (PGlite): first start, restart, CLI beside the serve
         key = (await readFile(keyFile, 'utf8')).trim();
         expect(key).toMatch(/^eidk_test_/);
         expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+        // PGlite writes its files 0666: only the owner may enter the directory that holds them.
+        expect((await stat(pgdata)).mode & 0o077).toBe(0);
         await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
 
         // The CLI works beside the running server, through its socket.
@@ -33,6 +36,8 @@ describe('Embedded database (PGlite): first start, restart, CLI beside the serve
         await first.close();
       }
 
+      // A directory an older version left 0755 is closed again at the next start.
+      await chmod(pgdata, 0o755);
       const second = await createTestApp(database.current.env);
       try {
         const dataSource = second.app.get(DataSource);
@@ -42,6 +47,7 @@ describe('Embedded database (PGlite): first start, restart, CLI beside the serve
           'dev',
         ]);
         expect((await readFile(keyFile, 'utf8')).trim()).toBe(key);
+        expect((await stat(pgdata)).mode & 0o077).toBe(0);
         await httpOf(second.app).post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
       } finally {
         await second.close();

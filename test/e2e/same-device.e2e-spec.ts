@@ -1,3 +1,4 @@
+import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectProblem, expectValidationProblem } from '../support/problem.js';
@@ -99,6 +100,23 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
     expect(failed).toMatchObject({ status: 'failed', hintCode: 'returnNonceMismatch', userMessage: { code: 'RFA22' } });
     // The app can no longer pick the order up.
     await e2e.http.get(`/simulator/app?autostarttoken=${started.autoStartToken}`).expect(409);
+  });
+
+  it('should not count wrong nonces from a read-only key: it can neither fail a pending session nor lock its return', async () => {
+    const { key: readOnly } = await e2e.app
+      .get(ApiKeysService)
+      .create({ teamId: e2e.team.id, environment: 'test', scopes: ['sessions:read'] });
+    const { sessionId, nonce } = await startAndApprove();
+    for (let i = 0; i < 4; i++) {
+      const res = await e2e.http
+        .post(`/api/v1/auth/${sessionId}/return`)
+        .set('x-api-key', readOnly)
+        .send({ nonce: `${nonce}x` });
+      expectProblem(res, 409, 'return_nonce_mismatch');
+    }
+    expect((await poll(sessionId).expect(200)).body.status).toBe('pending');
+    await complete(sessionId);
+    expect((await confirmReturn(sessionId, nonce).expect(200)).body.status).toBe('complete');
   });
 
   it('should lock the return of a complete session after three wrong nonces, the right one included', async () => {

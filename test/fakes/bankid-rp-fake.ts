@@ -50,10 +50,11 @@ export interface CollectQuirks {
   completionData?: Record<string, unknown>;
 }
 
-/** One injected answer: an error body, or a delay before the normal answer (for timeouts). */
+/** One injected answer: an error body, a delay before the normal answer (for timeouts), or a 200 whose body is not the API's. */
 export type Fault =
   | { path: Operation; times: number; status: number; errorCode: string; details?: string; headers?: Record<string, string> }
-  | { path: Operation; times: number; delayMs: number };
+  | { path: Operation; times: number; delayMs: number }
+  | { path: Operation; times: number; garbage: string };
 
 type Operation = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
 const OPERATIONS: readonly string[] = ['auth', 'sign', 'payment', 'phone/auth', 'phone/sign', 'collect', 'cancel'];
@@ -217,6 +218,11 @@ export class FakeBankIdServer {
     this.faults.push({ ...fault });
   }
 
+  /** Drops the faults not used up yet: the provider is back (answers already delayed stay delayed). */
+  clearFaults(): void {
+    this.faults = [];
+  }
+
   requestsTo(path: Operation): RecordedRequest[] {
     return this.requests.filter((r) => r.path === path);
   }
@@ -343,6 +349,10 @@ export class FakeBankIdServer {
       if (!isObject(body)) throw invalid('The body is not a JSON object.');
       const fault = this.takeFault(path as Operation);
       if (fault && 'delayMs' in fault) await this.delay(fault.delayMs);
+      if (fault && 'garbage' in fault) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(fault.garbage);
+        return;
+      }
       if (fault && 'errorCode' in fault) {
         send(res, fault.status, { errorCode: fault.errorCode, details: fault.details ?? fault.errorCode }, fault.headers);
         return;

@@ -98,6 +98,21 @@ export class ServiceProcess {
     throw new Error(`The service did not become ready (exit code ${exitCode}). Its output:\n${service.output}`);
   }
 
+  /** The exit code once the process has ended; null while it runs. */
+  get exitCode(): number | null {
+    return this.child.exitCode;
+  }
+
+  /** Resolves with the exit code when the process ends. */
+  waitForExit(): Promise<number | null> {
+    return this.exited;
+  }
+
+  /** Sends a signal without waiting for the process to end. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   get log(): string {
     return this.output;
   }

@@ -4,6 +4,7 @@ import { email, phone, uuid } from '../cli-args.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
 const teamsService = () => import('../../teams/teams.service.js').then((module) => module.TeamsService);
+const loginUnlock = () => import('../../console/login-unlock.service.js').then((module) => module.LoginUnlock);
 const usersService = () => import('../../users/users.service.js').then((module) => module.UsersService);
 
 export function addUserCommands(program: Command, cli: CliRuntime): void {
@@ -28,5 +29,14 @@ export function addUserCommands(program: Command, cli: CliRuntime): void {
     .action(async (options: { team: string }) => {
       await (await cli.service(teamsService)).get(options.team);
       cli.answer((await (await cli.service(usersService)).listForTeam(options.team)).map(userView));
+    });
+
+  users
+    .command('unlock')
+    .description("Let a member log in again: lift the OTP lockout and forget the console's wrong codes from every address")
+    .requiredOption('--user <id>', 'the user id', uuid)
+    .action(async (options: { user: string }) => {
+      await (await cli.service(loginUnlock)).unlock(options.user);
+      cli.answer({ userId: options.user, unlocked: true });
     });
 }

@@ -31,6 +31,19 @@ describe(PinoNestLogger.name, () => {
     expect(lines[1]).toMatchObject({ level: 50, context: 'ExceptionHandler', msg: 'failed', stack: 'Error: failed\n    at x' });
   });
 
+  it("should write only the class, message and stack of a service's { err }, never a driver error's SQL parameters", () => {
+    const { logger, lines } = capture();
+    // TypeORM's QueryFailedError carries the statement and its parameters as own properties.
+    const driverError = Object.assign(new Error('duplicate key value'), {
+      query: 'INSERT INTO ip_blocks (address) VALUES ($1)',
+      parameters: ['203.0.113.9', 'eidk_test_secret'],
+      driverError: { detail: 'Key (address)=(203.0.113.9) already exists.' },
+    });
+    logger.warn({ sessionId: 's-1', err: driverError }, 'Recording failed', 'IpBlocks');
+    expect(lines[0]).toMatchObject({ sessionId: 's-1', err: { message: 'duplicate key value', stack: expect.any(String) } });
+    expect(JSON.stringify(lines)).not.toMatch(/203\.0\.113\.9|eidk_test|INSERT INTO/);
+  });
+
   it('should write nothing below its level', () => {
     const { logger, lines } = capture('warn');
     logger.log({ purged: 3 }, 'Erased', 'Job');

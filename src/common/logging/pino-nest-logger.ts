@@ -41,7 +41,21 @@ export class PinoNestLogger implements LoggerService {
     // Nest's own error(message, stack, context): the stack comes second.
     const text = rest.find((param): param is string => typeof param === 'string');
     if (message instanceof Error) this.pino[level]({ context, err: errorForLog(message) }, text ?? message.message);
-    else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message }, text);
+    else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...withSafeErrors(message) }, text);
     else this.pino[level]({ context, ...(text ? { stack: text } : {}) }, String(message));
   }
+}
+
+/**
+ * A service's `{ err }` may be a driver error whose own properties hold the SQL and its parameters
+ * (client addresses, key ids, e-mail addresses): only its class, message and stack are written (docs/security.md).
+ */
+function withSafeErrors(fields: object): object {
+  const { err, error } = fields as { err?: unknown; error?: unknown };
+  if (!(err instanceof Error) && !(error instanceof Error)) return fields;
+  return {
+    ...fields,
+    ...(err instanceof Error ? { err: errorForLog(err) } : {}),
+    ...(error instanceof Error ? { error: errorForLog(error) } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { errorForLog } from './error-for-log.js';
 
 /**
  * The process's one pino logger: JSON lines on stdout. Credentials never reach a line (docs/operations.md):
@@ -13,6 +14,8 @@ export function createRootLogger(level: string): Logger {
   return pino(
     {
       level,
+      // pino's own err serializer copies every property of an error, a driver error's SQL parameters too.
+      serializers: { err: (value: unknown) => (value instanceof Error ? errorForLog(value) : value) },
       redact: {
         paths: ['*.qrStartSecret', '*.personalNumber', '*.secret', '*.password', '*.authorization', '*["x-api-key"]'],
         censor: '[redacted]',

@@ -24,9 +24,10 @@ const codesAt = (responses: Responses, status: number) =>
   responses[status].content['application/problem+json'].schema.allOf?.[1].properties?.code?.enum ?? [];
 
 describe(ApiProblems.name, () => {
-  it('should group codes by the status of the error-code table, and add 500 internal_error', () => {
+  it('should group codes by the status of the error-code table, and add 500 internal_error and 503 service_unavailable', () => {
     const responses = responsesOf('session_not_found', 'unknown_provider', 'session_not_pending', 'missing_token');
-    expect(Object.keys(responses).sort()).toEqual(['401', '404', '409', '500']);
+    expect(Object.keys(responses).sort()).toEqual(['401', '404', '409', '500', '503']);
+    expect(codesAt(responses, 503)).toEqual(['service_unavailable']);
     expect(codesAt(responses, 404)).toEqual(['session_not_found', 'unknown_provider']);
     expect(codesAt(responses, 409)).toEqual(['session_not_pending']);
     expect(codesAt(responses, 500)).toEqual(['internal_error']);

@@ -55,8 +55,9 @@ export const ALL_PROBLEMS = Object.keys(ERROR_CODES) as ErrorCode[];
  */
 export function ApiProblems(...problems: ErrorCode[]): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, ErrorCode[]>();
-  // Any route can fail unexpectedly: 500 internal_error, with an errorId.
-  for (const problem of new Set([...problems, 'internal_error' as const])) {
+  // Any route can fail unexpectedly (500 internal_error, with an errorId) or find its database away
+  // (503 service_unavailable with Retry-After, docs/reliability.md).
+  for (const problem of new Set([...problems, 'internal_error' as const, 'service_unavailable' as const])) {
     const { status } = ERROR_CODES[problem];
     byStatus.set(status, [...(byStatus.get(status) ?? []), problem]);
   }

@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'provider_unavailable'
   | 'otp_delivery_failed'
+  | 'service_unavailable'
   | 'internal_error';
 
 export interface ErrorDefinition {
@@ -87,6 +88,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },
   provider_unavailable: { status: 502, title: 'Provider unavailable' },
   otp_delivery_failed: { status: 502, title: 'Code delivery failed' },
+  service_unavailable: { status: 503, title: 'Service Unavailable' },
   internal_error: { status: 500, title: 'Internal Server Error' },
 };
 

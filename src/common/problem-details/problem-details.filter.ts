@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../database/database-unavailable.js';
 import { DomainException } from './domain.exception.js';
 import { errorForLog } from '../logging/error-for-log.js';
 import { ERROR_CODES, problemType, type ErrorCode } from './error-codes.js';
@@ -15,10 +16,15 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   415: 'unsupported_media_type',
 };
 
+/** What a 503 asks the client to wait: about how long a restarting PostgreSQL takes to accept connections. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** The one place where any error becomes an RFC 9457 answer. */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger(ProblemDetailsFilter.name);
+  private unavailableLoggedAt = 0;
+  private unavailableUnlogged = 0;
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -74,6 +80,21 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         },
       };
     }
+    // The database is away (docs/reliability.md): the client may retry soon; not a bug, so no error id.
+    if (isDatabaseUnavailable(exception)) {
+      this.logUnavailable(exception, request);
+      return {
+        problem: {
+          type: problemType('service_unavailable'),
+          title: ERROR_CODES.service_unavailable.title,
+          status: 503,
+          detail: 'The service cannot reach its database; retry shortly.',
+          instance,
+          code: 'service_unavailable',
+        },
+        headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      };
+    }
     // Anything else is our fault: hide the cause from the client, keep it in the log under an id.
     const errorId = randomUUID();
     this.logger.error({ err: errorForLog(exception), errorId, reqId: request.id }, 'Unhandled error');
@@ -89,7 +110,22 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       },
     };
   }
+
+  /** One line per 10 s while the database is away, with how many answers it stands for: an outage must not flood the log. */
+  private logUnavailable(exception: unknown, request: FastifyRequest): void {
+    const now = Date.now();
+    if (now - this.unavailableLoggedAt < UNAVAILABLE_LOG_INTERVAL_MS) {
+      this.unavailableUnlogged++;
+      return;
+    }
+    const answered = this.unavailableUnlogged + 1;
+    this.unavailableLoggedAt = now;
+    this.unavailableUnlogged = 0;
+    this.logger.warn({ err: errorForLog(exception), reqId: request.id, answered }, 'Database unavailable: answered 503');
+  }
 }
+
+const UNAVAILABLE_LOG_INTERVAL_MS = 10_000;
 
 function challengeFor(code: unknown): string {
   const realm = 'realm="eid-gateway"';

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+/** Every statement on console_login_failures: wrong console codes per user and client address. */
+@Injectable()
+export class ConsoleLoginFailureStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Until when this user may not try a code from this address; null when it may now. */
+  async retryAt(userGuid: string, address: string, now: Date): Promise<Date | null> {
+    const [row]: { retry_at: Date }[] = await this.dataSource.query(
+      `SELECT retry_at FROM console_login_failures WHERE user_guid = $1 AND address = $2 AND retry_at > $3`,
+      [userGuid, address, now],
+    );
+    return row?.retry_at ?? null;
+  }
+
+  /**
+   * Counts one wrong code, starting over when the last was at or before `forgottenBefore`, and sets when
+   * the next try may come: after `freeFailures` (at least 1), base × 2^(failures − free − 1), capped; one
+   * atomic statement, so concurrent guesses each count.
+   */
+  async recordFailure(
+    userGuid: string,
+    address: string,
+    now: Date,
+    forgottenBefore: Date,
+    delay: { freeFailures: number; baseMs: number; maxMs: number },
+  ): Promise<{ failures: number; retryAt: Date }> {
+    const [row]: { failures: number; retry_at: Date }[] = await this.dataSource.query(
+      // A first failure never waits: freeFailures is at least 1.
+      `INSERT INTO console_login_failures AS f (user_guid, address, failures, last_failed_at, retry_at) VALUES ($1, $2, 1, $3, $3)
+       ON CONFLICT (user_guid, address) DO UPDATE
+         SET failures = CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END,
+             last_failed_at = EXCLUDED.last_failed_at,
+             retry_at = $3::timestamptz + (CASE WHEN (CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END) <= $5 THEN 0
+               ELSE LEAST($7::float8, $6::float8 * power(2, LEAST((CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END) - $5 - 1, 30))) END)
+               * interval '1 millisecond'
+       RETURNING failures, retry_at`,
+      [userGuid, address, now, forgottenBefore, delay.freeFailures, delay.baseMs, delay.maxMs],
+    );
+    return { failures: row.failures, retryAt: row.retry_at };
+  }
+
+  /** A right code from this address forgets its wrong ones. */
+  async clear(userGuid: string, address: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM console_login_failures WHERE user_guid = $1 AND address = $2`, [userGuid, address]);
+  }
+
+  /** Every address's count for a user (the CLI's `users unlock`). */
+  async clearUser(userGuid: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM console_login_failures WHERE user_guid = $1`, [userGuid]);
+  }
+
+  async deleteForgotten(forgottenBefore: Date, now: Date): Promise<void> {
+    await this.dataSource.query(`DELETE FROM console_login_failures WHERE last_failed_at <= $1 AND retry_at <= $2`, [forgottenBefore, now]);
+  }
+}

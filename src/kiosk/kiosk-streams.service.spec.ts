@@ -1,0 +1,38 @@
+import { TestClock } from '../../test/support/test-clock.js';
+import { Draining } from '../common/shutdown/draining.js';
+import type { KioskSessionReader, KioskSessionState } from './kiosk-session-reader.js';
+import { KioskStreamsService, MAX_OPEN_STREAMS, MAX_VIEWERS_PER_SESSION } from './kiosk-streams.service.js';
+
+// A finished session: attaching sends its status and closes, so no timers are left behind.
+const finished = (id: string): KioskSessionState => ({
+  id,
+  provider: 'simulator',
+  status: 'complete',
+  hintCode: null,
+  orderTime: new Date(0),
+  renewals: 0,
+});
+const reader = { forKiosk: (id: string) => Promise.resolve(finished(id)) } as unknown as KioskSessionReader;
+
+describe(KioskStreamsService.name, () => {
+  it(`should refuse a screen past ${MAX_VIEWERS_PER_SESSION} on one session`, async () => {
+    const streams = new KioskStreamsService(reader, new TestClock(), new Draining());
+    for (let i = 0; i < MAX_VIEWERS_PER_SESSION; i++) await streams.prepare('s-1');
+    await expect(streams.prepare('s-1')).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
+  });
+
+  it(`should refuse a screen past ${MAX_OPEN_STREAMS} open on the process, every session together, and admit again once one closes`, async () => {
+    const streams = new KioskStreamsService(reader, new TestClock(), new Draining());
+    const prepared: KioskSessionState[] = [];
+    for (let i = 0; i < MAX_OPEN_STREAMS; i++) prepared.push(await streams.prepare(`s-${i % 200}`));
+    expect(streams.openStreams()).toBe(MAX_OPEN_STREAMS);
+    await expect(streams.prepare('another')).rejects.toMatchObject({
+      code: 'rate_limit_exceeded',
+      detail: 'Too many kiosk screens are open on this server.',
+    });
+    // The session turned out finished: the screen gets its status, the stream closes and frees its place.
+    streams.attach(prepared[0], { send: () => undefined, close: () => undefined });
+    await expect(streams.prepare('another')).resolves.toMatchObject({ id: 'another' });
+    streams.onModuleDestroy();
+  });
+});
