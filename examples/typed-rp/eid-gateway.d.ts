@@ -1182,7 +1182,7 @@ export interface components {
              * @example shop.example
              */
             referringDomain?: string;
-            /** @description The browser's User-Agent header; longer than the provider takes, it is cut (BankID: 256 characters). */
+            /** @description The browser's User-Agent header; one longer than the provider takes is cut to its limit (see docs/api.md, Device data). */
             userAgent?: string;
             /** @description A stable identifier of the browser you keep (e.g. a hash of a cookie value). */
             deviceIdentifier?: string;

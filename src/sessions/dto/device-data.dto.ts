@@ -20,7 +20,7 @@ export class WebDeviceDto {
 
   @ApiPropertyOptional({
     maxLength: USER_AGENT_INPUT_MAX,
-    description: "The browser's User-Agent header; longer than the provider takes, it is cut (BankID: 256 characters).",
+    description: "The browser's User-Agent header; one longer than the provider takes is cut to its limit (see docs/api.md, Device data).",
   })
   @IsOptional()
   @IsString()
