@@ -95,7 +95,7 @@ export default defineConfig(
       ],
     },
   },
-  { files: ['src/kiosk/assets/**/*.js'], languageOptions: { globals: globals.browser } },
+  { files: ['src/kiosk/assets/**/*.js', 'src/oidc/assets/**/*.js'], languageOptions: { globals: globals.browser } },
   { files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', 'jest.config.js'], languageOptions: { globals: globals.node } },
   prettier,
 );

@@ -26,6 +26,7 @@ import { ForwardAuthModule } from './forward-auth/forward-auth.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KioskModule } from './kiosk/kiosk.module.js';
+import { OidcModule } from './oidc/oidc.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { ProtectionModule } from './protection/protection.module.js';
@@ -77,6 +78,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ConsoleModule,
     EvidenceModule,
     ForwardAuthModule,
+    OidcModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -605,6 +605,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oidc-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's OpenID Connect clients (never their secrets) */
+        get: operations["oidcClients_list"];
+        put?: never;
+        /** Register a client; a client_secret_* client gets its secret in this answer only */
+        post: operations["oidcClients_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oidc-clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One client */
+        get: operations["oidcClients_get"];
+        put?: never;
+        post?: never;
+        /** Delete a client: its tokens stop working at once */
+        delete: operations["oidcClients_remove"];
+        options?: never;
+        head?: never;
+        /** Change redirect URIs, name, providers, claims or keys */
+        patch: operations["oidcClients_update"];
+        trace?: never;
+    };
+    "/api/v1/oidc-clients/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new client secret, in this answer only; the old one stops working at once */
+        post: operations["oidcClients_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "auth.session.completed": {
@@ -2004,6 +2058,215 @@ export interface components {
              * @example 2026-11-21T11:00:00.000
              */
             tokenExpiresAtUtc: string;
+        };
+        OidcClientDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The client_id to configure in the relying party.
+             * @example eidc_test_4kQp2…
+             */
+            clientId: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            name: string;
+            redirectUris: string[];
+            postLogoutRedirectUris: string[];
+            /** @enum {string} */
+            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+            jwks: {
+                [key: string]: unknown;
+            } | null;
+            jwksUri: string | null;
+            /** @description Null: every provider the environment offers. */
+            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @enum {string} */
+            subjectType: "pairwise" | "public";
+            requirePushedAuthorizationRequests: boolean;
+            /** @enum {string|null} */
+            personalNumberClaim: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /** @enum {string|null} */
+            maxRisk: "low" | "moderate" | null;
+            /** @enum {string|null} */
+            backchannelTokenDeliveryMode: "poll" | "ping" | null;
+            backchannelClientNotificationEndpoint: string | null;
+            /**
+             * Format: uri
+             * @description The issuer to configure in the relying party.
+             * @example https://eid.example.com/oidc
+             */
+            issuer: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OidcClientListDto: {
+            data: components["schemas"]["OidcClientDto"][];
+        };
+        CreateOidcClientDto: {
+            /** @example Customer portal */
+            name: string;
+            /**
+             * @description Exact-match redirect URIs: https; http only for localhost or a loopback address outside production.
+             * @example [
+             *       "https://rp.example.com/callback"
+             *     ]
+             */
+            redirectUris: string[];
+            /** @description Where RP-initiated logout may return to (same rules as redirectUris). */
+            postLogoutRedirectUris?: string[];
+            /** @description The public keys of private_key_jwt, as a JWK Set. */
+            jwks?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description Where the public keys of private_key_jwt are published (https).
+             */
+            jwksUri?: string;
+            /** @description Default: every provider the environment offers. */
+            providers?: ("bankid" | "freja" | "simulator")[];
+            /**
+             * @default pairwise
+             * @enum {string}
+             */
+            subjectType?: "pairwise" | "public";
+            /**
+             * @description Refuse authorization requests not pushed with PAR first.
+             * @default false
+             */
+            requirePushedAuthorizationRequests?: boolean;
+            /**
+             * @description A plain claim name that carries the personal number too.
+             * @enum {string|null}
+             */
+            personalNumberClaim?: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /**
+             * @description Refuse BankID logins whose risk is above this (docs/oidc.md).
+             * @enum {string|null}
+             */
+            maxRisk?: "low" | "moderate" | null;
+            /**
+             * @description CIBA delivery mode (docs/oidc.md).
+             * @enum {string|null}
+             */
+            backchannelTokenDeliveryMode?: "poll" | "ping" | null;
+            /**
+             * Format: uri
+             * @description CIBA ping mode: where the notification goes (https).
+             */
+            backchannelClientNotificationEndpoint?: Record<string, never> | null;
+            /**
+             * @description test clients log in with test identities (and the simulator).
+             * @default test
+             * @enum {string}
+             */
+            environment?: "test" | "live";
+            /**
+             * @description `none`: a public client (PKCE required).
+             * @default client_secret_basic
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+        };
+        OidcClientWithSecretDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The client_id to configure in the relying party.
+             * @example eidc_test_4kQp2…
+             */
+            clientId: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            name: string;
+            redirectUris: string[];
+            postLogoutRedirectUris: string[];
+            /** @enum {string} */
+            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+            jwks: {
+                [key: string]: unknown;
+            } | null;
+            jwksUri: string | null;
+            /** @description Null: every provider the environment offers. */
+            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @enum {string} */
+            subjectType: "pairwise" | "public";
+            requirePushedAuthorizationRequests: boolean;
+            /** @enum {string|null} */
+            personalNumberClaim: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /** @enum {string|null} */
+            maxRisk: "low" | "moderate" | null;
+            /** @enum {string|null} */
+            backchannelTokenDeliveryMode: "poll" | "ping" | null;
+            backchannelClientNotificationEndpoint: string | null;
+            /**
+             * Format: uri
+             * @description The issuer to configure in the relying party.
+             * @example https://eid.example.com/oidc
+             */
+            issuer: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The client secret (client_secret_*): in this answer only. */
+            clientSecret: string | null;
+        };
+        UpdateOidcClientDto: {
+            /** @example Customer portal */
+            name?: string;
+            /**
+             * @description Exact-match redirect URIs: https; http only for localhost or a loopback address outside production.
+             * @example [
+             *       "https://rp.example.com/callback"
+             *     ]
+             */
+            redirectUris?: string[];
+            /** @description Where RP-initiated logout may return to (same rules as redirectUris). */
+            postLogoutRedirectUris?: string[];
+            /** @description The public keys of private_key_jwt, as a JWK Set. */
+            jwks?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description Where the public keys of private_key_jwt are published (https).
+             */
+            jwksUri?: string;
+            /** @description Default: every provider the environment offers. */
+            providers?: ("bankid" | "freja" | "simulator")[];
+            /**
+             * @default pairwise
+             * @enum {string}
+             */
+            subjectType?: "pairwise" | "public";
+            /**
+             * @description Refuse authorization requests not pushed with PAR first.
+             * @default false
+             */
+            requirePushedAuthorizationRequests?: boolean;
+            /**
+             * @description A plain claim name that carries the personal number too.
+             * @enum {string|null}
+             */
+            personalNumberClaim?: "ssn" | "nin" | "pnr" | "personal_number" | "personalNumber" | "national_id" | null;
+            /**
+             * @description Refuse BankID logins whose risk is above this (docs/oidc.md).
+             * @enum {string|null}
+             */
+            maxRisk?: "low" | "moderate" | null;
+            /**
+             * @description CIBA delivery mode (docs/oidc.md).
+             * @enum {string|null}
+             */
+            backchannelTokenDeliveryMode?: "poll" | "ping" | null;
+            /**
+             * Format: uri
+             * @description CIBA ping mode: where the notification goes (https).
+             */
+            backchannelClientNotificationEndpoint?: Record<string, never> | null;
         };
         WebhookEventDataDto: {
             /**
@@ -5911,6 +6174,560 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientListDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOidcClientDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientWithSecretDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOidcClientDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    oidcClients_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcClientWithSecretDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `feature_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "feature_required";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
                     };
                 };
             };

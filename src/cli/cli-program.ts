@@ -2,6 +2,7 @@ import { Command, type OutputConfiguration } from 'commander';
 import type { CliRuntime } from './cli-runtime.js';
 import { addKeyCommands } from './commands/keys.commands.js';
 import { addMigrateCommand } from './commands/migrate.command.js';
+import { addOidcClientCommands } from './commands/oidc-clients.commands.js';
 import { addTeamCommands } from './commands/teams.commands.js';
 import { addTokenCommands } from './commands/tokens.commands.js';
 import { addUserCommands } from './commands/users.commands.js';
@@ -21,6 +22,7 @@ export function buildProgram(cli: CliRuntime, output: OutputConfiguration): Comm
   addUserCommands(program, cli);
   addKeyCommands(program, cli);
   addWebhookCommands(program, cli);
+  addOidcClientCommands(program, cli);
   addTokenCommands(program, cli);
   addMigrateCommand(program, cli);
   return program;

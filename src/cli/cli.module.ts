@@ -9,6 +9,7 @@ import { ConsoleLoginFailureStore } from '../console/console-login-failure.store
 import { LoginUnlock } from '../console/login-unlock.service.js';
 import { databaseConfig } from '../config/database.config.js';
 import { protectionConfig } from '../config/protection.config.js';
+import { serverConfig } from '../config/server.config.js';
 import { securityConfig } from '../config/security.config.js';
 import { tokensConfig } from '../config/tokens.config.js';
 import { webhooksConfig } from '../config/webhooks.config.js';
@@ -26,6 +27,8 @@ import { UsersService } from '../users/users.service.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { WebhookEndpointStore } from '../webhooks/webhook-endpoint.store.js';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.js';
+import { OidcClientStore } from '../oidc/oidc-client.store.js';
+import { OidcClientsService } from '../oidc/oidc-clients.service.js';
 
 /**
  * The services the command line drives, without HTTP or background jobs. They are listed here rather
@@ -38,7 +41,7 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
-      load: [databaseConfig, protectionConfig, securityConfig, tokensConfig, webhooksConfig],
+      load: [databaseConfig, protectionConfig, securityConfig, serverConfig, tokensConfig, webhooksConfig],
     }),
     CommonModule,
     DatabaseModule.forRoot({ joinRunningEmbedded: true, poolSize: 2 }),
@@ -58,6 +61,8 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
     OtpChallengeStore,
     ConsoleLoginFailureStore,
     LoginUnlock,
+    OidcClientStore,
+    OidcClientsService,
   ],
 })
 export class CliModule {}

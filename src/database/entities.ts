@@ -26,6 +26,7 @@ import { AddProgressWebhookEvents1795303500000 } from '../../migrations/17953035
 import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000-RecordApiKeyLastUse.js';
 import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
 import { CountConsoleLoginFailures1795303733000 } from '../../migrations/1795303733000-CountConsoleLoginFailures.js';
+import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
@@ -60,5 +61,6 @@ export const MIGRATIONS = [
   RecordApiKeyLastUse1795303600000,
   OrderSimulatorOrdersByInsertion1795303700000,
   CountConsoleLoginFailures1795303733000,
+  CreateOidcClientsAndModels1795304270000,
   AddPaymentAndRisk1795304600000,
 ];

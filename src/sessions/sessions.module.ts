@@ -43,6 +43,6 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionCollectorJob,
     SessionPiiPurgeJob,
   ],
-  exports: [SessionStore, SessionQrSources],
+  exports: [SessionStore, SessionQrSources, SessionsService],
 })
 export class SessionsModule {}

@@ -58,6 +58,12 @@ export class SigningKeysService {
     return { kid: row.kid, alg: row.alg, privateKey: await privateKey };
   }
 
+  /** The signing key's private JWK, for a library that takes keys as JWKs (the OpenID Provider, docs/oidc.md). */
+  async activePrivateJwk(): Promise<JWK> {
+    const row = (await this.signingKeys.findActive()) ?? (await this.createFirstKey());
+    return this.cipher.decryptJson<JWK>(await this.signingKeys.privateJwkEnc(row.kid), privateKeyAad(row.kid));
+  }
+
   /**
    * Makes a new key the signer. The old one stays published and valid until every token it signed
    * has expired: its verify_until is now + token lifetime + clock skew.

@@ -38,6 +38,8 @@ export interface E2eAppOptions {
   freezeClock?: boolean | (() => number);
   /** Listens on an ephemeral loopback port (for raw HTTP, fetch or a browser); `http` then goes through it. */
   listen?: boolean;
+  /** With `listen`: this port instead of an ephemeral one (an app whose PUBLIC_BASE_URL must be its own address). */
+  listenPort?: () => number;
   /** Timeout of the boot hook, for files whose boot is slow on the embedded-database fallback. */
   bootTimeout?: number;
   /** Creates a team with one API key in beforeAll (`true`: the defaults of createTeamWithKey). */
@@ -96,7 +98,7 @@ export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
     if (options.stopBackgroundJobs) for (const replica of started) replica.stopBackgroundJobs();
     let baseUrl: string | undefined;
     if (options.listen) {
-      await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+      await testApp.app.listen({ port: options.listenPort?.() ?? 0, host: '127.0.0.1' });
       baseUrl = new URL(await testApp.app.getUrl()).origin;
     }
     const owner = options.withKey ? await createTeamWithKey(testApp.app, options.withKey === true ? {} : options.withKey) : undefined;

@@ -1,0 +1,74 @@
+import { createHmac } from 'node:crypto';
+
+export const SCOPE = {
+  naturalPersonNumber: 'https://id.oidc.se/scope/naturalPersonNumber',
+  naturalPersonInfo: 'https://id.oidc.se/scope/naturalPersonInfo',
+  sign: 'https://id.oidc.se/scope/sign',
+  result: 'eidgw:result',
+} as const;
+
+export const CLAIM = {
+  personalIdentityNumber: 'https://id.oidc.se/claim/personalIdentityNumber',
+  userSignature: 'https://id.oidc.se/claim/userSignature',
+} as const;
+
+const PERSON_INFO = ['name', 'given_name', 'family_name', 'birthdate'];
+
+/** Which claims each scope releases (docs/oidc.md, "Claims"); the personal number claim names are added per deployment. */
+export function scopeClaims(personalNumberClaims: readonly string[]): Record<string, string[]> {
+  return {
+    // acr, amr and auth_time come from the login itself, into the id token only (docs/oidc.md, "Claims").
+    openid: ['sub', 'acr', 'amr', 'auth_time'],
+    profile: PERSON_INFO,
+    [SCOPE.naturalPersonInfo]: PERSON_INFO,
+    [SCOPE.naturalPersonNumber]: [CLAIM.personalIdentityNumber, ...personalNumberClaims],
+    [SCOPE.result]: ['eidgw_result', 'txn'],
+    [SCOPE.sign]: [CLAIM.userSignature],
+  };
+}
+
+/** What one e-ID login proved, kept for the claims of its tokens (docs/oidc.md, "State"). */
+export interface OidcAccount {
+  clientId: string;
+  /** The stable, opaque person identifier: never the personal number itself. */
+  subject: string;
+  user: { personalNumber: string; name: string; givenName: string; surname: string };
+  txn: string;
+  resultToken?: string;
+  userSignature?: string;
+}
+
+/** Every claim the account can give; the provider releases those the granted scopes and claims ask for. */
+export function accountClaims(account: OidcAccount, personalNumberClaim: string | null): Record<string, unknown> {
+  const { user } = account;
+  return {
+    sub: account.subject,
+    name: user.name,
+    given_name: user.givenName,
+    family_name: user.surname,
+    birthdate: birthdateOf(user.personalNumber),
+    [CLAIM.personalIdentityNumber]: user.personalNumber,
+    ...(personalNumberClaim ? { [personalNumberClaim]: user.personalNumber } : {}),
+    txn: account.txn,
+    ...(account.resultToken ? { eidgw_result: account.resultToken } : {}),
+    ...(account.userSignature ? { [CLAIM.userSignature]: account.userSignature } : {}),
+  };
+}
+
+/** YYYY-MM-DD from a 12-digit personal number; a coordination number's day has 60 added (Skatteverket). */
+export function birthdateOf(personalNumber: string): string | undefined {
+  const match = /^(\d{4})(\d{2})(\d{2})\d{4}$/.exec(personalNumber);
+  if (!match) return undefined;
+  const day = Number(match[3]) > 60 ? Number(match[3]) - 60 : Number(match[3]);
+  return `${match[1]}-${match[2]}-${String(day).padStart(2, '0')}`;
+}
+
+/** The person's identifier in an environment: an HMAC of the personal number, stable across providers. */
+export function personSubject(key: Buffer, environment: string, personalNumber: string): string {
+  return createHmac('sha256', key).update(`person\0${environment}\0${personalNumber}`).digest('base64url');
+}
+
+/** A pairwise `sub`: the same person gets the same value at one client, unrelated values at two. */
+export function pairwiseSubject(key: Buffer, clientId: string, subject: string): string {
+  return createHmac('sha256', key).update(`pairwise\0${clientId}\0${subject}`).digest('base64url');
+}

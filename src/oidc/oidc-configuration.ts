@@ -1,0 +1,91 @@
+import type { JWK } from 'jose';
+import { interactionPolicy, type AdapterFactory, type Configuration, type FindAccount } from 'oidc-provider';
+import { ACR_VALUES } from './oidc-acr.js';
+import { scopeClaims } from './oidc-claims.js';
+import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
+
+/** The lifetimes, in seconds (docs/oidc.md, "Tokens"). */
+export const OIDC_TTL = {
+  AccessToken: 600,
+  AuthorizationCode: 60,
+  IdToken: 3600,
+  // An e-ID login takes a few minutes at most; the page must outlive a session (SESSION_TTL).
+  Interaction: 900,
+  Session: 3600,
+  Grant: 14 * 24 * 3600,
+  RefreshToken: 14 * 24 * 3600,
+  PushedAuthorizationRequest: 120,
+  BackchannelAuthenticationRequest: 600,
+} as const;
+
+export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment'] as const;
+
+export interface OidcConfigurationInput {
+  signingJwk: JWK;
+  cookieKey: string;
+  adapter: AdapterFactory;
+  findAccount: FindAccount;
+  pairwiseIdentifier: (clientId: string, subject: string) => string;
+  /** Origins a client's redirect URIs name: a browser app of the client may call the token endpoint. */
+  corsAllowed: (origin: string, redirectUris: readonly string[]) => boolean;
+}
+
+// Every authorization request is a fresh e-ID login: one client's login never signs the user in at
+// another client, of the same team or another (docs/oidc.md, "No single sign-on").
+function freshLoginPolicy() {
+  const policy = interactionPolicy.base();
+  const login = policy.get('login')!;
+  login.checks.add(
+    new interactionPolicy.Check('eidgw_fresh_login', 'Every authorization request is a fresh e-ID login', (ctx) =>
+      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+    ),
+  );
+  return policy;
+}
+
+/** oidc-provider's configuration: what the service offers (docs/oidc.md); the protocol rules stay the library's. */
+export function oidcConfiguration(input: OidcConfigurationInput): Configuration {
+  return {
+    adapter: input.adapter,
+    jwks: { keys: [input.signingJwk] },
+    cookies: { keys: [input.cookieKey], long: { signed: true }, short: { signed: true } },
+    acrValues: ACR_VALUES,
+    claims: scopeClaims(PERSONAL_NUMBER_CLAIMS),
+    scopes: ['openid', 'offline_access'],
+    // Scope claims go into the id token too: many platforms map claims from it alone.
+    conformIdTokenClaims: false,
+    subjectTypes: ['public', 'pairwise'],
+    pairwiseIdentifier: (_ctx, subject, client) => input.pairwiseIdentifier(client.clientId, subject),
+    findAccount: input.findAccount,
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+    },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      clientAuthSigningAlgValues: ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256'],
+      requestObjectSigningAlgValues: ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256'],
+    },
+    extraClientMetadata: { properties: [...CLIENT_EXTRAS] },
+    extraParams: ['https://id.oidc.se/param/userMessage', 'https://id.oidc.se/param/signRequest'],
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    clientBasedCORS: (_ctx, origin, client) => input.corsAllowed(origin, client.redirectUris ?? []),
+    interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}`, policy: freshLoginPolicy() },
+    features: {
+      devInteractions: { enabled: false },
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
+      requestObjects: { enabled: true },
+      dPoP: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      claimsParameter: { enabled: true },
+      // CIBA arrives with its own issue (docs/oidc.md): the adapter already stores its model.
+      ciba: { enabled: false },
+    },
+    ttl: { ...OIDC_TTL },
+  };
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Controller, Get, HttpCode, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../common/access/access.decorators.js';
+import { LOGIN_PAGE_HEADERS, loginLanguage, loginPage, loginProblemPage } from './oidc-login-page.js';
+import { OidcInteractionsService } from './oidc-interactions.service.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ASSETS: Record<string, { body: Buffer; type: string }> = {
+  'login.js': { body: readFileSync(join(here, 'assets', 'login.js')), type: 'text/javascript; charset=utf-8' },
+  'login.css': { body: readFileSync(join(here, 'assets', 'login.css')), type: 'text/css; charset=utf-8' },
+};
+const ASSET_VERSION = createHash('sha256')
+  .update(
+    Object.values(ASSETS)
+      .map((asset) => asset.body.toString('utf8'))
+      .join('\0'),
+  )
+  .digest('hex')
+  .slice(0, 12);
+
+/** Our login interaction of the OpenID Provider (docs/oidc.md, "The login page"). */
+@ApiExcludeController()
+@Public()
+@Controller('oidc')
+export class OidcInteractionController {
+  private readonly logger = new Logger('OidcInteraction');
+
+  constructor(private readonly interactions: OidcInteractionsService) {}
+
+  @Get('interaction-assets/:name')
+  asset(@Param('name') name: string, @Res() reply: FastifyReply): void {
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!asset) {
+      void reply.status(404).type('application/json').send({ error: 'invalid_request', error_description: 'No such file.' });
+      return;
+    }
+    void reply
+      .type(asset.type)
+      .header('cache-control', 'public, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .send(asset.body);
+  }
+
+  @Get('interaction/:uid')
+  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const state = await this.guarded(reply, () => this.interactions.open(request, reply));
+    if (!state || state.kind === 'finished') return;
+    const html = loginPage({
+      language: loginLanguage(state.uiLocales),
+      uid: (request.params as { uid: string }).uid,
+      clientName: state.client.name,
+      sessionId: state.login.sessionId,
+      kioskToken: state.login.kioskToken ?? '',
+      assetVersion: ASSET_VERSION,
+    });
+    void reply.headers(LOGIN_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+  }
+
+  @Get('interaction/:uid/done')
+  async done(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const finished = await this.guarded(reply, () => this.interactions.done(request, reply));
+    // Still pending (a reload, a step back): the page again.
+    if (finished === false)
+      void reply
+        .status(303)
+        .header('location', `/oidc/interaction/${encodeURIComponent((request.params as { uid: string }).uid)}`)
+        .send();
+  }
+
+  @Post('interaction/:uid/cancel')
+  @HttpCode(303)
+  async cancel(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.guarded(reply, () => this.interactions.cancel(request, reply));
+  }
+
+  /** An unknown or expired interaction (no cookie, a stale tab) gets a page that says so, not a stack trace. */
+  private async guarded<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name !== 'SessionNotFound' && name !== 'InvalidRequest') throw error;
+      this.logger.debug({ err: name }, 'Login interaction not found');
+      if (!reply.sent) {
+        void reply
+          .status(400)
+          .headers(LOGIN_PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(loginProblemPage(loginLanguage(undefined)));
+      }
+      return undefined;
+    }
+  }
+}

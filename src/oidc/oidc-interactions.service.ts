@@ -1,0 +1,161 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { InteractionResults } from 'oidc-provider';
+import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { TeamsService } from '../teams/teams.service.js';
+import { AMR, loginMethodFor } from './oidc-acr.js';
+import { personSubject } from './oidc-claims.js';
+import type { OidcClient } from './oidc-client.js';
+import { OidcClientStore } from './oidc-client.store.js';
+import { OIDC_TTL } from './oidc-configuration.js';
+import { OidcLoginRecords, type InteractionLogin } from './oidc-login-records.js';
+import { clientPrincipal } from './oidc-principal.js';
+import { OidcProviderService } from './oidc-provider.service.js';
+import { loginHintPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
+
+const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
+
+type Details = Awaited<ReturnType<Awaited<ReturnType<OidcProviderService['provider']>>['interactionDetails']>>;
+
+export type PageState = { kind: 'page'; client: OidcClient; login: InteractionLogin; uiLocales: unknown } | { kind: 'finished' };
+
+/** The login interaction (docs/oidc.md, "The login page"): an e-ID session of the same engine as the API's. */
+@Injectable()
+export class OidcInteractionsService {
+  constructor(
+    private readonly oidc: OidcProviderService,
+    private readonly clients: OidcClientStore,
+    private readonly records: OidcLoginRecords,
+    private readonly sessions: SessionsService,
+    private readonly teams: TeamsService,
+    private readonly registry: EidProviderRegistry,
+    @Inject(serverConfig.KEY) private readonly server: ServerConfig,
+  ) {}
+
+  /** The page's session, started on the first visit and found again on a reload or the app's return. */
+  async open(request: FastifyRequest, reply: FastifyReply): Promise<PageState> {
+    const details = await this.details(request, reply);
+    const client = await this.clientOf(details);
+    const existing = await this.records.findLogin(details.uid);
+    if (existing) return { kind: 'page', client, login: existing, uiLocales: details.params.ui_locales };
+
+    const hint = loginHintPersonalNumber(details.params.login_hint);
+    const pushed = Boolean((details as { parJti?: string }).parJti) || (details.trusted ?? []).includes('login_hint');
+    if (hint && (!hint.valid || !pushed)) {
+      // URLs end up in logs: a personal number travels only inside PAR or a signed request (docs/oidc.md).
+      return this.finish(request, reply, {
+        error: 'invalid_request',
+        error_description: 'login_hint may carry a personal number only in a pushed (PAR) or signed (JAR) request',
+      });
+    }
+    const usable = (client.providers ?? ALL_PROVIDERS).filter((name) => this.registry.find(name)?.supports(client.environment));
+    const method = loginMethodFor(details.params.acr_values as string | undefined, usable, client.environment);
+    if (!method) {
+      return this.finish(request, reply, {
+        error: 'unmet_authentication_requirements',
+        error_description: 'None of the requested acr_values is available to this client',
+      });
+    }
+    const started = await this.sessions.start(await this.principalOf(client), method.provider, {
+      endUserIp: request.ip,
+      metadata: { oidcClientId: client.clientId },
+      // The e-ID app brings a phone's browser back here (docs/same-device.md).
+      returnUrl: `${this.server.publicBaseUrl}/oidc/interaction/${details.uid}`,
+      userVisibleData: userVisibleDataOf(details.params['https://id.oidc.se/param/userMessage'], details.params.ui_locales),
+      ...(hint && method.provider === 'bankid' ? { requirement: { personalNumber: hint.digits } } : {}),
+    });
+    const kioskToken = started.kioskUrl ? (new URL(started.kioskUrl).hash.match(/[#&]t=([^&]+)/)?.[1] ?? null) : null;
+    const login: InteractionLogin = { sessionId: started.sessionId, ...method, kioskToken };
+    await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
+    return { kind: 'page', client, login, uiLocales: details.params.ui_locales };
+  }
+
+  /** The session's outcome ends the interaction: a login for the client, or access_denied naming the hintCode. */
+  async done(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const details = await this.details(request, reply);
+    const login = await this.records.findLogin(details.uid);
+    if (!login) return false;
+    const client = await this.clientOf(details);
+    const view = await this.sessions.poll(await this.principalOf(client), login.sessionId);
+    if (view.status === 'pending') return false;
+    if (view.status !== 'complete' || !('user' in view) || !view.user) {
+      const hintCode = 'hintCode' in view ? view.hintCode : undefined;
+      await this.finish(request, reply, {
+        error: 'access_denied',
+        error_description: `The e-ID login did not complete (hintCode: ${hintCode ?? view.status})`,
+      });
+      return true;
+    }
+    const accountId = personSubject(this.oidc.personSubjectKey, client.environment, view.user.personalNumber);
+    const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
+    const provider = await this.oidc.provider();
+    const grant = new provider.Grant({ accountId, clientId: client.clientId });
+    grant.addOIDCScope(scope);
+    const claims =
+      typeof details.params.claims === 'string'
+        ? (JSON.parse(details.params.claims) as Record<string, Record<string, unknown> | undefined>)
+        : {};
+    const requestedClaims = [...Object.keys(claims.id_token ?? {}), ...Object.keys(claims.userinfo ?? {})];
+    if (requestedClaims.length) grant.addOIDCClaims(requestedClaims);
+    const grantId = await grant.save();
+    // The login's claims, by its grant: every token of this login (and only of it) reads them.
+    await this.records.saveAccount(
+      grantId,
+      {
+        clientId: client.clientId,
+        subject: accountId,
+        user: view.user,
+        txn: view.sessionId,
+        resultToken: 'resultToken' in view ? view.resultToken : undefined,
+        acr: login.acr,
+        personalNumberClaim: client.personalNumberClaim,
+      },
+      scope.split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session,
+    );
+    const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
+    await this.finish(request, reply, {
+      login: { accountId, acr: login.acr, amr: [AMR[login.provider] ?? login.provider], ts: Math.floor(completedAt / 1000) },
+      consent: { grantId },
+    });
+    return true;
+  }
+
+  /** The cancel button: the e-ID session is cancelled and the client gets access_denied. */
+  async cancel(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const details = await this.details(request, reply);
+    const login = await this.records.findLogin(details.uid);
+    if (login) {
+      const client = await this.clientOf(details);
+      // Already ended (the app cancelled first): the client is told the same.
+      await this.sessions.cancel(await this.principalOf(client), login.sessionId).catch(() => undefined);
+    }
+    await this.finish(request, reply, {
+      error: 'access_denied',
+      error_description: 'The user cancelled the e-ID login (hintCode: cancelled)',
+    });
+  }
+
+  private async details(request: FastifyRequest, reply: FastifyReply): Promise<Details> {
+    const provider = await this.oidc.provider();
+    return provider.interactionDetails(request.raw, reply.raw);
+  }
+
+  private async clientOf(details: Details): Promise<OidcClient> {
+    const client = await this.clients.findByClientId(String(details.params.client_id));
+    if (!client) throw new Error('The interaction names a client that no longer exists');
+    return client;
+  }
+
+  private async principalOf(client: OidcClient) {
+    return clientPrincipal(client, await this.teams.get(client.teamId));
+  }
+
+  private async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults): Promise<PageState> {
+    reply.hijack();
+    const provider = await this.oidc.provider();
+    await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+    return { kind: 'finished' };
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock/clock.js';
+import { DataCipher } from '../common/crypto/data-cipher.js';
+import type { OidcAccount } from './oidc-claims.js';
+import type { DeviceChoice } from './oidc-acr.js';
+import { OidcModelStore } from './oidc-model.store.js';
+
+/** The e-ID session a login page started, by interaction uid: a reload or the app's return finds it again. */
+export interface InteractionLogin {
+  sessionId: string;
+  acr: string;
+  provider: string;
+  device: DeviceChoice;
+  kioskToken: string | null;
+}
+
+/** An account as findAccount reads it: the login's claims and the client's plain personal number name. */
+export interface StoredAccount extends OidcAccount {
+  acr: string;
+  personalNumberClaim: string | null;
+}
+
+// Our own records beside oidc-provider's models, in the same table under names the library never uses.
+const LOGIN = 'EidgwInteractionLogin';
+const ACCOUNT = 'EidgwAccount';
+const aad = (model: string, id: string) => `oidc_models:${model}:${id}`;
+
+/** What our login interaction keeps between requests (docs/oidc.md, "State"), encrypted like the provider's models. */
+@Injectable()
+export class OidcLoginRecords {
+  constructor(
+    private readonly store: OidcModelStore,
+    private readonly cipher: DataCipher,
+    private readonly clock: Clock,
+  ) {}
+
+  saveLogin(uid: string, login: InteractionLogin, ttlSeconds: number): Promise<void> {
+    return this.put(LOGIN, uid, login, ttlSeconds);
+  }
+
+  findLogin(uid: string): Promise<InteractionLogin | undefined> {
+    return this.get(LOGIN, uid);
+  }
+
+  /** Kept while a token of the login may still ask for its claims: the refresh token's life with offline_access. */
+  saveAccount(grantId: string, account: StoredAccount, ttlSeconds: number): Promise<void> {
+    // Filed under its grant too: revoking the grant (a revoked token, a code used twice) erases it.
+    return this.put(ACCOUNT, grantId, account, ttlSeconds, grantId);
+  }
+
+  findAccount(grantId: string): Promise<StoredAccount | undefined> {
+    return this.get(ACCOUNT, grantId);
+  }
+
+  private async put(model: string, id: string, value: unknown, ttlSeconds: number, grantId: string | null = null): Promise<void> {
+    await this.store.upsert({
+      model,
+      id,
+      payloadEnc: this.cipher.encryptJson(value, aad(model, id)),
+      grantId,
+      uid: null,
+      userCode: null,
+      expiresAt: new Date(this.clock.nowMs() + ttlSeconds * 1000),
+    });
+  }
+
+  private async get<T>(model: string, id: string): Promise<T | undefined> {
+    const stored = await this.store.find(model, id, this.clock.now());
+    return stored ? this.cipher.decryptJson<T>(stored.payloadEnc, aad(model, id)) : undefined;
+  }
+}

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+/** One row of oidc_models as the adapter reads it back. */
+export interface StoredModel {
+  payloadEnc: Buffer;
+  consumedAt: Date | null;
+}
+
+export interface ModelRow {
+  model: string;
+  id: string;
+  payloadEnc: Buffer;
+  grantId: string | null;
+  uid: string | null;
+  userCode: string | null;
+  expiresAt: Date | null;
+}
+
+interface Row {
+  payload_enc: Buffer;
+  consumed_at: Date | null;
+}
+
+const toStored = (row: Row | undefined): StoredModel | undefined =>
+  row ? { payloadEnc: row.payload_enc, consumedAt: row.consumed_at } : undefined;
+
+/** Every statement on oidc_models: the storage of oidc-provider's models (docs/oidc.md, "State"). */
+@Injectable()
+export class OidcModelStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async upsert(row: ModelRow): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO oidc_models (model, id, payload_enc, grant_id, uid, user_code, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (model, id) DO UPDATE
+         SET payload_enc = EXCLUDED.payload_enc, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
+             user_code = EXCLUDED.user_code, expires_at = EXCLUDED.expires_at`,
+      [row.model, row.id, row.payloadEnc, row.grantId, row.uid, row.userCode, row.expiresAt],
+    );
+  }
+
+  async find(model: string, id: string, now: Date): Promise<StoredModel | undefined> {
+    const [row]: Row[] = await this.dataSource.query(
+      `SELECT payload_enc, consumed_at FROM oidc_models
+        WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+      [model, id, now],
+    );
+    return toStored(row);
+  }
+
+  async findBy(
+    model: string,
+    column: 'uid' | 'user_code',
+    value: string,
+    now: Date,
+  ): Promise<{ id: string; stored: StoredModel } | undefined> {
+    // The column name is one of two literals, never input.
+    const [row]: (Row & { id: string })[] = await this.dataSource.query(
+      `SELECT id, payload_enc, consumed_at FROM oidc_models
+        WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > $3) LIMIT 1`,
+      [model, value, now],
+    );
+    return row ? { id: row.id, stored: toStored(row)! } : undefined;
+  }
+
+  async consume(model: string, id: string, now: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE oidc_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`, [
+      model,
+      id,
+      now,
+    ]);
+  }
+
+  async destroy(model: string, id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM oidc_models WHERE model = $1 AND id = $2`, [model, id]);
+  }
+
+  /** A grant's codes and tokens of every model go together (a revoked grant, a code used twice). */
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM oidc_models WHERE grant_id = $1`, [grantId]);
+  }
+
+  /** Deletes expired rows in batches, so one purge never holds a long lock; answers how many went. */
+  async purgeExpired(now: Date, batchSize: number): Promise<number> {
+    const [, deleted]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM oidc_models WHERE ctid IN (
+         SELECT ctid FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= $1 LIMIT $2)`,
+      [now, batchSize],
+    );
+    return deleted;
+  }
+}

@@ -1,0 +1,14 @@
+import type { ApiKey } from '../api-keys/api-key.entity.js';
+import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import type { Team } from '../teams/team.entity.js';
+import type { OidcClient } from './oidc-client.js';
+
+/**
+ * An OIDC client acting as its team's key toward the session engine: its sessions are the team's, in
+ * the client's environment, with no API key of their own (api_key_id stays null; the client's id is in
+ * the session's metadata as oidcClientId, docs/oidc.md).
+ */
+export function clientPrincipal(client: OidcClient, team: Team): ApiKeyPrincipal {
+  const apiKey = { id: null, teamId: team.id, environment: client.environment, scopes: ['sessions:read', 'sessions:write'] };
+  return { kind: 'apiKey', apiKey: apiKey as unknown as ApiKey, team };
+}

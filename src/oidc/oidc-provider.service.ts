@@ -1,0 +1,106 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import Provider, { type Account, type KoaContextWithOIDC } from 'oidc-provider';
+import { Clock } from '../common/clock/clock.js';
+import { DataCipher } from '../common/crypto/data-cipher.js';
+import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import { SigningKeysService } from '../tokens/signing-keys.service.js';
+import { oidcAdapterFactory } from './oidc-adapter.js';
+import { accountClaims, pairwiseSubject } from './oidc-claims.js';
+import { clientMetadata } from './oidc-client-metadata.js';
+import { secretAad } from './oidc-client.js';
+import { OidcClientStore } from './oidc-client.store.js';
+import { oidcConfiguration } from './oidc-configuration.js';
+import { OidcLoginRecords } from './oidc-login-records.js';
+import { OidcModelStore } from './oidc-model.store.js';
+
+// A replica notices a rotated signing key within this long; the old key stays published far longer.
+const KEY_CHECK_INTERVAL_MS = 60_000;
+
+/**
+ * The one oidc-provider instance, rebuilt when the service's signing key rotates (the library takes
+ * its keys at construction). All its state is in the database, so a rebuild loses nothing.
+ */
+@Injectable()
+export class OidcProviderService {
+  private readonly logger = new Logger('OidcProvider');
+  private current: { kid: string; provider: Provider; checkedAt: number } | undefined;
+  private building: Promise<Provider> | undefined;
+  private readonly subjectKey: Buffer;
+
+  constructor(
+    private readonly signingKeys: SigningKeysService,
+    private readonly clients: OidcClientStore,
+    private readonly models: OidcModelStore,
+    private readonly records: OidcLoginRecords,
+    private readonly cipher: DataCipher,
+    private readonly clock: Clock,
+    @Inject(serverConfig.KEY) private readonly server: ServerConfig,
+  ) {
+    this.subjectKey = cipher.deriveKey('oidc-subject');
+  }
+
+  get issuer(): string {
+    return `${this.server.publicBaseUrl}/oidc`;
+  }
+
+  /** The key that makes a person's stable subject (docs/oidc.md, "Subjects"). */
+  get personSubjectKey(): Buffer {
+    return this.subjectKey;
+  }
+
+  async provider(): Promise<Provider> {
+    const now = this.clock.nowMs();
+    if (this.current && now - this.current.checkedAt < KEY_CHECK_INTERVAL_MS) return this.current.provider;
+    this.building ??= this.refresh(now).finally(() => (this.building = undefined));
+    return this.building;
+  }
+
+  private async refresh(now: number): Promise<Provider> {
+    const jwk = await this.signingKeys.activePrivateJwk();
+    const current = this.current;
+    if (current && current.kid === jwk.kid) {
+      current.checkedAt = now;
+      return current.provider;
+    }
+    const provider = new Provider(
+      this.issuer,
+      oidcConfiguration({
+        signingJwk: jwk,
+        cookieKey: this.cipher.deriveKey('oidc-cookies').toString('base64url'),
+        adapter: oidcAdapterFactory({
+          store: this.models,
+          cipher: this.cipher,
+          clock: this.clock,
+          clients: { metadataOf: (clientId) => this.clientMetadataOf(clientId) },
+        }),
+        findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token),
+        pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
+        corsAllowed: (origin, redirectUris) => redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
+      }),
+    );
+    // The mount sets X-Forwarded-* from PUBLIC_BASE_URL, so every URL the provider writes starts with the issuer.
+    provider.proxy = true;
+    provider.on('server_error', (_ctx: unknown, error: Error) => this.logger.error({ err: error.message }, 'OpenID Provider error'));
+    this.current = { kid: jwk.kid!, provider, checkedAt: now };
+    return provider;
+  }
+
+  private async clientMetadataOf(clientId: string) {
+    const client = await this.clients.findByClientId(clientId);
+    if (!client) return undefined;
+    const secret = client.secretEnc ? this.cipher.decrypt(client.secretEnc, secretAad(client.id)) : undefined;
+    return clientMetadata(client, secret);
+  }
+
+  /**
+   * The account is the person (accountId = their stable subject); the claims are those of the e-ID
+   * login behind the token's grant, for the client that asked for it only (docs/oidc.md, "State").
+   */
+  private async findAccount(ctx: KoaContextWithOIDC, accountId: string, token?: { grantId?: string }): Promise<Account | undefined> {
+    // Without a token (the authorization endpoint checking its session) only the subject is needed.
+    if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
+    const account = await this.records.findAccount(token.grantId);
+    if (!account || account.clientId !== ctx.oidc.client?.clientId || account.subject !== accountId) return undefined;
+    return { accountId, claims: () => accountClaims(account, account.personalNumberClaim) as Awaited<ReturnType<Account['claims']>> };
+  }
+}

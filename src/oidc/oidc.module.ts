@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { TeamsModule } from '../teams/teams.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { OidcClientStore } from './oidc-client.store.js';
+import { OidcClientsController } from './oidc-clients.controller.js';
+import { OidcClientsService } from './oidc-clients.service.js';
+import { OidcHooks } from './oidc-hooks.js';
+import { OidcInteractionController } from './oidc-interaction.controller.js';
+import { OidcInteractionsService } from './oidc-interactions.service.js';
+import { OidcLoginRecords } from './oidc-login-records.js';
+import { OidcModelPurgeJob } from './oidc-model-purge.job.js';
+import { OidcModelStore } from './oidc-model.store.js';
+import { OidcProviderService } from './oidc-provider.service.js';
+import { OidcController } from './oidc.controller.js';
+
+/** The OpenID Provider front (docs/oidc.md). The interaction controller comes first: its routes are more specific. */
+@Module({
+  imports: [SessionsModule, TeamsModule, TokensModule, EidProvidersModule],
+  controllers: [OidcClientsController, OidcInteractionController, OidcController],
+  providers: [
+    OidcModelStore,
+    OidcClientStore,
+    OidcClientsService,
+    OidcLoginRecords,
+    OidcProviderService,
+    OidcInteractionsService,
+    OidcModelPurgeJob,
+    OidcHooks,
+  ],
+  exports: [OidcClientsService],
+})
+export class OidcModule {}
