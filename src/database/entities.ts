@@ -27,6 +27,7 @@ import { RecordApiKeyLastUse1795303600000 } from '../../migrations/1795303600000
 import { OrderSimulatorOrdersByInsertion1795303700000 } from '../../migrations/1795303700000-OrderSimulatorOrdersByInsertion.js';
 import { CountConsoleLoginFailures1795303733000 } from '../../migrations/1795303733000-CountConsoleLoginFailures.js';
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
+import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   OrderSimulatorOrdersByInsertion1795303700000,
   CountConsoleLoginFailures1795303733000,
   CreateOidcClientsAndModels1795304270000,
+  AddPaymentAndRisk1795304600000,
 ];
