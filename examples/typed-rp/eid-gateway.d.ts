@@ -346,6 +346,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a payment session: the end user approves the transaction shown in the e-ID app (QR or autostart) */
+        post: operations["payment_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -850,6 +867,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.session.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment ended: the end user approved it
+         * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
+         */
+        post: operations["webhook_payment_session_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.session.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment ended otherwise (userCancel, riskTooHigh, …)
+         * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
+         */
+        post: operations["webhook_payment_session_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.session.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pending payment's hintCode changed (only to endpoints that list it)
+         * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
+         */
+        post: operations["webhook_payment_session_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1010,6 +1087,11 @@ export interface components {
             monthlyLimit: number | null;
             /** @description Distinct client IP addresses per calendar month (UTC); null: no limit. */
             ipLimit: number | null;
+            /**
+             * @description The highest risk a completion may have; above it the session fails riskTooHigh. null: any risk.
+             * @enum {string|null}
+             */
+            maxRisk: "low" | "moderate" | null;
             /** Format: date-time */
             validUntil: string | null;
             /** Format: date-time */
@@ -1047,6 +1129,11 @@ export interface components {
             /** @description Distinct client IP addresses per calendar month (UTC). */
             ipLimit?: number;
             /**
+             * @description The highest risk the e-ID provider may judge a completion (BankID's risk indication): above it the session fails with hintCode riskTooHigh and no user. Absent: any risk is accepted.
+             * @enum {string}
+             */
+            maxRisk?: "low" | "moderate";
+            /**
              * Format: date-time
              * @description ISO 8601; the key answers 403 api_key_expired after it.
              * @example 2027-01-31T00:00:00Z
@@ -1073,6 +1160,11 @@ export interface components {
             monthlyLimit: number | null;
             /** @description Distinct client IP addresses per calendar month (UTC); null: no limit. */
             ipLimit: number | null;
+            /**
+             * @description The highest risk a completion may have; above it the session fails riskTooHigh. null: any risk.
+             * @enum {string|null}
+             */
+            maxRisk: "low" | "moderate" | null;
             /** Format: date-time */
             validUntil: string | null;
             /** Format: date-time */
@@ -1112,6 +1204,11 @@ export interface components {
             monthlyLimit: number | null;
             /** @description Distinct client IP addresses per calendar month (UTC); null: no limit. */
             ipLimit: number | null;
+            /**
+             * @description The highest risk a completion may have; above it the session fails riskTooHigh. null: any risk.
+             * @enum {string|null}
+             */
+            maxRisk: "low" | "moderate" | null;
             /** Format: date-time */
             validUntil: string | null;
             /** Format: date-time */
@@ -1247,16 +1344,55 @@ export interface components {
             givenName?: string;
             surname?: string;
             /**
+             * @description The risk the simulated provider judges the order, to play a key's maxRisk (riskTooHigh).
+             * @default low
+             * @enum {string}
+             */
+            risk?: "low" | "moderate" | "high";
+            /**
              * @default approve
              * @enum {string}
              */
             action?: "approve" | "cancel";
         };
+        RecipientDto: {
+            /**
+             * @description Who is paid, as the app shows it.
+             * @example Example Shop AB
+             */
+            name: string;
+        };
+        MoneyDto: {
+            /**
+             * @description A comma and exactly two decimals.
+             * @example 1000,00
+             */
+            amount: string;
+            /**
+             * @description An ISO 4217 currency code.
+             * @example SEK
+             */
+            currency: string;
+        };
+        UserVisibleTransactionDto: {
+            /**
+             * @description `card`: a card payment (with money); `npa`: a non-payment authorisation (no money).
+             * @enum {string}
+             */
+            transactionType: "card" | "npa";
+            recipient: components["schemas"]["RecipientDto"];
+            /** @description Required for card, not allowed for npa. */
+            money?: components["schemas"]["MoneyDto"];
+            /** @description A warning the app shows above the transaction. */
+            riskWarning?: string;
+        };
         ScanAnswerDto: {
             /** @enum {string} */
-            operation: "auth" | "sign";
-            /** @description The text to sign (or of an auth order that has one). */
+            operation: "auth" | "sign" | "payment";
+            /** @description The text to sign (or of an auth or payment order that has one). */
             userVisibleData?: string;
+            /** @description payment: the transaction the person approves. */
+            userVisibleTransaction?: components["schemas"]["UserVisibleTransactionDto"];
             /** @enum {boolean} */
             scanned: true;
             /** @enum {string} */
@@ -1280,13 +1416,39 @@ export interface components {
         };
         PhoneAnswerAnswerDto: {
             /** @enum {string} */
-            operation: "auth" | "sign";
-            /** @description The text to sign (or of an auth order that has one). */
+            operation: "auth" | "sign" | "payment";
+            /** @description The text to sign (or of an auth or payment order that has one). */
             userVisibleData?: string;
+            /** @description payment: the transaction the person approves. */
+            userVisibleTransaction?: components["schemas"]["UserVisibleTransactionDto"];
             /** @enum {boolean} */
             answered: true;
             /** @enum {string} */
             action: "approve" | "decline";
+        };
+        WebDeviceDto: {
+            /**
+             * @description The domain of the page the person started from.
+             * @example shop.example
+             */
+            referringDomain?: string;
+            /** @description The browser's User-Agent header; one longer than the provider takes is cut to its limit (see docs/api.md, Device data). */
+            userAgent?: string;
+            /** @description A stable identifier of the browser you keep (e.g. a hash of a cookie value). */
+            deviceIdentifier?: string;
+        };
+        AppDeviceDto: {
+            /**
+             * @description Your app’s identifier (bundle id, package name).
+             * @example com.example.shop
+             */
+            appIdentifier?: string;
+            /** @example IOS 17.1 */
+            deviceOS?: string;
+            /** @example iPhone15,2 */
+            deviceModelName?: string;
+            /** @description A stable identifier of the device you keep. */
+            deviceIdentifier?: string;
         };
         StartSessionDto: {
             /**
@@ -1328,6 +1490,10 @@ export interface components {
              * @example EXTENDED
              */
             minRegistrationLevel?: string;
+            /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
+            web?: components["schemas"]["WebDeviceDto"];
+            /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
+            app?: components["schemas"]["AppDeviceDto"];
             /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
@@ -1352,10 +1518,10 @@ export interface components {
              */
             environment?: "test" | "live";
             /**
-             * @description `auth` identifies the end user, `sign` has them sign a text.
+             * @description `auth` identifies the end user, `sign` has them sign a text, `payment` has them approve a transaction.
              * @enum {string}
              */
-            operation?: "auth" | "sign";
+            operation?: "auth" | "sign" | "payment";
             /**
              * @description `app`: QR or autostart on a device; `phone`: the RP's call centre.
              * @enum {string}
@@ -1493,10 +1659,10 @@ export interface components {
              */
             environment?: "test" | "live";
             /**
-             * @description `auth` identifies the end user, `sign` has them sign a text.
+             * @description `auth` identifies the end user, `sign` has them sign a text, `payment` has them approve a transaction.
              * @enum {string}
              */
-            operation?: "auth" | "sign";
+            operation?: "auth" | "sign" | "payment";
             /**
              * @description `app`: QR or autostart on a device; `phone`: the RP's call centre.
              * @enum {string}
@@ -1624,6 +1790,10 @@ export interface components {
              * @example EXTENDED
              */
             minRegistrationLevel?: string;
+            /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
+            web?: components["schemas"]["WebDeviceDto"];
+            /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
+            app?: components["schemas"]["AppDeviceDto"];
             /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
@@ -1706,6 +1876,65 @@ export interface components {
             /** @description Base64 data that is signed but not shown. */
             userNonVisibleData?: string;
         };
+        StartPaymentDto: {
+            /**
+             * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
+             * @example 192.0.2.10
+             */
+            endUserIp: string;
+            /** @description Plain text the e-ID app shows the user. */
+            userVisibleData?: string;
+            /**
+             * @description How the app renders userVisibleData.
+             * @default plaintext
+             * @enum {string}
+             */
+            userVisibleDataFormat?: "plaintext" | "simpleMarkdownV1";
+            /**
+             * @description Same-device flows: where the e-ID app returns the user (https; http outside production). The service appends eidgw_nonce; your page sends it to POST /api/v1/auth/{sessionId}/return (docs/same-device.md).
+             * @example https://rp.example/login/return
+             */
+            returnUrl?: string;
+            /**
+             * @description Replace an order nobody picked up (startFailed) with a new one under the same session, until the session expires.
+             * @default false
+             */
+            autoRenew?: boolean;
+            /** @description Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber). */
+            requirement?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
+            web?: components["schemas"]["WebDeviceDto"];
+            /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
+            app?: components["schemas"]["AppDeviceDto"];
+            /**
+             * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
+             * @example {
+             *       "orderId": "A-1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            userVisibleTransaction: components["schemas"]["UserVisibleTransactionDto"];
+            /** @description What you know that makes this payment riskier; the provider weighs it in its risk assessment. */
+            riskFlags?: ("newCard" | "newCustomer" | "newRecipient" | "highRiskRecipient" | "largeAmount" | "foreignCurrency" | "cryptoCurrencyPurchase" | "moneyTransfer" | "overseasTransaction" | "recurringPayment" | "suspiciousPaymentPattern" | "other")[];
+            /** @description Base64 data that is signed with the payment but not shown. */
+            userNonVisibleData?: string;
+        };
         SessionRowDto: {
             /**
              * Format: uuid
@@ -1720,10 +1949,10 @@ export interface components {
              */
             environment: "test" | "live";
             /**
-             * @description `auth` identifies the end user, `sign` has them sign a text.
+             * @description `auth` identifies the end user, `sign` has them sign a text, `payment` has them approve a transaction.
              * @enum {string}
              */
-            operation: "auth" | "sign";
+            operation: "auth" | "sign" | "payment";
             /**
              * @description `app`: QR or autostart on a device; `phone`: the RP's call centre.
              * @enum {string}
@@ -1767,7 +1996,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1798,7 +2027,7 @@ export interface components {
              */
             url: string;
             /** @description Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             /**
              * @description Sessions started with keys of this environment are sent here.
              * @default test
@@ -1821,7 +2050,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -1854,7 +2083,7 @@ export interface components {
              */
             url?: string;
             /** @description Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             /** @description null clears it. */
             description?: Record<string, never> | null;
             /** @description false pauses deliveries (pending ones wait); true resumes them and forgives past failures. */
@@ -1903,7 +2132,7 @@ export interface components {
             /** Format: uuid */
             sessionId: string;
             /** @enum {string} */
-            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "auth.session.updated" | "sign.session.updated";
+            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attemptCount: number;
@@ -2423,10 +2652,10 @@ export interface components {
              */
             environment?: "test" | "live";
             /**
-             * @description `auth` identifies the end user, `sign` has them sign a text.
+             * @description `auth` identifies the end user, `sign` has them sign a text, `payment` has them approve a transaction.
              * @enum {string}
              */
-            operation?: "auth" | "sign";
+            operation?: "auth" | "sign" | "payment";
             /**
              * @description `app`: QR or autostart on a device; `phone`: the RP's call centre.
              * @enum {string}
@@ -2469,7 +2698,7 @@ export interface components {
              * @example auth.session.completed
              * @enum {string}
              */
-            type: "auth.session.completed" | "auth.session.failed" | "auth.session.updated" | "sign.session.completed" | "sign.session.failed" | "sign.session.updated";
+            type: "auth.session.completed" | "auth.session.failed" | "auth.session.updated" | "sign.session.completed" | "sign.session.failed" | "sign.session.updated" | "payment.session.completed" | "payment.session.failed" | "payment.session.updated";
             /**
              * Format: date-time
              * @description When the session ended (or, for `*.updated`, its hintCode changed), not when this attempt was made.
@@ -4623,6 +4852,164 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["StartPhoneSignDto"];
+            };
+        };
+        responses: {
+            /** @description Phone sessions have no QR fields, autostart token or kioskUrl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSessionAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`), `provider_rejected_request`; or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "provider_rejected_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`, `operation_not_supported`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider" | "operation_not_supported";
+                    };
+                };
+            };
+            /** @description Conflict: `order_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "order_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    payment_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartPaymentDto"];
             };
         };
         responses: {
@@ -7528,6 +7915,129 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventDto"] & {
                     /** @constant */
                     type?: "sign.session.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the message; anything else is retried (410 Gone disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_session_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The same on every attempt and redelivery of a message: deduplicate on it.
+                 * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock.
+                 * @example 1795255212
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256(secret, id + "." + timestamp + "." + raw body)>`; two entries, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventDto"] & {
+                    /** @constant */
+                    type?: "payment.session.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the message; anything else is retried (410 Gone disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_session_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The same on every attempt and redelivery of a message: deduplicate on it.
+                 * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock.
+                 * @example 1795255212
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256(secret, id + "." + timestamp + "." + raw body)>`; two entries, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventDto"] & {
+                    /** @constant */
+                    type?: "payment.session.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the message; anything else is retried (410 Gone disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_session_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The same on every attempt and redelivery of a message: deduplicate on it.
+                 * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock.
+                 * @example 1795255212
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256(secret, id + "." + timestamp + "." + raw body)>`; two entries, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventDto"] & {
+                    /** @constant */
+                    type?: "payment.session.updated";
                 };
             };
         };

@@ -13,6 +13,7 @@ export function apiKeyView(apiKey: ApiKey) {
     perMinuteLimit: apiKey.perMinuteLimit,
     monthlyLimit: apiKey.monthlyLimit,
     ipLimit: apiKey.ipLimit,
+    maxRisk: apiKey.maxRisk ?? null,
     validUntil: apiKey.validUntil,
     blockedUntil: apiKey.blockedUntil,
     revokedAt: apiKey.revokedAt,

@@ -2,6 +2,10 @@ import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn 
 import { Team } from '../teams/team.entity.js';
 import type { ApiKeyEnvironment } from './api-key-format.js';
 
+/** The highest risk of a completion a key accepts; above it the session fails riskTooHigh (docs/api.md, "Risk"). */
+export const API_KEY_MAX_RISKS = ['low', 'moderate'] as const;
+export type ApiKeyMaxRisk = (typeof API_KEY_MAX_RISKS)[number];
+
 export const API_KEY_SCOPES = ['sessions:read', 'sessions:write', 'otp'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
@@ -52,6 +56,9 @@ export class ApiKey {
   /** Distinct client IP addresses per calendar month (UTC). */
   @Column('integer', { name: 'ip_limit', nullable: true })
   ipLimit: number | null;
+
+  @Column('text', { name: 'max_risk', nullable: true })
+  maxRisk: ApiKeyMaxRisk | null;
 
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;

@@ -13,7 +13,7 @@ import { Team } from '../teams/team.entity.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { ApiKeyChanges } from './api-key-changes.js';
 import { generateApiKey, hashApiKey, parseApiKey, type ApiKeyEnvironment } from './api-key-format.js';
-import { API_KEY_SCOPES, ApiKey, type ApiKeyScope } from './api-key.entity.js';
+import { API_KEY_SCOPES, ApiKey, type ApiKeyMaxRisk, type ApiKeyScope } from './api-key.entity.js';
 
 export interface CreateApiKeyInput {
   teamId: string;
@@ -23,6 +23,7 @@ export interface CreateApiKeyInput {
   perMinuteLimit?: number;
   monthlyLimit?: number;
   ipLimit?: number;
+  maxRisk?: ApiKeyMaxRisk;
   validUntil?: Date;
 }
 
@@ -95,6 +96,7 @@ export class ApiKeysService {
         perMinuteLimit: input.perMinuteLimit ?? null,
         monthlyLimit: input.monthlyLimit ?? null,
         ipLimit: input.ipLimit ?? null,
+        maxRisk: input.maxRisk ?? null,
         validUntil: input.validUntil ?? null,
         blockedUntil: null,
         revokedAt: null,

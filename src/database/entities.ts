@@ -31,6 +31,7 @@ import { IndexSessionsForStats1795304000000 } from '../../migrations/17953040000
 import { CreateAuditEvents1795304100000 } from '../../migrations/1795304100000-CreateAuditEvents.js';
 import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000-CreateSessionEvents.js';
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
+import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   CreateAuditEvents1795304100000,
   CreateSessionEvents1795304200000,
   CreateOidcClientsAndModels1795304270000,
+  AddPaymentAndRisk1795304600000,
 ];

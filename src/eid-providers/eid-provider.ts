@@ -50,12 +50,15 @@ export type QrProfile =
   | { readonly kind: 'animated'; frame(secret: { startToken: string; startSecret: string }, qrTime: number): string }
   | { readonly kind: 'static'; data(orderRef: string): string };
 
-/** auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel"). */
-export type EidOperation = 'auth' | 'sign';
+/**
+ * auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel");
+ * payment has the user approve a card payment or a transfer they see in the app (docs/api.md, "Payment").
+ */
+export type EidOperation = 'auth' | 'sign' | 'payment';
 /** app: a QR or an autostart on a device; phone: the user is on a call with the RP, no QR. */
 export type EidChannel = 'app' | 'phone';
 
-export const EID_OPERATIONS: readonly EidOperation[] = ['auth', 'sign'];
+export const EID_OPERATIONS: readonly EidOperation[] = ['auth', 'sign', 'payment'];
 export const EID_CHANNELS: readonly EidChannel[] = ['app', 'phone'];
 
 export interface StartOrderRequest {
@@ -79,7 +82,41 @@ export interface StartOrderRequest {
   minRegistrationLevel?: string;
   /** Where the e-ID app sends the user back after an autostart (same-device) order. */
   returnUrl?: string;
+  /** payment only: what the app shows the user to approve, and the RP's own view of the risk. */
+  userVisibleTransaction?: UserVisibleTransaction;
+  riskFlags?: string[];
+  /** The device the person uses, for the provider's risk assessment (at most one of the two). */
+  web?: WebDevice;
+  app?: AppDevice;
 }
+
+/** A payment as the e-ID app shows it (docs/api.md, "Payment"). */
+export interface UserVisibleTransaction {
+  transactionType: 'card' | 'npa';
+  recipient: { name: string };
+  /** card only: the amount with a comma and two decimals ("1000,00") and an ISO 4217 currency. */
+  money?: { amount: string; currency: string };
+  riskWarning?: string;
+}
+
+/** A browser the person started from (docs/api.md, "Device data"). */
+export interface WebDevice {
+  referringDomain?: string;
+  userAgent?: string;
+  deviceIdentifier?: string;
+}
+
+/** A native app the person started from (docs/api.md, "Device data"). */
+export interface AppDevice {
+  appIdentifier?: string;
+  deviceOS?: string;
+  deviceModelName?: string;
+  deviceIdentifier?: string;
+}
+
+/** The provider's assessment of an order's risk, lowest first (docs/api.md, "Risk"). */
+export const RISK_LEVELS = ['low', 'moderate', 'high'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 export interface OrderReference {
   environment: ApiKeyEnvironment;
@@ -106,6 +143,8 @@ export type CollectStatus = 'pending' | 'complete' | 'failed';
 export interface CompletedIdentity {
   user: { personalNumber: string; name: string; givenName: string; surname: string };
   device?: { ipAddress?: string; uhi?: string };
+  /** The provider's risk assessment of the order, when it gives one; a key's maxRisk is held against it. */
+  risk?: RiskLevel;
   /** The provider's evidence, as it gives it; its EvidenceProfile says what is kept. */
   evidence?: Record<string, unknown>;
 }

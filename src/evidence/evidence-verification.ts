@@ -1,3 +1,4 @@
+import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { OcspStatus } from './ocsp-response-check.js';
 
 /** The service's own check of a provider's evidence, part by part (docs/evidence.md). */
@@ -23,8 +24,8 @@ export interface EvidenceToVerify {
   trustRoots: readonly string[];
   /** What the completion reports, which the evidence must be of (docs/evidence.md). */
   completion: {
-    /** `auth` expects funcId Identification, `sign` expects Signing. */
-    operation: 'auth' | 'sign';
+    /** `auth` expects funcId Identification, `sign` and `payment` Signing. */
+    operation: EidOperation;
     /** user.personalNumber of the completion: the signer certificate's must be the same. */
     personalNumber?: string;
     /** When the session completed: the signer certificate must be valid then, the OCSP response fresh. */

@@ -23,5 +23,9 @@ export function orderRequestOf(
     userInfoType: request.userInfoType,
     userInfo: request.userInfo,
     minRegistrationLevel: request.minRegistrationLevel,
+    userVisibleTransaction: request.userVisibleTransaction,
+    riskFlags: request.riskFlags,
+    web: request.web,
+    app: request.app,
   };
 }

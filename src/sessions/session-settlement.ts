@@ -19,6 +19,7 @@ import {
   signedTextsAad,
 } from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
+import { heldToMaxRisk } from './session-risk.js';
 import { transitionAfterCollect, type SessionTransition } from './session-state.js';
 import { SessionEndListeners } from './session-end-listeners.js';
 import { SessionEventLog } from './session-event-log.js';
@@ -169,7 +170,10 @@ export class SessionSettlement {
     let slice: Change[] = [];
     let sliceNow = this.clock.now();
     let sliceStarted = performance.now();
-    for (const { session, transition } of items) {
+    for (const item of items) {
+      const { session } = item;
+      // A key's maxRisk turns a too-risky completion into a failure before anything of it is written.
+      const transition = heldToMaxRisk(session, item.transition);
       if (transition.kind === 'none') continue;
       if (slice.length > 0 && transition.kind === 'complete') {
         if (performance.now() - sliceStarted >= SETTLE_SLICE_MS) {

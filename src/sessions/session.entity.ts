@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
-import type { EidChannel, EidOperation } from '../eid-providers/eid-provider.js';
+import type { EidChannel, EidOperation, RiskLevel } from '../eid-providers/eid-provider.js';
 import type { SessionStatus } from './session-state.js';
 
 @Entity('sessions')
@@ -20,7 +20,7 @@ export class Session {
   @Column('text')
   provider: string;
 
-  /** auth or sign (docs/api.md, "Signing and the phone channel"). */
+  /** auth, sign or payment (docs/api.md, "Signing and the phone channel", "Payment"). */
   @Column('text')
   operation: EidOperation;
 
@@ -111,4 +111,8 @@ export class Session {
   /** How many times the order was replaced after startFailed. */
   @Column('integer', { default: 0 })
   renewals: number;
+
+  /** The starting key's maxRisk as it was at start: a completion judged riskier fails riskTooHigh (docs/api.md, "Risk"). */
+  @Column('text', { name: 'max_risk', nullable: true })
+  maxRisk: Exclude<RiskLevel, 'high'> | null;
 }

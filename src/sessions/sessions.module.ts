@@ -20,6 +20,7 @@ import { SessionStore } from './session.store.js';
 import { SessionReader } from './session-reader.js';
 import { SessionReturnsService } from './session-returns.service.js';
 import { SessionsService } from './sessions.service.js';
+import { PaymentController } from './payment.controller.js';
 import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
 @Module({
@@ -32,7 +33,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     QrModule,
     EvidenceModule,
   ],
-  controllers: [SessionsController, SignAndPhoneController, SessionsListingController],
+  controllers: [SessionsController, SignAndPhoneController, PaymentController, SessionsListingController],
   providers: [
     SessionStore,
     SessionReader,

@@ -99,6 +99,7 @@ export class SessionsService {
       autoRenew,
       renewalRequestEnc: autoRenew ? this.cipher.encryptJson(orderRequest, renewalRequestAad(id)) : null,
       renewals: 0,
+      maxRisk: principal.apiKey.maxRisk ?? null,
     };
     await this.store.insert(session);
     this.metrics.sessionStarted(provider.name, kind.operation);

@@ -9,7 +9,7 @@ import { StartSignDto } from './dto/start-sign.dto.js';
 import { SessionsService } from './sessions.service.js';
 
 /** The answers every start route shares (docs/api.md, "Signing and the phone channel"). */
-const StartAnswers = () =>
+export const StartAnswers = () =>
   applyDecorators(
     ApiOkResponse({ type: StartSessionAnswerDto, description: 'Phone sessions have no QR fields, autostart token or kioskUrl.' }),
     ApiProblems(

@@ -1,8 +1,12 @@
 import { ValidationProblemException, type FieldError } from '../common/problem-details/validation-problem.exception.js';
 import { base64LengthOf, NON_VISIBLE_DATA_MAX, SIGN_TEXT_MAX_BASE64 } from './dto/sign-and-phone.validators.js';
 
-/** The routes whose bodies may be large: a sign text and hidden data (docs/api.md, "Signing and the phone channel"). */
-export const SIGN_ROUTES: ReadonlySet<string> = new Set(['/api/v1/sign/:provider/start', '/api/v1/phone/sign/:provider/start']);
+/** The routes whose bodies may be large: a sign text and hidden data (docs/api.md, "Signing and the phone channel", "Payment"). */
+export const SIGN_ROUTES: ReadonlySet<string> = new Set([
+  '/api/v1/sign/:provider/start',
+  '/api/v1/phone/sign/:provider/start',
+  '/api/v1/payment/:provider/start',
+]);
 
 /** Everything of a sign body but its text and hidden data, as JSON: metadata (1 KiB) and a few short fields need far less. */
 export const SIGN_OTHER_FIELDS_MAX_BYTES = 16 * 1024;

@@ -4,9 +4,11 @@ export const WEBHOOK_FINAL_EVENT_TYPES = [
   'auth.session.failed',
   'sign.session.completed',
   'sign.session.failed',
+  'payment.session.completed',
+  'payment.session.failed',
 ] as const;
 // A pending session's hintCode changed; sent only to endpoints that list them (docs/webhooks.md, "Progress events").
-export const WEBHOOK_PROGRESS_EVENT_TYPES = ['auth.session.updated', 'sign.session.updated'] as const;
+export const WEBHOOK_PROGRESS_EVENT_TYPES = ['auth.session.updated', 'sign.session.updated', 'payment.session.updated'] as const;
 export const WEBHOOK_EVENT_TYPES = [...WEBHOOK_FINAL_EVENT_TYPES, ...WEBHOOK_PROGRESS_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What an endpoint created without `eventTypes` receives: the final events only. */

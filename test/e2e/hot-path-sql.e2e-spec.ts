@@ -98,6 +98,7 @@ describe('Hot-path SQL on the sessions table', () => {
       autoRenew: false,
       renewalRequestEnc: null,
       renewals: 0,
+      maxRisk: null,
       ...overrides,
     });
 

@@ -56,12 +56,14 @@ export type Fault =
   | { path: Operation; times: number; delayMs: number }
   | { path: Operation; times: number; garbage: string };
 
-type Operation = 'auth' | 'sign' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
-const OPERATIONS: readonly string[] = ['auth', 'sign', 'phone/auth', 'phone/sign', 'collect', 'cancel'];
+type Operation = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
+const OPERATIONS: readonly string[] = ['auth', 'sign', 'payment', 'phone/auth', 'phone/sign', 'collect', 'cancel'];
 
 interface FakeOrder {
   orderRef: string;
-  operation: 'auth' | 'sign';
+  operation: 'auth' | 'sign' | 'payment';
+  /** payment: what the app shows. */
+  userVisibleTransaction?: Record<string, unknown>;
   channel: 'app' | 'phone';
   /** app channel only. */
   autoStartToken?: string;
@@ -113,6 +115,23 @@ const AUTH_FIELDS = new Set([
   'web',
   'app',
 ]);
+const PAYMENT_FIELDS = new Set([...AUTH_FIELDS, 'userVisibleTransaction', 'riskFlags']);
+const RISK_FLAGS = new Set([
+  'newCard',
+  'newCustomer',
+  'newRecipient',
+  'highRiskRecipient',
+  'largeAmount',
+  'foreignCurrency',
+  'cryptoCurrencyPurchase',
+  'moneyTransfer',
+  'overseasTransaction',
+  'recurringPayment',
+  'suspiciousPaymentPattern',
+  'other',
+]);
+// BankID answers 400 to a longer user agent (in-app browsers send longer ones).
+const USER_AGENT_MAX = 256;
 const PHONE_FIELDS = new Set([
   'personalNumber',
   'callInitiator',
@@ -239,10 +258,14 @@ export class FakeBankIdServer {
   }
 
   /** What the app shows for an order: its operation and its text, decoded. */
-  shown(orderRef: string): { operation: 'auth' | 'sign'; userVisibleData?: string } {
+  shown(orderRef: string): { operation: 'auth' | 'sign' | 'payment'; userVisibleData?: string; userVisibleTransaction?: object } {
     const order = this.pending(orderRef);
     const text = order.userVisibleData === undefined ? undefined : Buffer.from(order.userVisibleData, 'base64').toString('utf8');
-    return { operation: order.operation, ...(text === undefined ? {} : { userVisibleData: text }) };
+    return {
+      operation: order.operation,
+      ...(text === undefined ? {} : { userVisibleData: text }),
+      ...(order.userVisibleTransaction ? { userVisibleTransaction: order.userVisibleTransaction } : {}),
+    };
   }
 
   /**
@@ -348,10 +371,13 @@ export class FakeBankIdServer {
     return this.appStart(path, body);
   }
 
-  /** auth and sign: an order for whoever scans the QR or opens the autostart link. */
-  private appStart(operation: 'auth' | 'sign', body: Record<string, unknown>) {
-    for (const field of Object.keys(body)) if (!AUTH_FIELDS.has(field)) throw invalid(`Unknown parameter ${field}.`);
+  /** auth, sign and payment: an order for whoever scans the QR or opens the autostart link. */
+  private appStart(operation: 'auth' | 'sign' | 'payment', body: Record<string, unknown>) {
+    const fields = operation === 'payment' ? PAYMENT_FIELDS : AUTH_FIELDS;
+    for (const field of Object.keys(body)) if (!fields.has(field)) throw invalid(`Unknown parameter ${field}.`);
     const { endUserIp, requirement = {}, returnUrl, returnRisk = false } = body;
+    checkDeviceData(body);
+    const transaction = operation === 'payment' ? checkPayment(body) : undefined;
     if (typeof endUserIp !== 'string' || isIP(endUserIp) === 0) throw invalid('Invalid endUserIp.');
     const texts = checkTexts(operation, body);
     if (returnUrl !== undefined && (typeof returnUrl !== 'string' || returnUrl.length < 1 || returnUrl.length > 512))
@@ -370,6 +396,7 @@ export class FakeBankIdServer {
       endUserIp,
       requirement,
       ...texts,
+      ...(transaction ? { userVisibleTransaction: transaction } : {}),
       returnRisk,
       createdAt: this.now(),
       status: 'pending',
@@ -446,7 +473,7 @@ export class FakeBankIdServer {
     // Signed once, when first collected: every later collect returns the same evidence, as at BankID.
     order.evidence ??= this.evidenceCa.evidence({
       user: order.user!,
-      funcId: order.operation === 'sign' ? 'Signing' : 'Identification',
+      funcId: order.operation === 'auth' ? 'Identification' : 'Signing',
       userVisibleData: order.userVisibleData,
       userNonVisibleData: order.userNonVisibleData,
       brokenSignature: this.brokenSignatures,
@@ -526,8 +553,40 @@ export class FakeBankIdServer {
   }
 }
 
+/** web or app (not both), each a flat object of strings; web.userAgent at most 256 characters. */
+function checkDeviceData(body: Record<string, unknown>): void {
+  const { web, app } = body;
+  if (web !== undefined && app !== undefined) throw invalid('Only one of web and app.');
+  for (const device of [web, app]) {
+    if (device === undefined) continue;
+    if (!isObject(device) || Object.values(device).some((v) => typeof v !== 'string' || v.length < 1))
+      throw invalid('Invalid device data.');
+  }
+  if (isObject(web) && typeof web.userAgent === 'string' && web.userAgent.length > USER_AGENT_MAX) throw invalid('Invalid userAgent.');
+}
+
+/** userVisibleTransaction (money for card only, comma decimals, ISO 4217 shape) and riskFlags, as BankID checks them. */
+function checkPayment(body: Record<string, unknown>): Record<string, unknown> {
+  const { userVisibleTransaction: t, riskFlags } = body;
+  if (!isObject(t)) throw invalid('userVisibleTransaction is required.');
+  if (t.transactionType !== 'card' && t.transactionType !== 'npa') throw invalid('Invalid transactionType.');
+  if (!isObject(t.recipient) || typeof t.recipient.name !== 'string' || !t.recipient.name) throw invalid('Invalid recipient.');
+  if (t.transactionType === 'npa' && t.money !== undefined) throw invalid('money is not allowed for npa.');
+  if (t.transactionType === 'card') {
+    const money = t.money;
+    if (!isObject(money) || typeof money.amount !== 'string' || !/^\d+,\d{2}$/.test(money.amount)) throw invalid('Invalid money.');
+    if (typeof money.currency !== 'string' || !/^[A-Z]{3}$/.test(money.currency)) throw invalid('Invalid currency.');
+  }
+  if (riskFlags !== undefined && (!Array.isArray(riskFlags) || riskFlags.some((flag) => !RISK_FLAGS.has(flag as string))))
+    throw invalid('Invalid riskFlags.');
+  return t;
+}
+
 /** userVisibleData (required to sign, longer for sign), its format, and userNonVisibleData, as BankID checks them. */
-function checkTexts(operation: 'auth' | 'sign', body: Record<string, unknown>): { userVisibleData?: string; userNonVisibleData?: string } {
+function checkTexts(
+  operation: 'auth' | 'sign' | 'payment',
+  body: Record<string, unknown>,
+): { userVisibleData?: string; userNonVisibleData?: string } {
   const { userVisibleData, userVisibleDataFormat, userNonVisibleData } = body;
   const max = operation === 'sign' ? SIGN_USER_VISIBLE_DATA_MAX : USER_VISIBLE_DATA_MAX;
   if (operation === 'sign' && userVisibleData === undefined) throw invalid('userVisibleData is required.');

@@ -17,6 +17,8 @@ interface ApiKeyRow {
   perMinuteLimit: number | null;
   monthlyLimit: number | null;
   ipLimit: number | null;
+  /** Above it a completion fails riskTooHigh (docs/api.md, "Risk"); null: any risk. */
+  maxRisk: 'low' | 'moderate' | null;
   revokedAt: string | null;
   /** To within a minute (docs/security.md, "Last used"); null: never used. */
   lastUsedAt: string | null;
@@ -34,6 +36,7 @@ export function ApiKeysPage() {
   const [name, setName] = useState('');
   const [environment, setEnvironment] = useState<'test' | 'live'>('test');
   const [scopes, setScopes] = useState<string[]>(['sessions:read', 'sessions:write']);
+  const [maxRisk, setMaxRisk] = useState<'' | 'low' | 'moderate'>('');
 
   const load = () => call<ApiKeyRow[] | { data: ApiKeyRow[] }>('GET', '/api/v1/api-keys').then((body) => setKeys(rowsOf(body)), setError);
   useEffect(() => void load(), []);
@@ -42,7 +45,12 @@ export function ApiKeysPage() {
     event.preventDefault();
     setError(null);
     try {
-      const created = await call<{ key: string }>('POST', '/api/v1/api-keys', { name: name || undefined, environment, scopes });
+      const created = await call<{ key: string }>('POST', '/api/v1/api-keys', {
+        name: name || undefined,
+        environment,
+        scopes,
+        maxRisk: maxRisk || undefined,
+      });
       setSecret(created.key);
       setName('');
       await load();
@@ -58,6 +66,8 @@ export function ApiKeysPage() {
     await load();
   };
 
+  const riskName = (risk: 'low' | 'moderate' | null) =>
+    risk === 'low' ? t('riskLow') : risk === 'moderate' ? t('riskModerate') : t('anyRisk');
   const count = (value: number) => formatNumber(language, value);
   const limit = (value: number | null, unit: string) => `${value === null ? t('unlimited') : count(value)} ${unit}`;
   const used = (value: number, of: number | null, unit: 'usageRequests' | 'usageAddresses') =>
@@ -106,6 +116,8 @@ export function ApiKeysPage() {
                   {limit(key.monthlyLimit, t('perMonth'))}
                   <br />
                   {limit(key.ipLimit, t('addresses'))}
+                  <br />
+                  {t('maxRisk')}: {riskName(key.maxRisk)}
                 </td>
                 <td>{key.lastUsedAt ? formatTime(language, key.lastUsedAt) : t('neverUsed')}</td>
                 <td>
@@ -153,6 +165,12 @@ export function ApiKeysPage() {
         <select id="key-environment" value={environment} onChange={(e) => setEnvironment(e.currentTarget.value as 'test' | 'live')}>
           <option value="test">test</option>
           <option value="live">live</option>
+        </select>
+        <label for="key-max-risk">{t('maxRisk')}</label>
+        <select id="key-max-risk" value={maxRisk} onChange={(e) => setMaxRisk(e.currentTarget.value as '' | 'low' | 'moderate')}>
+          <option value="">{t('anyRisk')}</option>
+          <option value="low">{t('riskLow')}</option>
+          <option value="moderate">{t('riskModerate')}</option>
         </select>
         <fieldset>
           <legend>{t('scopes')}</legend>

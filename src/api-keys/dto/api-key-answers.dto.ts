@@ -33,6 +33,13 @@ export class ApiKeyDto {
   @ApiProperty({ type: 'integer', nullable: true, description: 'Distinct client IP addresses per calendar month (UTC); null: no limit.' })
   ipLimit: number | null;
 
+  @ApiProperty({
+    enum: ['low', 'moderate'],
+    nullable: true,
+    description: 'The highest risk a completion may have; above it the session fails riskTooHigh. null: any risk.',
+  })
+  maxRisk: 'low' | 'moderate' | null;
+
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   validUntil: string | null;
 

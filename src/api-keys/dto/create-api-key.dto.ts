@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayUnique, IsArray, IsDate, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../api-key-format.js';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../api-key.entity.js';
+import { API_KEY_MAX_RISKS, API_KEY_SCOPES, type ApiKeyMaxRisk, type ApiKeyScope } from '../api-key.entity.js';
 
 const MAX_LIMIT = 2_147_483_647;
 
@@ -46,6 +46,16 @@ export class CreateApiKeyDto {
   @Min(1)
   @Max(MAX_LIMIT)
   ipLimit?: number;
+
+  @ApiPropertyOptional({
+    enum: API_KEY_MAX_RISKS,
+    description:
+      "The highest risk the e-ID provider may judge a completion (BankID's risk indication): above it the session fails " +
+      'with hintCode riskTooHigh and no user. Absent: any risk is accepted.',
+  })
+  @IsOptional()
+  @IsIn(API_KEY_MAX_RISKS)
+  maxRisk?: ApiKeyMaxRisk;
 
   @ApiPropertyOptional({ example: '2027-01-31T00:00:00Z', description: 'ISO 8601; the key answers 403 api_key_expired after it.' })
   @IsOptional()

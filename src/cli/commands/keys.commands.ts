@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { apiKeyView } from '../../api-keys/api-key-view.js';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../../api-keys/api-key.entity.js';
+import { API_KEY_MAX_RISKS, API_KEY_SCOPES, type ApiKeyMaxRisk, type ApiKeyScope } from '../../api-keys/api-key.entity.js';
 import { isoDate, list, positiveInt, uuid } from '../cli-args.js';
 import { recordAsOperator } from '../cli-audit.js';
 import type { CliRuntime } from '../cli-runtime.js';
@@ -14,6 +14,7 @@ interface CreateKeyOptions {
   perMinute?: number;
   monthly?: number;
   ipLimit?: number;
+  maxRisk?: ApiKeyMaxRisk;
   validUntil?: Date;
 }
 
@@ -37,6 +38,11 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
     .option('--per-minute <n>', 'requests per minute', positiveInt)
     .option('--monthly <n>', 'requests per calendar month', positiveInt)
     .option('--ip-limit <n>', 'requests per minute from one client IP', positiveInt)
+    .addOption(
+      new Option('--max-risk <level>', 'the highest risk a completion may have; above it the session fails riskTooHigh').choices(
+        API_KEY_MAX_RISKS,
+      ),
+    )
     .option('--valid-until <iso>', 'when the key expires (ISO 8601)', isoDate)
     .action(async (options: CreateKeyOptions) => {
       const { apiKey, key } = await (
@@ -49,6 +55,7 @@ export function addKeyCommands(program: Command, cli: CliRuntime): void {
         perMinuteLimit: options.perMinute,
         monthlyLimit: options.monthly,
         ipLimit: options.ipLimit,
+        maxRisk: options.maxRisk,
         validUntil: options.validUntil,
       });
       await recordAsOperator(cli, {

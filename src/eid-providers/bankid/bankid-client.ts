@@ -12,7 +12,8 @@ import {
   type AuthRequest,
   type CollectResponse,
   type OrderResponse,
-  type PhoneAuthRequest,
+  type PaymentRequest,
+  PhoneAuthRequest,
   type PhoneOrderResponse,
   type PhoneSignRequest,
   type SignRequest,
@@ -76,6 +77,10 @@ export class BankIdClient {
 
   sign(body: SignRequest): Promise<OrderResponse> {
     return this.call('sign', body, orderResponseSchema);
+  }
+
+  payment(body: PaymentRequest): Promise<OrderResponse> {
+    return this.call('payment', body, orderResponseSchema);
   }
 
   phoneAuth(body: PhoneAuthRequest): Promise<PhoneOrderResponse> {

@@ -49,9 +49,17 @@ describe(readCollect.name, () => {
             ocspResponse: 'b2NzcA==',
             risk: 'moderate',
           },
+          // The documented level, held against a key's maxRisk (docs/bankid.md, "Risk").
+          risk: 'moderate',
         },
       },
     });
+  });
+
+  it('should keep an undocumented risk level as evidence only, never as the level a key is held to', () => {
+    const reading = complete({ user, risk: 'extreme' });
+    expect(reading).toMatchObject({ result: { completion: { evidence: { risk: 'extreme' } } } });
+    expect(reading.kind === 'result' && reading.result.completion).not.toHaveProperty('risk');
   });
 
   it('should leave out what BankID did not send (no risk without returnRisk, no uhi)', () => {

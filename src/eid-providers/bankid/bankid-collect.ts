@@ -1,4 +1,4 @@
-import type { CollectResult, CompletedIdentity } from '../eid-provider.js';
+import { RISK_LEVELS, type CollectResult, type CompletedIdentity, type RiskLevel } from '../eid-provider.js';
 import type { CollectResponse } from './bankid-rp-api.js';
 
 /** A collect answer read field by field: a result, or the reasons a `complete` answer has no usable user. */
@@ -53,6 +53,8 @@ export function readCollect(response: CollectResponse): CollectReading {
     else dropped.push(`completionData.${field} (${shape(data[field])})`);
   }
   if (data.stepUp !== undefined && data.stepUp !== null) evidence.stepUp = data.stepUp;
+  // The documented levels only are held against a key's maxRisk (docs/bankid.md, "Risk").
+  if ((RISK_LEVELS as readonly unknown[]).includes(data.risk)) completion.risk = data.risk as RiskLevel;
   if (Object.keys(evidence).length) completion.evidence = evidence;
   return { kind: 'result', result: { status: 'complete', completion }, dropped };
 }

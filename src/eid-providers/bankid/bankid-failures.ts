@@ -1,9 +1,9 @@
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { BankIdError } from './bankid-client.js';
 
-export type BankIdOperation = 'auth' | 'sign' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
+export type BankIdOperation = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
 
-const STARTS = new Set<BankIdOperation>(['auth', 'sign', 'phone/auth', 'phone/sign']);
+const STARTS = new Set<BankIdOperation>(['auth', 'sign', 'payment', 'phone/auth', 'phone/sign']);
 
 export interface FailureDecision {
   exception: DomainException;

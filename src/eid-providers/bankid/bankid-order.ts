@@ -1,6 +1,7 @@
 import { ValidationProblemException, type FieldError } from '../../common/problem-details/validation-problem.exception.js';
 import type { StartOrderRequest } from '../eid-provider.js';
-import type { AuthRequest, BankIdRequirement, PhoneAuthRequest, PhoneSignRequest, SignRequest } from './bankid-rp-api.js';
+import { deviceDataOf } from './bankid-device-data.js';
+import type { AuthRequest, BankIdRequirement, PaymentRequest, PhoneAuthRequest, PhoneSignRequest, SignRequest } from './bankid-rp-api.js';
 
 /** BankID: userVisibleData of an auth order is 1–1,500 characters after base64 encoding. */
 export const AUTH_USER_VISIBLE_DATA_MAX = 1500;
@@ -39,20 +40,22 @@ const REQUIREMENT_RULES: Record<keyof BankIdRequirement, RequirementRule> = {
 // The phone endpoints take a smaller requirement: the user is identified by the personal number already.
 const PHONE_REQUIREMENTS = new Set<keyof BankIdRequirement>(['pinCode', 'certificatePolicies']);
 
-export type BankIdStartPath = 'auth' | 'sign' | 'phone/auth' | 'phone/sign';
+export type BankIdStartPath = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign';
 export type BankIdOrderRequest =
   | { path: 'auth'; body: AuthRequest }
   | { path: 'sign'; body: SignRequest }
+  | { path: 'payment'; body: PaymentRequest }
   | { path: 'phone/auth'; body: PhoneAuthRequest }
   | { path: 'phone/sign'; body: PhoneSignRequest };
 
 /**
- * The RP API call that starts a session's order (auth, sign, phone/auth or phone/sign), checked
+ * The RP API call that starts a session's order (auth, sign, payment, phone/auth or phone/sign), checked
  * against the rules BankID enforces, so a mistake is a clear 400 here (docs/bankid.md).
  */
 export function orderRequest(request: StartOrderRequest): BankIdOrderRequest {
   const phone = request.channel === 'phone';
   const sign = request.operation === 'sign';
+  const payment = request.operation === 'payment';
   const errors: FieldError[] = [];
   for (const [name, value] of Object.entries(request.requirement ?? {})) {
     // Own properties only: `hasOwnProperty` or `__proto__` as a name must be refused, not looked up on the prototype.
@@ -71,12 +74,13 @@ export function orderRequest(request: StartOrderRequest): BankIdOrderRequest {
       detail: `userVisibleData is too long for BankID: at most ${visibleMax} characters once base64-encoded`,
     });
   }
-  if (request.userNonVisibleData !== undefined && (!sign || request.userNonVisibleData.length > USER_NON_VISIBLE_DATA_MAX)) {
+  if (request.userNonVisibleData !== undefined && (!(sign || payment) || request.userNonVisibleData.length > USER_NON_VISIBLE_DATA_MAX)) {
     errors.push({
       pointer: '/userNonVisibleData',
-      detail: `userNonVisibleData is for sign orders, at most ${USER_NON_VISIBLE_DATA_MAX} characters of base64`,
+      detail: `userNonVisibleData is for sign and payment orders, at most ${USER_NON_VISIBLE_DATA_MAX} characters of base64`,
     });
   }
+  errors.push(...paymentProblems(request, payment));
   if (phone && !(request.personalNumber && PERSONAL_NUMBER.test(request.personalNumber))) {
     errors.push({ pointer: '/personalNumber', detail: 'personalNumber must be 12 digits (YYYYMMDDNNNN)' });
   }
@@ -99,8 +103,26 @@ export function orderRequest(request: StartOrderRequest): BankIdOrderRequest {
     ...shown,
     ...hidden,
     ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}),
-    // The risk indication costs nothing and is kept with the evidence of the order.
+    // The risk indication costs nothing, is kept with the evidence and is held against a key's maxRisk.
     returnRisk: true,
+    ...deviceDataOf(request),
   };
+  if (payment) {
+    // Passed as given: the route validated it as BankID does (docs/bankid.md, "Payment").
+    const transaction = { userVisibleTransaction: request.userVisibleTransaction! };
+    const flags = request.riskFlags?.length ? { riskFlags: request.riskFlags } : {};
+    return { path: 'payment', body: { ...body, ...transaction, ...flags } };
+  }
   return sign ? { path: 'sign', body: body as SignRequest } : { path: 'auth', body };
+}
+
+/** payment orders need a transaction, and only they take one or risk flags. */
+function paymentProblems(request: StartOrderRequest, payment: boolean): FieldError[] {
+  if (payment && !request.userVisibleTransaction) {
+    return [{ pointer: '/userVisibleTransaction', detail: 'userVisibleTransaction is required for a payment' }];
+  }
+  if (!payment && (request.userVisibleTransaction || request.riskFlags)) {
+    return [{ pointer: '/userVisibleTransaction', detail: 'userVisibleTransaction and riskFlags are for payment orders' }];
+  }
+  return [];
 }

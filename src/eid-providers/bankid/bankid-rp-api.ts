@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-// The BankID Relying Party API v6.0 wire format (auth, sign, phone/auth, phone/sign, collect, cancel),
-// as BankID documents it.
+// The BankID Relying Party API v6.0 wire format (auth, sign, payment, phone/auth, phone/sign, collect,
+// cancel), as BankID documents it.
 
 export interface BankIdRequirement {
   pinCode?: boolean;
@@ -22,6 +22,39 @@ export interface AuthRequest {
   userVisibleDataFormat?: UserVisibleDataFormat;
   returnUrl?: string;
   returnRisk?: boolean;
+  /** Device data for BankID's risk assessment: one of the two (docs/bankid.md, "Device data"). */
+  web?: BankIdWebDevice;
+  app?: BankIdAppDevice;
+}
+
+export interface BankIdWebDevice {
+  referringDomain?: string;
+  /** At most 256 characters: BankID answers 400 to longer ones. */
+  userAgent?: string;
+  deviceIdentifier?: string;
+}
+
+export interface BankIdAppDevice {
+  appIdentifier?: string;
+  deviceOS?: string;
+  deviceModelName?: string;
+  deviceIdentifier?: string;
+}
+
+/** The payment the app shows (docs/bankid.md, "Payment"). */
+export interface BankIdUserVisibleTransaction {
+  transactionType: 'card' | 'npa';
+  recipient: { name: string };
+  /** card only; `amount` with a comma and two decimals, `currency` ISO 4217. */
+  money?: { amount: string; currency: string };
+  riskWarning?: string;
+}
+
+/** payment: an auth order's fields plus the transaction, the RP's risk flags and hidden data. */
+export interface PaymentRequest extends AuthRequest {
+  userVisibleTransaction: BankIdUserVisibleTransaction;
+  riskFlags?: string[];
+  userNonVisibleData?: string;
 }
 
 export interface SignRequest extends Omit<AuthRequest, 'userVisibleData'> {

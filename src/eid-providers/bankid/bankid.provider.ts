@@ -68,9 +68,9 @@ export class BankIdProvider implements EidProvider {
     return this.connections.get(environment) !== undefined;
   }
 
-  /** Every operation of the RP API v6.0 on both channels. */
-  offers(_operation: EidOperation, _channel: EidChannel): boolean {
-    return true;
+  /** Every operation of the RP API v6.0 on both channels, except payment, which BankID has on the app channel only. */
+  offers(operation: EidOperation, channel: EidChannel): boolean {
+    return operation !== 'payment' || channel === 'app';
   }
 
   async start(request: StartOrderRequest): Promise<StartedOrder> {
@@ -83,10 +83,12 @@ export class BankIdProvider implements EidProvider {
       // A phone order has no QR and no autostart: BankID sends it to the user's app itself.
       return { orderRef: started.orderRef, orderTime: this.clock.now() };
     }
-    const started = await (order.path === 'auth' ? client.auth(order.body) : client.sign(order.body)).catch(fail);
+    const started = await (
+      order.path === 'auth' ? client.auth(order.body) : order.path === 'sign' ? client.sign(order.body) : client.payment(order.body)
+    ).catch(fail);
     return {
       orderRef: started.orderRef,
-      // docs/bankid.md: the QR clock starts when BankID's answer to auth or sign arrives.
+      // docs/bankid.md: the QR clock starts when BankID's answer to auth, sign or payment arrives.
       orderTime: this.clock.now(),
       qr: { startToken: started.qrStartToken, startSecret: started.qrStartSecret },
       autoStartToken: started.autoStartToken,

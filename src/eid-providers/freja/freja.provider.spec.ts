@@ -66,6 +66,11 @@ describe(FrejaProvider.name, () => {
     expect(provider.supports('live')).toBe(false);
   });
 
+  it('should offer no payment, so a payment start answers 404 operation_not_supported (docs/api.md, "Payment")', () => {
+    expect(provider.offers('payment', 'app')).toBe(false);
+    expect(provider.offers('auth', 'app')).toBe(true);
+  });
+
   it('should authenticate: STARTED, DELIVERED_TO_MOBILE, then the verified user in BankID’s shape', async () => {
     const order = await provider.start({ environment: 'test', operation: 'auth', channel: 'app', endUserIp: '192.0.2.1' });
     const ref = reference(order.orderRef);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { UserVisibleTransaction } from '../eid-provider.js';
 
 export type SimulatorAppPageState = 'waiting' | 'done' | 'gone';
 
@@ -14,6 +15,10 @@ form { display: grid; gap: 12px; margin-top: 28px; }
 button { font: inherit; font-size: 1.1rem; padding: 16px; border-radius: 12px; border: 0; cursor: pointer; min-height: 56px; }
 #approve { background: #fff; color: #183e4f; font-weight: 700; }
 #cancel { background: transparent; color: #fff; border: 2px solid #fff; }
+dl { text-align: left; background: #fff; color: #183e4f; border-radius: 12px; padding: 12px 16px; margin: 20px 0 0; }
+dt { font-size: .8rem; opacity: .75; }
+dd { margin: 0 0 8px; font-weight: 700; }
+.warning { background: #f6c344; color: #183e4f; border-radius: 12px; padding: 10px 14px; font-weight: 700; }
 `.trim();
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -29,18 +34,38 @@ const TEXT: Record<SimulatorAppPageState, { heading: string; body: string }> = {
   },
 };
 
+const PAYMENT_TEXT = {
+  heading: 'Approve the payment?',
+  body: 'A service on this device asks you to approve this payment with BankID. This is the simulator: no money moves.',
+};
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** The transaction as the app shows it; every value is the RP's text, so every value is escaped. */
+function transactionMarkup(transaction: UserVisibleTransaction): string {
+  const rows: [string, string][] = [
+    ['Type', transaction.transactionType === 'card' ? 'Card payment' : 'Non-payment authorisation'],
+    ['Recipient', transaction.recipient.name],
+    ...(transaction.money ? [['Amount', `${transaction.money.amount} ${transaction.money.currency}`] as [string, string]] : []),
+  ];
+  const warning = transaction.riskWarning ? `<p class="warning">${escapeHtml(transaction.riskWarning)}</p>` : '';
+  return `${warning}<dl id="transaction">${rows.map(([term, value]) => `<dt>${term}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
+}
+
 /**
  * The simulator's stand-in for the BankID app on the same device (docs/same-device.md): static markup,
- * no script; approving or cancelling is a plain form post. The only value from the request on the page
- * is the autostart token, which the controller has checked to be a UUID, so nothing here needs escaping.
+ * no script; approving or cancelling is a plain form post. The autostart token was checked to be a
+ * UUID; a payment's transaction is the RP's text and is escaped.
  */
-export function simulatorAppPage(state: SimulatorAppPageState, autoStartToken?: string): string {
-  const text = TEXT[state];
+export function simulatorAppPage(state: SimulatorAppPageState, autoStartToken?: string, transaction?: UserVisibleTransaction): string {
+  const text = state === 'waiting' && transaction ? PAYMENT_TEXT : TEXT[state];
+  const details = state === 'waiting' && transaction ? transactionMarkup(transaction) : '';
   const form =
     state === 'waiting' && autoStartToken
       ? `<form method="post" action="/simulator/app">
   <input type="hidden" name="autostarttoken" value="${autoStartToken}">
-  <button id="approve" name="action" value="approve">Identify</button>
+  <button id="approve" name="action" value="approve">${transaction ? 'Approve' : 'Identify'}</button>
   <button id="cancel" name="action" value="cancel">Cancel</button>
 </form>`
       : '';
@@ -58,6 +83,7 @@ export function simulatorAppPage(state: SimulatorAppPageState, autoStartToken?: 
   <span class="badge">SIMULATOR</span>
   <h1>${text.heading}</h1>
   <p>${text.body}</p>
+  ${details}
   ${form}
 </main>
 </body>

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Public } from '../../common/access/access.decorators.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { isUuid } from '../../common/validation/is-uuid.js';
+import type { UserVisibleTransaction } from '../eid-provider.js';
 import { EidProviderRegistry } from '../eid-provider.registry.js';
 import { simulatorAppPage, simulatorAppPageHeaders, type SimulatorAppPageState } from './simulator-app-page.js';
 import { DEFAULT_USER } from './simulator.controller.js';
@@ -28,7 +29,7 @@ export class SimulatorAppController {
     this.ensureEnabled();
     const order = typeof token === 'string' && isUuid(token) ? await this.simulator.appOrder(token) : undefined;
     if (!order?.waiting) return this.send(reply, order ? 409 : 404, 'gone');
-    this.send(reply, 200, 'waiting', token as string, order.returnUrl);
+    this.send(reply, 200, 'waiting', token as string, order.returnUrl, order.shown.userVisibleTransaction);
   }
 
   @Post()
@@ -61,12 +62,19 @@ export class SimulatorAppController {
     if (!this.registry.isEnabled(this.simulator.name)) throw new DomainException('not_found', 'No such resource.');
   }
 
-  private send(reply: FastifyReply, status: number, state: SimulatorAppPageState, token?: string, returnUrl?: string | null): void {
+  private send(
+    reply: FastifyReply,
+    status: number,
+    state: SimulatorAppPageState,
+    token?: string,
+    returnUrl?: string | null,
+    transaction?: UserVisibleTransaction,
+  ): void {
     const returnOrigin = returnUrl ? new URL(returnUrl).origin : undefined;
     void reply
       .status(status)
       .headers(simulatorAppPageHeaders(returnOrigin))
       .type('text/html; charset=utf-8')
-      .send(simulatorAppPage(state, token));
+      .send(simulatorAppPage(state, token, transaction));
   }
 }

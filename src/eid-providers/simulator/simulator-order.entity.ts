@@ -37,6 +37,10 @@ export class SimulatorOrder {
   @Column('bytea', { name: 'user_visible_data_enc', nullable: true })
   userVisibleDataEnc: Buffer | null;
 
+  /** payment: the transaction the app shows, encrypted (docs/api.md, "Payment"). */
+  @Column('bytea', { name: 'transaction_enc', nullable: true })
+  transactionEnc: Buffer | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 

@@ -49,6 +49,7 @@ export class SimulatorController {
       qrData: body.qrData,
       autoStartToken: body.autoStartToken,
       action,
+      risk: body.risk,
       user: {
         personalNumber: body.personalNumber ?? DEFAULT_USER.personalNumber,
         givenName,
@@ -56,7 +57,7 @@ export class SimulatorController {
         name: body.name ?? `${givenName} ${surname}`,
       },
     });
-    // What the app shows: the operation and, for sign (or an auth with a text), the text.
+    // What the app shows: the operation, its text when it has one, and a payment's transaction.
     return { scanned: true, action, ...shown };
   }
 

@@ -12,8 +12,11 @@ import { qrTimeAt } from '../../qr/qr-frame.js';
 import type {
   CollectResult,
   CompletedIdentity,
+  EidChannel,
   EidOperation,
   EidProvider,
+  RiskLevel,
+  UserVisibleTransaction,
   OrderReference,
   StartOrderRequest,
   StartedOrder,
@@ -36,6 +39,8 @@ export interface ScanInput {
   autoStartToken?: string;
   action: SimulatorAction;
   user: CompletedIdentity['user'];
+  /** The risk the simulated provider judges the order (default low), to play a key's maxRisk. */
+  risk?: RiskLevel;
 }
 
 export interface PhoneAnswerInput {
@@ -48,6 +53,8 @@ export interface PhoneAnswerInput {
 export interface ShownOrder {
   operation: EidOperation;
   userVisibleData?: string;
+  /** payment: what the person approves. */
+  userVisibleTransaction?: UserVisibleTransaction;
 }
 
 const secretAad = (orderRef: string) => `simulator_orders:${orderRef}:qr_start_secret`;
@@ -55,6 +62,7 @@ const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
 const textAad = (orderRef: string) => `simulator_orders:${orderRef}:user_visible_data`;
 const textsAad = (orderRef: string) => `simulator_orders:${orderRef}:signed_texts`;
 const evidenceAad = (orderRef: string) => `simulator_orders:${orderRef}:evidence`;
+const transactionAad = (orderRef: string) => `simulator_orders:${orderRef}:transaction`;
 
 /** The texts an order signs, base64 as BankID carries them in usrVisibleData / usrNonVisibleData. */
 interface SignedTexts {
@@ -65,6 +73,8 @@ interface SignedTexts {
 /** The rest of BankID's completionData evidence, as the simulator reports it. */
 interface SimulatorEvidenceRecord extends IssuedEvidence {
   bankIdIssueDate: string;
+  /** As chosen at the scan; records from before risk could be chosen have none and are low. */
+  risk?: RiskLevel;
 }
 
 /** A stand-in for BankID that follows its protocol: same order life cycle, hint codes and QR rule. */
@@ -100,9 +110,9 @@ export class SimulatorProvider implements EidProvider {
     return environment === 'test';
   }
 
-  /** Like BankID: both operations on both channels. */
-  offers(): boolean {
-    return true;
+  /** Like BankID: auth and sign on both channels, payment on the app channel. */
+  offers(operation: EidOperation, channel: EidChannel): boolean {
+    return operation !== 'payment' || channel === 'app';
   }
 
   async start(request: StartOrderRequest): Promise<StartedOrder> {
@@ -127,6 +137,9 @@ export class SimulatorProvider implements EidProvider {
       autoStartTokenHash: autoStartToken ? sha256(autoStartToken) : null,
       personalNumberHash: phone ? this.personalNumberHash(request.personalNumber!) : null,
       userVisibleDataEnc: request.userVisibleData ? this.cipher.encrypt(request.userVisibleData, textAad(orderRef)) : null,
+      transactionEnc: request.userVisibleTransaction
+        ? this.cipher.encryptJson(request.userVisibleTransaction, transactionAad(orderRef))
+        : null,
       createdAt: this.clock.now(),
       scannedAt: null,
       action: null,
@@ -176,7 +189,7 @@ export class SimulatorProvider implements EidProvider {
     if (simulatorOrderStatus(order, now, this.timings).status !== 'pending' || order.scannedAt) {
       throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
     }
-    await this.pickUp(order, now, input.action, input.user);
+    await this.pickUp(order, now, input.action, input.user, input.risk);
     return this.shown(order);
   }
 
@@ -193,13 +206,21 @@ export class SimulatorProvider implements EidProvider {
     return this.shown(order);
   }
 
-  private async pickUp(order: SimulatorOrder, now: Date, action: SimulatorAction, user: CompletedIdentity['user']): Promise<void> {
+  private async pickUp(
+    order: SimulatorOrder,
+    now: Date,
+    action: SimulatorAction,
+    user: CompletedIdentity['user'],
+    risk: RiskLevel = 'low',
+  ): Promise<void> {
     const claimed = await this.orders.claimScan(order.orderRef, {
       scannedAt: now,
       action,
       userEnc: this.cipher.encryptJson(user, userAad(order.orderRef)),
       evidenceEnc:
-        action === 'approve' ? this.cipher.encryptJson(await this.issueEvidence(order, user, now), evidenceAad(order.orderRef)) : null,
+        action === 'approve'
+          ? this.cipher.encryptJson({ ...(await this.issueEvidence(order, user, now)), risk }, evidenceAad(order.orderRef))
+          : null,
     });
     // Two apps scanning the same frame at once: the first wins, as with BankID.
     if (!claimed) throw new DomainException('session_not_pending', 'The order is no longer waiting for the app.');
@@ -208,21 +229,30 @@ export class SimulatorProvider implements EidProvider {
   /** Signed once, on approval, like the user's signature in BankID's app: every collect returns the same evidence. */
   private async issueEvidence(order: SimulatorOrder, user: ScanInput['user'], now: Date): Promise<SimulatorEvidenceRecord> {
     const texts: SignedTexts = order.signedTextsEnc ? this.cipher.decryptJson(order.signedTextsEnc, textsAad(order.orderRef)) : {};
-    const issued = await this.signer.issue({ user, funcId: order.operation === 'sign' ? 'Signing' : 'Identification', ...texts, now });
+    // A payment is signed as a signature is: the person approves what the app shows.
+    const funcId = order.operation === 'auth' ? 'Identification' : 'Signing';
+    const issued = await this.signer.issue({ user, funcId, ...texts, now });
     return { bankIdIssueDate: now.toISOString().slice(0, 10), ...issued };
   }
 
   /** What the simulated app page needs to know about the order its autostart token opens (undefined: none). */
-  async appOrder(autoStartToken: string): Promise<{ waiting: boolean; returnUrl: string | null } | undefined> {
+  async appOrder(autoStartToken: string): Promise<{ waiting: boolean; returnUrl: string | null; shown: ShownOrder } | undefined> {
     const order = await this.orders.findByAutoStartTokenHash(sha256(autoStartToken));
     if (!order) return undefined;
     const waiting = simulatorOrderStatus(order, this.clock.now(), this.timings).status === 'pending' && !order.scannedAt;
-    return { waiting, returnUrl: order.returnUrl };
+    return { waiting, returnUrl: order.returnUrl, shown: this.shown(order) };
   }
 
   private shown(order: SimulatorOrder): ShownOrder {
     const text = order.userVisibleDataEnc ? this.cipher.decrypt(order.userVisibleDataEnc, textAad(order.orderRef)) : undefined;
-    return { operation: order.operation, ...(text === undefined ? {} : { userVisibleData: text }) };
+    const transaction = order.transactionEnc
+      ? this.cipher.decryptJson<UserVisibleTransaction>(order.transactionEnc, transactionAad(order.orderRef))
+      : undefined;
+    return {
+      operation: order.operation,
+      ...(text === undefined ? {} : { userVisibleData: text }),
+      ...(transaction ? { userVisibleTransaction: transaction } : {}),
+    };
   }
 
   private personalNumberHash(personalNumber: string): Buffer {
@@ -232,16 +262,17 @@ export class SimulatorProvider implements EidProvider {
   private resultOf(order: CollectedOrder, now: Date): CollectResult {
     const result = simulatorOrderStatus(order, now, this.timings);
     if (result.status !== 'complete' || !order.userEnc) return result;
-    // BankID's completionData evidence: the risk the simulator always judges low, no step-up.
+    // BankID's completionData evidence: the risk chosen at the scan (low unless asked), no step-up.
     const evidence = order.evidenceEnc
       ? this.cipher.decryptJson<SimulatorEvidenceRecord>(order.evidenceEnc, evidenceAad(order.orderRef))
       : null;
+    const risk = evidence?.risk ?? 'low';
     return {
       status: 'complete',
       completion: {
         user: this.cipher.decryptJson(order.userEnc, userAad(order.orderRef)),
         ...(order.endUserIp ? { device: { ipAddress: order.endUserIp } } : {}),
-        ...(evidence ? { evidence: { ...evidence, risk: 'low' } } : {}),
+        ...(evidence ? { evidence: { ...evidence, risk }, risk } : {}),
       },
     };
   }

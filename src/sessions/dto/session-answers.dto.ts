@@ -3,7 +3,10 @@ import { EvidenceDto } from '../../eid-providers/evidence-answers.dto.js';
 
 const SESSION_ID = { format: 'uuid', example: '5f7c1a2e-3b4d-4e6f-8a9b-0c1d2e3f4a5b' };
 const ENVIRONMENT = { enum: ['test', 'live'], description: "The API key's environment, which chose the provider's environment." };
-const OPERATION = { enum: ['auth', 'sign'], description: '`auth` identifies the end user, `sign` has them sign a text.' };
+const OPERATION = {
+  enum: ['auth', 'sign', 'payment'],
+  description: '`auth` identifies the end user, `sign` has them sign a text, `payment` has them approve a transaction.',
+};
 const CHANNEL = { enum: ['app', 'phone'], description: "`app`: QR or autostart on a device; `phone`: the RP's call centre." };
 
 export class StartSessionAnswerDto {

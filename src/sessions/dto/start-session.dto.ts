@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -10,9 +11,11 @@ import {
   MaxLength,
   MinLength,
   registerDecorator,
+  ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
 import { RETURN_URL_MAX_INPUT_LENGTH, RETURN_URL_TOO_LONG } from '../return-url.js';
+import { AppDeviceDto, WebDeviceDto } from './device-data.dto.js';
 
 const METADATA_MAX_BYTES = 1024;
 
@@ -32,6 +35,18 @@ function IsFlatMetadata(options?: ValidationOptions) {
           Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)) &&
           Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES,
       },
+    });
+}
+
+/** web and app describe the same device: a body carries one of them at most (docs/api.md, "Device data"). */
+function NotWithWeb(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'notWithWeb',
+      target: target.constructor,
+      propertyName,
+      options: { message: 'give web or app, not both', ...options },
+      validator: { validate: (value: unknown, args) => value === undefined || (args?.object as { web?: unknown }).web === undefined },
     });
 }
 
@@ -114,6 +129,27 @@ export class StartSessionDto {
   @IsString()
   @MaxLength(16)
   minRegistrationLevel?: string;
+
+  @ApiPropertyOptional({
+    type: WebDeviceDto,
+    description: "Device data of the person's browser, for the provider's risk assessment (not with app).",
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WebDeviceDto)
+  web?: WebDeviceDto;
+
+  @ApiPropertyOptional({
+    type: AppDeviceDto,
+    description: "Device data of your native app on the person's device, for the provider's risk assessment (not with web).",
+  })
+  @IsOptional()
+  @IsObject()
+  @NotWithWeb()
+  @ValidateNested()
+  @Type(() => AppDeviceDto)
+  app?: AppDeviceDto;
 
   @ApiPropertyOptional({
     type: 'object',

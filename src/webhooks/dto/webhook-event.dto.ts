@@ -9,6 +9,9 @@ export const DOCUMENTED_WEBHOOK_EVENTS = [
   { type: 'sign.session.completed', summary: 'A signing ended: the end user signed' },
   { type: 'sign.session.failed', summary: 'A signing ended otherwise' },
   { type: 'sign.session.updated', summary: "A pending signing's hintCode changed (only to endpoints that list it)" },
+  { type: 'payment.session.completed', summary: 'A payment ended: the end user approved it' },
+  { type: 'payment.session.failed', summary: 'A payment ended otherwise (userCancel, riskTooHigh, …)' },
+  { type: 'payment.session.updated', summary: "A pending payment's hintCode changed (only to endpoints that list it)" },
 ] as const;
 
 /** The event's `data`: the poll answer of the session plus the RP's `metadata`. */

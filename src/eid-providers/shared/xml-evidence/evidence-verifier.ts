@@ -86,8 +86,12 @@ export class EvidenceVerifier {
   }
 }
 
-/** The funcId BankID's app signs for each operation (docs/evidence.md). */
-const FUNC_ID: Record<EvidenceToVerify['completion']['operation'], BankIdFunction> = { auth: 'Identification', sign: 'Signing' };
+/** The funcId BankID's app signs for each operation (docs/evidence.md): a payment is approved as a signature is. */
+const FUNC_ID: Record<EvidenceToVerify['completion']['operation'], BankIdFunction> = {
+  auth: 'Identification',
+  sign: 'Signing',
+  payment: 'Signing',
+};
 
 // Both present and equal; compared in constant time like every other identity comparison.
 function sameText(a: string | undefined, b: string | undefined): boolean {

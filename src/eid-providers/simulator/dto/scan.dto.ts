@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { RISK_LEVELS, type RiskLevel } from '../../eid-provider.js';
 import type { SimulatorAction } from '../simulator-order.entity.js';
 
 export class ScanDto {
@@ -22,6 +23,15 @@ export class ScanDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) @MaxLength(100) name?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) @MaxLength(100) givenName?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) @MaxLength(100) surname?: string;
+
+  @ApiPropertyOptional({
+    enum: RISK_LEVELS,
+    default: 'low',
+    description: "The risk the simulated provider judges the order, to play a key's maxRisk (riskTooHigh).",
+  })
+  @IsOptional()
+  @IsIn(RISK_LEVELS)
+  risk?: RiskLevel;
 
   @ApiPropertyOptional({ enum: ['approve', 'cancel'], default: 'approve' })
   @IsOptional()
