@@ -16,7 +16,7 @@ import { WebhookReceiver } from './webhook-receiver.js';
 export const describeFaults: jest.Describe = usingRealPostgres() ? describe : describe.skip;
 if (!usingRealPostgres()) process.stderr.write('[faults] No PostgreSQL server reachable: the fault tests are skipped.\n');
 
-/** Seconds a fault lasts: short in `npm test`, as the SPEC's worst case under `npm run test:faults`. */
+/** Seconds a fault lasts: short in `npm test`, as the worst case of docs/reliability.md under `npm run test:faults`. */
 export const faultSeconds = (fallback: number): number => Number(process.env.FAULT_SECONDS ?? fallback);
 
 export interface FaultLab {
