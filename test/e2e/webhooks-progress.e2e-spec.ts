@@ -35,6 +35,8 @@ describe('Webhooks: progress events (auth.session.updated, sign.session.updated)
       'auth.session.failed',
       'sign.session.completed',
       'sign.session.failed',
+      'payment.session.completed',
+      'payment.session.failed',
     ]);
 
     const http = request(app().getHttpServer());
