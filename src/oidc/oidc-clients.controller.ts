@@ -50,7 +50,10 @@ export class OidcClientsController {
   @ApiOkResponse({ type: OidcClientDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'not_found')
   // The names of the fields changed, not their values: redirect URIs and keys are configuration, not facts to log.
-  @Audited('oidc_client.changed', answerIdAndEnvironment((client, body) => ({ ...describeClient(client), changed: Object.keys(body).sort() })))
+  @Audited(
+    'oidc_client.changed',
+    answerIdAndEnvironment((client, body) => ({ ...describeClient(client), changed: Object.keys(body).sort() })),
+  )
   update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateOidcClientDto) {
     return this.clients.update(principal.team.id, id, body);
   }
