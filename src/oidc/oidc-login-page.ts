@@ -3,11 +3,21 @@ export type LoginLanguage = (typeof LOGIN_LANGUAGES)[number];
 
 const TEXT: Record<
   LoginLanguage,
-  { title: string; heading: (client: string) => string; cancel: string; noScript: string; problem: string }
+  {
+    title: string;
+    heading: (client: string) => string;
+    signTitle: string;
+    signHeading: (client: string) => string;
+    cancel: string;
+    noScript: string;
+    problem: string;
+  }
 > = {
   sv: {
     title: 'Legitimera dig',
     heading: (client) => `Legitimera dig för att logga in på ${client}`,
+    signTitle: 'Skriv under',
+    signHeading: (client) => `Skriv under för ${client}`,
     cancel: 'Avbryt',
     noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
     problem: 'Inloggningen har gått ut eller är ogiltig. Gå tillbaka och försök igen.',
@@ -15,6 +25,8 @@ const TEXT: Record<
   en: {
     title: 'Identify yourself',
     heading: (client) => `Identify yourself to log in to ${client}`,
+    signTitle: 'Sign',
+    signHeading: (client) => `Sign for ${client}`,
     cancel: 'Cancel',
     noScript: 'This page needs JavaScript to show the QR code.',
     problem: 'The login has expired or is invalid. Go back and try again.',
@@ -38,6 +50,8 @@ export interface LoginPageInput {
   language: LoginLanguage;
   uid: string;
   clientName: string;
+  /** A signature over OIDC (docs/oidc.md, "Signing"): the page says so. */
+  signing: boolean;
   sessionId: string;
   kioskToken: string;
   assetVersion: string;
@@ -57,14 +71,14 @@ export function loginPage(input: LoginPageInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${text.title}</title>
+<title>${input.signing ? text.signTitle : text.title}</title>
 <link rel="stylesheet" href="/oidc/interaction-assets/login.css?v=${input.assetVersion}">
 <script type="module" src="/kiosk/eid-qr.js"></script>
 <script type="module" src="/oidc/interaction-assets/login.js?v=${input.assetVersion}"></script>
 </head>
 <body>
 <main class="login" data-done="/oidc/interaction/${uid}/done">
-  <h1>${escapeHtml(text.heading(input.clientName))}</h1>
+  <h1>${escapeHtml((input.signing ? text.signHeading : text.heading)(input.clientName))}</h1>
   <eid-qr session="${escapeHtml(input.sessionId)}" token="${escapeHtml(input.kioskToken)}" lang="${input.language}"></eid-qr>
   <noscript><p>${text.noScript}</p></noscript>
   <form method="post" action="/oidc/interaction/${uid}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>
