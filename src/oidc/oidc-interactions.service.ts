@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionResults } from 'oidc-provider';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import type { EidOperation } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import type { ApiKeyPrincipal } from '../common/access/principal.js';
 import { SessionReader } from '../sessions/session-reader.js';
@@ -19,6 +20,7 @@ import { clientPrincipal } from './oidc-principal.js';
 import { OidcProviderService } from './oidc-provider.service.js';
 
 const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
+const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'signature', payment: 'payment' };
 
 type Details = Awaited<ReturnType<Awaited<ReturnType<OidcProviderService['provider']>>['interactionDetails']>>;
 
@@ -88,7 +90,7 @@ export class OidcInteractionsService {
       const hintCode = 'hintCode' in view ? view.hintCode : undefined;
       await this.finish(request, reply, {
         error: 'access_denied',
-        error_description: `The e-ID ${login.operation === 'sign' ? 'signature' : 'login'} did not complete (hintCode: ${hintCode ?? view.status})`,
+        error_description: `The e-ID ${OUTCOME_NAMES[login.operation ?? 'auth']} did not complete (hintCode: ${hintCode ?? view.status})`,
       });
       return true;
     }
@@ -101,6 +103,10 @@ export class OidcInteractionsService {
     const provider = await this.oidc.provider();
     const grant = new provider.Grant({ accountId, clientId: client.clientId });
     grant.addOIDCScope(scope);
+    // A payment's details are granted as approved; the token response names them (docs/oidc.md, "Payment").
+    if (login.operation === 'payment' && typeof details.params.authorization_details === 'string') {
+      for (const detail of JSON.parse(details.params.authorization_details) as object[]) grant.addRar(detail as never);
+    }
     const claims =
       typeof details.params.claims === 'string'
         ? (JSON.parse(details.params.claims) as Record<string, Record<string, unknown> | undefined>)

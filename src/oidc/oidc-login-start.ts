@@ -4,6 +4,7 @@ import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
 import { loginMethodFor, type LoginMethod } from './oidc-acr.js';
 import { SCOPE } from './oidc-claims.js';
 import { loginHintPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
+import { paymentOrderOf } from './oidc-payment-details.js';
 import { promptAllowsSigning, signOrderOf } from './oidc-sign-request.js';
 
 export interface LoginStartInput {
@@ -36,9 +37,18 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
     return refused('invalid_request', 'login_hint may carry a personal number only in a pushed (PAR) or signed (JAR) request');
   }
   const signing = typeof params.scope === 'string' && params.scope.split(' ').includes(SCOPE.sign);
-  const operation: EidOperation = signing ? 'sign' : 'auth';
+  const payment = paymentOrderOf(params.authorization_details);
+  if (payment && signing) return refused('invalid_request', 'a request is a signature or a payment, not both');
+  const operation: EidOperation = signing ? 'sign' : payment ? 'payment' : 'auth';
   let body: Extract<LoginStart, { body: unknown }>['body'];
-  if (signing) {
+  if (payment) {
+    // What the app shows is what the client is told was approved: it must come from the client's back channel.
+    if (!pushed('authorization_details')) {
+      return refused('invalid_request', 'a bankid_payment is accepted only in a pushed (PAR) or signed (JAR) request');
+    }
+    if ('problem' in payment) return refused('invalid_request', payment.problem);
+    body = { ...payment.order, userVisibleData: userVisibleDataOf(params['https://id.oidc.se/param/userMessage'], params.ui_locales) };
+  } else if (signing) {
     // The OIDC Sweden signature extension: a fresh login the user consents to, data that nobody could alter on the way.
     if (!promptAllowsSigning(params.prompt)) return refused('invalid_request', 'a signature request needs prompt=login consent');
     if (!pushed(SIGN_REQUEST)) return refused('invalid_request', 'signRequest is accepted only in a pushed (PAR) or signed (JAR) request');
@@ -50,7 +60,7 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
   }
   const method = loginMethodFor(params.acr_values as string | undefined, input.usable(operation), input.environment);
   if (!method) {
-    const what = signing ? 'that can sign ' : '';
+    const what = operation === 'auth' ? '' : `that offers ${operation} `;
     return refused('unmet_authentication_requirements', `None of the requested acr_values ${what}is available to this client`);
   }
   return {

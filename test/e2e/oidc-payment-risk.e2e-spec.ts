@@ -5,7 +5,15 @@ import { UsersService } from '../../src/users/users.service.js';
 import { useE2eApp } from '../support/e2e.js';
 import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, readLoginPage } from '../support/oidc-rp.js';
 
-describe("An OIDC client's maxRisk (openid-client as the relying party)", () => {
+const PAYMENT = {
+  type: 'bankid_payment',
+  transactionType: 'card',
+  recipient: { name: 'Exempelbutiken AB' },
+  money: { amount: '249,00', currency: 'SEK' },
+  riskFlags: ['newCustomer'],
+};
+
+describe("Payment over OIDC and a client's maxRisk (openid-client as the relying party)", () => {
   let port = 0;
   beforeAll(async () => {
     port = await freePort();
@@ -61,5 +69,50 @@ describe("An OIDC client's maxRisk (openid-client as the relying party)", () => 
     const { callback } = await logInAt('low', state);
     const tokens = await client.authorizationCodeGrant(config, callback, { expectedState: state });
     expect(tokens.claims()!.acr).toBe('urn:eidgw:simulator');
+  });
+
+  it('should run a BankID payment from pushed authorization_details and name the approved payment in the token response', async () => {
+    const state = client.randomState();
+    const url = await client.buildAuthorizationUrlWithPAR(config, {
+      redirect_uri: redirectUri(),
+      scope: 'openid eidgw:result',
+      state,
+      acr_values: 'urn:eidgw:simulator',
+      authorization_details: JSON.stringify([PAYMENT]),
+    });
+    const browser = new CookieBrowser();
+    const landed = await browser.follow(url.href, e2e.baseUrl);
+    const html = await landed.response!.text();
+    expect(html).toContain('Godkänn betalningen till Careful RP');
+    const page = readLoginPage(landed.url, html);
+    await approveInSimulator(e2e.baseUrl, page);
+    const callback = new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
+
+    const tokens = await client.authorizationCodeGrant(config, callback, { expectedState: state });
+    expect(tokens.authorization_details).toEqual([PAYMENT]);
+    expect(tokens.claims()!.txn).toBe(page.sessionId);
+    const session = await e2e.http.post(`/api/v1/auth/${page.sessionId}/poll`).set('x-api-key', e2e.key);
+    expect(session.body).toMatchObject({ status: 'complete', operation: 'payment' });
+  });
+
+  it('should refuse a payment the payment API would refuse, and one in a plain browser URL', async () => {
+    const wrong = { ...PAYMENT, money: { amount: '249.00', currency: 'SEK' } };
+    await expect(
+      client.buildAuthorizationUrlWithPAR(config, {
+        redirect_uri: redirectUri(),
+        scope: 'openid',
+        authorization_details: JSON.stringify([wrong]),
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_authorization_details', error_description: expect.stringContaining('amount') });
+
+    const plain = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri(),
+      scope: 'openid',
+      state: client.randomState(),
+      authorization_details: JSON.stringify([PAYMENT]),
+    });
+    const refused = new URL((await new CookieBrowser().follow(plain.href, e2e.baseUrl)).url);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+    expect(refused.searchParams.get('error_description')).toContain('pushed (PAR) or signed (JAR)');
   });
 });
