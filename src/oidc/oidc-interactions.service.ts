@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { InteractionResults } from 'oidc-provider';
+import type { AuthorizationDetail, InteractionResults } from 'oidc-provider';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
@@ -105,7 +105,7 @@ export class OidcInteractionsService {
     grant.addOIDCScope(scope);
     // A payment's details are granted as approved; the token response names them (docs/oidc.md, "Payment").
     if (login.operation === 'payment' && typeof details.params.authorization_details === 'string') {
-      for (const detail of JSON.parse(details.params.authorization_details) as object[]) grant.addRar(detail as never);
+      for (const detail of JSON.parse(details.params.authorization_details) as AuthorizationDetail[]) grant.addRar(detail);
     }
     const claims =
       typeof details.params.claims === 'string'
