@@ -21,7 +21,9 @@ export class CreateUpstreamOidcOrders1795305100000 implements MigrationInterface
         CONSTRAINT ck_upstream_oidc_orders_environment CHECK (environment IN ('test', 'live')),
         CONSTRAINT ck_upstream_oidc_orders_status CHECK (status IN ('created', 'started', 'complete', 'failed'))
       )`);
-    await db.query(`CREATE UNIQUE INDEX uq_upstream_oidc_orders_state_hash ON upstream_oidc_orders (state_hash) WHERE state_hash IS NOT NULL`);
+    await db.query(
+      `CREATE UNIQUE INDEX uq_upstream_oidc_orders_state_hash ON upstream_oidc_orders (state_hash) WHERE state_hash IS NOT NULL`,
+    );
     await db.query(`CREATE INDEX ix_upstream_oidc_orders_created_at ON upstream_oidc_orders (created_at)`);
   }
 

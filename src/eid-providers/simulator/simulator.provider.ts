@@ -34,7 +34,6 @@ import { SimulatorOrderStore, type CollectedOrder } from './simulator-order.stor
 // docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
 const QR_FRESHNESS_SECONDS = 3;
 
-
 /** The simulator plays Swedish people only: a personal number always. */
 type SimulatedUser = Required<Pick<CompletedIdentity['user'], 'personalNumber' | 'name' | 'givenName' | 'surname'>>;
 export interface ScanInput {

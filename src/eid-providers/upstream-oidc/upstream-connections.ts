@@ -75,13 +75,16 @@ export class UpstreamConnections implements OnModuleInit {
       const auth =
         upstream.clientAuth === 'private_key_jwt'
           ? client.PrivateKeyJwt({ key: signing!.key, kid: signing!.kid })
-          : client.ClientSecretBasic(upstream.clientSecret!);
+          : client.ClientSecretBasic(upstream.clientSecret ?? '');
       const config = await client.discovery(new URL(upstream.issuer), upstream.clientId, undefined, auth, {
         timeout: this.settings.timeoutSeconds,
         // http:// issuers pass the configuration check outside production only (upstream-oidc.config.ts).
         ...(upstream.issuer.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : {}),
       });
-      if (decryption) client.enableDecryptingResponses(config, undefined, { key: decryption.key, kid: decryption.kid, alg: decryption.alg });
+      // openid-client trusts TLS for the token endpoint's id token by default; the evidence needs its signature checked.
+      client.enableNonRepudiationChecks(config);
+      if (decryption)
+        client.enableDecryptingResponses(config, undefined, { key: decryption.key, kid: decryption.kid, alg: decryption.alg });
       state.connection = { upstream, config, signing };
       state.failure = undefined;
       this.logger.log({ upstream: upstream.name }, 'Upstream OpenID provider discovered');

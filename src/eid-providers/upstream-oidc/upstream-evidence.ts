@@ -45,7 +45,7 @@ export function upstreamEvidenceProfile(upstream: UpstreamConfig, jwksUri: () =>
         const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
         signedDataMatches = payload.iss === upstream.issuer && audiences.includes(upstream.clientId) && payload.iss === kept.iss;
       } catch {
-        signatureValid = false;
+        // A signature that does not hold, or keys that cannot be fetched: not verified.
       }
       const verified = signatureValid && signedDataMatches;
       if (!verified) logger.warn({ sessionId: session.id, signatureValid, signedDataMatches }, 'Evidence verification failed');

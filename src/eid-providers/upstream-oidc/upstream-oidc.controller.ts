@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Logger, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/access/access.decorators.js';
@@ -14,6 +14,8 @@ import { UpstreamSignIn } from './upstream-sign-in.service.js';
 @Public()
 @Controller('upstream')
 export class UpstreamOidcController {
+  private readonly logger = new Logger(UpstreamOidcController.name);
+
   constructor(private readonly signIn: UpstreamSignIn) {}
 
   @Get(':orderRef/go')
@@ -21,11 +23,19 @@ export class UpstreamOidcController {
     let url: URL | null;
     try {
       url = isUuid(orderRef) ? await this.signIn.authorizationUrl(orderRef) : null;
-    } catch {
-      // Logged where it failed; the person can only try again later.
-      return void reply.code(502).headers(DONE_PAGE_HEADERS).send(donePage('failed', donePageLanguage(language, undefined)));
+    } catch (error) {
+      const { name, code, message } = error as { name?: string; code?: string; message?: string };
+      this.logger.error({ err: { name, code, message } }, 'The request to the upstream could not be made');
+      return void reply
+        .code(502)
+        .headers(DONE_PAGE_HEADERS)
+        .send(donePage('failed', donePageLanguage(language, undefined)));
     }
-    if (!url) return void reply.code(404).headers(DONE_PAGE_HEADERS).send(donePage('invalid', donePageLanguage(language, undefined)));
+    if (!url)
+      return void reply
+        .code(404)
+        .headers(DONE_PAGE_HEADERS)
+        .send(donePage('invalid', donePageLanguage(language, undefined)));
     reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(url.href, 302);
   }
 
@@ -34,8 +44,15 @@ export class UpstreamOidcController {
     const queryAt = request.url.indexOf('?');
     const outcome = await this.signIn.callback(new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1)));
     if (outcome.kind === 'invalid')
-      return void reply.code(400).headers(DONE_PAGE_HEADERS).send(donePage('invalid', donePageLanguage(language, undefined)));
-    if (outcome.returnUrl) return void reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(outcome.returnUrl, 303);
-    reply.code(200).headers(DONE_PAGE_HEADERS).send(donePage(outcome.status, donePageLanguage(language, outcome.country)));
+      return void reply
+        .code(400)
+        .headers(DONE_PAGE_HEADERS)
+        .send(donePage('invalid', donePageLanguage(language, undefined)));
+    if (outcome.returnUrl)
+      return void reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(outcome.returnUrl, 303);
+    reply
+      .code(200)
+      .headers(DONE_PAGE_HEADERS)
+      .send(donePage(outcome.status, donePageLanguage(language, outcome.country)));
   }
 }

@@ -83,7 +83,10 @@ export class UpstreamOidcProvider implements EidProvider {
     if (order.status === 'created') return { status: 'pending', hintCode: 'outstandingTransaction' };
     if (order.status === 'started') return { status: 'pending', hintCode: 'started' };
     if (order.status === 'failed' || !order.completionEnc) return { status: 'failed', hintCode: order.hintCode ?? 'providerError' };
-    return { status: 'complete', completion: this.deps.cipher.decryptJson<CompletedIdentity>(order.completionEnc, completionAad(orderRef)) };
+    return {
+      status: 'complete',
+      completion: this.deps.cipher.decryptJson<CompletedIdentity>(order.completionEnc, completionAad(orderRef)),
+    };
   }
 
   async cancel({ orderRef }: OrderReference): Promise<void> {

@@ -12,9 +12,7 @@ import type { UpstreamOrder } from './upstream-order.entity.js';
 import { UpstreamOrderStore } from './upstream-order.store.js';
 
 /** What the person's browser is shown after the callback. */
-export type CallbackOutcome =
-  | { kind: 'invalid' }
-  | { kind: 'done'; status: 'complete' | 'failed'; country: string; returnUrl?: string };
+export type CallbackOutcome = { kind: 'invalid' } | { kind: 'done'; status: 'complete' | 'failed'; country: string; returnUrl?: string };
 
 interface PendingSecrets {
   codeVerifier: string;

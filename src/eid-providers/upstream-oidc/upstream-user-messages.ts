@@ -17,6 +17,12 @@ export function upstreamUserMessages(appName: string): UserMessageTable<Key> {
     pending: { outstandingTransaction: always('open'), started: always('inProgress') },
     failed: { userCancel: always('cancelled'), cancelled: always('cancelled'), expiredTransaction: always('expired') },
     fallback: { pending: 'inProgress', failed: 'failed' },
-    codes: { open: 'OIDC_OPEN', inProgress: 'OIDC_IN_PROGRESS', cancelled: 'OIDC_CANCELLED', expired: 'OIDC_EXPIRED', failed: 'OIDC_FAILED' },
+    codes: {
+      open: 'OIDC_OPEN',
+      inProgress: 'OIDC_IN_PROGRESS',
+      cancelled: 'OIDC_CANCELLED',
+      expired: 'OIDC_EXPIRED',
+      failed: 'OIDC_FAILED',
+    },
   };
 }

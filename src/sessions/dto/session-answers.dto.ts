@@ -63,7 +63,8 @@ export class IdentifiedUserDto {
 
   @ApiPropertyOptional({
     example: '01017012345',
-    description: "Another country's national identifier (Norwegian fødselsnummer, Danish CPR, Finnish HETU), from an upstream OpenID provider.",
+    description:
+      "Another country's national identifier (Norwegian fødselsnummer, Danish CPR, Finnish HETU), from an upstream OpenID provider.",
   })
   nationalId?: string;
 
