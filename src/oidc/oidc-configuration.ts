@@ -1,8 +1,9 @@
 import type { JWK } from 'jose';
-import { interactionPolicy, type AdapterFactory, type Configuration, type FindAccount } from 'oidc-provider';
+import type { AdapterFactory, Configuration, FindAccount } from 'oidc-provider';
 import { ACR_VALUES } from './oidc-acr.js';
 import { scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
+import { oidcLibrary } from './oidc-library.js';
 
 /** The lifetimes, in seconds (docs/oidc.md, "Tokens"). */
 export const OIDC_TTL = {
@@ -35,6 +36,7 @@ export interface OidcConfigurationInput {
 // Every authorization request is a fresh e-ID login: one client's login never signs the user in at
 // another client, of the same team or another (docs/oidc.md, "No single sign-on").
 function freshLoginPolicy() {
+  const { interactionPolicy } = oidcLibrary();
   const policy = interactionPolicy.base();
   const login = policy.get('login')!;
   login.checks.add(

@@ -12,8 +12,11 @@ export async function loadOidcLibrary(): Promise<OidcLibrary> {
   return loaded;
 }
 
-/** Its OAuth error classes, for code that runs inside or after a provider OidcProviderService built (so the library is loaded). */
-export function oidcErrors(): OidcLibrary['errors'] {
+/** The library, for code that runs while or after OidcProviderService builds a provider (so it is loaded). */
+export function oidcLibrary(): OidcLibrary {
   if (!loaded) throw new Error('oidc-provider is used before OidcProviderService loaded it');
-  return loaded.errors;
+  return loaded;
 }
+
+/** Its OAuth error classes (see oidcLibrary). */
+export const oidcErrors = (): OidcLibrary['errors'] => oidcLibrary().errors;
