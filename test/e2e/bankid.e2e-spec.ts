@@ -336,11 +336,13 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
 
   it('should keep a session pending through a collect outage and move on when BankID is back', async () => {
     const { sessionId, orderRef } = await startPickedUp();
-    bankId.fake.injectFault({ path: 'collect', times: 3, status: 503, errorCode: 'maintenance' });
+    // An outage for every collect of the tick (the tick also collects the file's other pending sessions).
+    bankId.fake.injectFault({ path: 'collect', times: 1_000, status: 503, errorCode: 'maintenance' });
     bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
     await e2e.collect();
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending' });
+    bankId.fake.clearFaults();
     e2e.clock.advance(COLLECT_MS);
     await e2e.collect();
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
