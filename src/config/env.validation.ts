@@ -94,7 +94,8 @@ export const envSchema = z
           .map((s) => s.trim())
           .filter(Boolean),
       )
-      .pipe(z.array(z.enum(['simulator', 'bankid', 'freja'], { message: 'each entry must be simulator, bankid or freja' })).min(1)),
+      // Provider names, checked against the registered providers at start (configured upstreams add names).
+      .pipe(z.array(z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, { message: 'each entry must be a provider name' })).min(1)),
     BANKID_URL: httpUrl.default('https://appapi2.bankid.com/rp/v6.0'),
     BANKID_TEST_URL: httpUrl.default('https://appapi2.test.bankid.com/rp/v6.0'),
     BANKID_PFX: optionalText,

@@ -7,7 +7,7 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { accountIdFor } from './ciba/ciba-subject.js';
 import { AMR, loginMethodFor } from './oidc-acr.js';
-import { personSubject } from './oidc-claims.js';
+import { personKeyOf, personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
@@ -92,7 +92,7 @@ export class OidcInteractionsService {
     const accountId = accountIdFor(
       client,
       this.oidc.personSubjectKey,
-      personSubject(this.oidc.personSubjectKey, client.environment, view.user.personalNumber),
+      personSubject(this.oidc.personSubjectKey, client.environment, personKeyOf(view.user)),
     );
     const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
     const provider = await this.oidc.provider();
