@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { auditConfig } from '../config/audit.config.js';
 import { ListingsModule } from '../listings/listings.module.js';
@@ -18,7 +19,7 @@ import { AuditStore } from './audit.store.js';
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEvent]), ConfigModule.forFeature(auditConfig), ListingsModule],
   controllers: [AuditEventsController],
-  providers: [AuditStore, AuditLog, AuditPurgeJob, AuditInterceptor],
-  exports: [AuditLog, AuditInterceptor],
+  providers: [AuditStore, AuditLog, AuditPurgeJob, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  exports: [AuditLog],
 })
 export class AuditModule {}

@@ -1,7 +1,6 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { SetMetadata } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import type { AuditAction } from './audit-actions.js';
-import { AuditInterceptor } from './audit.interceptor.js';
 
 export const AUDITED = 'audit:action';
 
@@ -22,12 +21,10 @@ export interface AuditedRoute {
 
 /**
  * A management route whose success is an audit entry (docs/audit.md), written by AuditInterceptor
- * after the handler succeeded, with the member and the client address of the request. The
- * interceptor is the route's own, not global: a route without it (every API route) skips Nest's
- * rxjs interceptor chain (docs/performance.md, "The pipeline every request pays").
+ * after the handler succeeded, with the member and the client address of the request.
  */
 export const Audited = (action: AuditAction, describe: AuditedRoute['describe'], options: { noContent?: boolean } = {}) =>
-  applyDecorators(SetMetadata(AUDITED, { action, describe, ...options } satisfies AuditedRoute), UseInterceptors(AuditInterceptor));
+  SetMetadata(AUDITED, { action, describe, ...options } satisfies AuditedRoute);
 
 /** The usual description: the answer's id and environment. */
 export const answerIdAndEnvironment =
