@@ -15,7 +15,11 @@ export interface LoadOptions {
   /** Picks the path of each request (e.g. to spread polls over many sessions). */
   path?: () => string;
   /** Picks the path and headers of each request (e.g. several tenants, each with its own key). */
-  next?: () => { path: string; headers: Record<string, string> };
+  next?: () => { path: string; headers: Record<string, string>; body?: string };
+  /** Sees each answer's status and body (e.g. to keep the tokens a token endpoint issued). */
+  onBody?: (status: number, body: string) => void;
+  /** A fixed number of requests (e.g. one per single-use code) instead of a duration. */
+  amount?: number;
   connections?: number;
   durationSeconds?: number;
 }
@@ -25,7 +29,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 10,
-    duration: options.durationSeconds ?? 5,
+    ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 5 }),
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
@@ -34,8 +38,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           {
             setupRequest: (request) => {
               const picked = options.next!();
-              return { ...request, path: picked.path, headers: { ...request.headers, ...picked.headers } };
+              return {
+                ...request,
+                path: picked.path,
+                headers: { ...request.headers, ...picked.headers },
+                ...(picked.body === undefined ? {} : { body: picked.body }),
+              };
             },
+            ...(options.onBody ? { onResponse: (status: number, body: string) => options.onBody!(status, body) } : {}),
           },
         ]
       : options.path
@@ -43,7 +53,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         : undefined,
   });
   return {
-    rps: result.requests.average,
+    // A fixed amount ends mid-second: the average of whole-second samples would undercount.
+    rps: options.amount ? result.requests.total / result.duration : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
