@@ -9,16 +9,18 @@ import pg from 'pg';
 import { runLoad } from './lib/load.js';
 import { cpuTimeMs, SERVICE_NODE_FLAGS, startProcess, type RunningProcess } from './lib/processes.js';
 import { printSection } from './lib/report.js';
-import { CODE_VERIFIER, REDIRECT_URI, requestCodes } from './oidc/mint.js';
+import { CODE_VERIFIER, queriesSent, REDIRECT_URI, requestCodes } from './oidc/mint.js';
 
 const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // Codes are single-use and live 60 s: each round mints its own, then exchanges them all.
-const CODES = Number(process.env.BENCH_OIDC_CODES ?? 600);
-const USERINFO_SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const CODES = Number(process.env.BENCH_OIDC_CODES ?? 400);
+const USERINFO_SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
 const ROUNDS = 3;
 const PORT = { ours: 3421, bare: 3422 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const run = promisify(execFile);
+// BENCH_OIDC_PROFILE=<dir>: the service (and, in <dir>/bare, the bare provider) write CPU profiles when they stop (node --cpu-prof).
+const PROFILE = process.env.BENCH_OIDC_PROFILE;
 
 interface Target {
   label: string;
@@ -26,7 +28,7 @@ interface Target {
   base: string;
   basic: string;
   tokens: string[];
-  results: Record<'token' | 'userinfo', { rps: number[]; cpuUs: number[]; p99: number[]; errors: number }>;
+  results: Record<'token' | 'userinfo', { rps: number[]; cpuUs: number[]; queries: number[]; p99: number[]; errors: number }>;
 }
 
 async function admin(sql: string): Promise<void> {
@@ -38,13 +40,16 @@ async function admin(sql: string): Promise<void> {
 /** Runs one load against the target's process, keeping its rate and the CPU it spent per request. */
 async function measure(target: Target, endpoint: 'token' | 'userinfo', options: Parameters<typeof runLoad>[0], record = true) {
   const pid = target.server.child.pid!;
+  const queriesBefore = await queriesSent(target.server.child);
   const cpuBefore = cpuTimeMs(pid);
   const result = await runLoad(options);
-  const requests = options.amount ?? result.rps * (options.durationSeconds ?? 0);
+  const cpuAfter = cpuTimeMs(pid);
+  const requests = result.requests ?? 0;
   if (!record) return;
   const r = target.results[endpoint];
   r.rps.push(result.rps);
-  r.cpuUs.push(((cpuTimeMs(pid) - cpuBefore) * 1000) / Math.max(1, requests));
+  r.cpuUs.push(((cpuAfter - cpuBefore) * 1000) / Math.max(1, requests));
+  r.queries.push(((await queriesSent(target.server.child)) - queriesBefore) / Math.max(1, requests));
   r.p99.push(result.p99);
   r.errors += result.errors;
 }
@@ -122,7 +127,7 @@ async function main(): Promise<void> {
       { ...env, ...clientEnv },
       `${env.PUBLIC_BASE_URL}/health/ready`,
       120_000,
-      SERVICE_NODE_FLAGS,
+      PROFILE ? [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : SERVICE_NODE_FLAGS,
     );
     servers.push(ours);
     const bareBase = `http://127.0.0.1:${PORT.bare}`;
@@ -130,9 +135,11 @@ async function main(): Promise<void> {
       'dist/bench/oidc/bare-provider.js',
       { DATABASE_URL: env.DATABASE_URL, PORT: String(PORT.bare), ...clientEnv },
       `${bareBase}/.well-known/openid-configuration`,
+      30_000,
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}/bare`] : [],
     );
     servers.push(bare);
-    const empty = () => ({ rps: [], cpuUs: [], p99: [], errors: 0 });
+    const empty = () => ({ rps: [], cpuUs: [], queries: [], p99: [], errors: 0 });
     const targets: Target[] = [
       {
         label: 'eid-gateway /oidc',
@@ -150,7 +157,7 @@ async function main(): Promise<void> {
     const row = (endpoint: 'token' | 'userinfo', label: string) => {
       const [or, br] = [o[endpoint], b[endpoint]];
       const [orps, brps, ocpu, bcpu] = [median(or.rps), median(br.rps), median(or.cpuUs), median(br.cpuUs)];
-      return `| ${label} | ${Math.round(orps)} | ${Math.round(brps)} | **${(orps / brps).toFixed(2)}** | ${Math.round(ocpu)} µs | ${Math.round(bcpu)} µs | **${(bcpu / ocpu).toFixed(2)}** | ${median(or.p99)} / ${median(br.p99)} ms | ${or.errors} / ${br.errors} |`;
+      return `| ${label} | ${Math.round(orps)} | ${Math.round(brps)} | **${(orps / brps).toFixed(2)}** | ${Math.round(ocpu)} µs | ${Math.round(bcpu)} µs | **${(bcpu / ocpu).toFixed(2)}** | ${median(or.queries).toFixed(1)} / ${median(br.queries).toFixed(1)} | ${median(or.p99)} / ${median(br.p99)} ms | ${or.errors} / ${br.errors} |`;
     };
     await printSection('OpenID front: token and userinfo against bare oidc-provider', [
       `${ROUNDS} interleaved rounds, 10 connections, from the same machine; medians. Token: ${CODES} code exchanges per round`,
@@ -160,8 +167,8 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(', ')} (2 cores, shared).`,
       '',
-      '| Endpoint | ours req/s | bare req/s | ratio | ours CPU/req | bare CPU/req | ratio (bare/ours) | p99 ours / bare | non-2xx ours / bare |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| Endpoint | ours req/s | bare req/s | ratio | ours CPU/req | bare CPU/req | ratio (bare/ours) | SQL/req ours / bare | p99 ours / bare | non-2xx ours / bare |',
+      '|---|---|---|---|---|---|---|---|---|---|',
       row('token', 'POST token (code exchange)'),
       row('userinfo', 'GET userinfo'),
     ]);

@@ -2,6 +2,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   rps: number;
+  /** Requests answered (any status); absent where a caller composes its own result. */
+  requests?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -26,6 +28,7 @@ export interface LoadOptions {
 
 /** Fixed-concurrency load from this (separate) process; non-2xx answers count as errors. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const started = performance.now();
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 10,
@@ -53,8 +56,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         : undefined,
   });
   return {
-    // A fixed amount ends mid-second: the average of whole-second samples would undercount.
-    rps: options.amount ? result.requests.total / result.duration : result.requests.average,
+    // A fixed amount ends mid-second: autocannon's per-second samples (and its duration) would undercount.
+    rps: options.amount ? (result.requests.total * 1000) / (performance.now() - started) : result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
