@@ -29,6 +29,7 @@ export interface LoadOptions {
 /** Fixed-concurrency load from this (separate) process; non-2xx answers count as errors. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const started = performance.now();
+  let lastAnswerAt = started;
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 10,
@@ -48,7 +49,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
                 ...(picked.body === undefined ? {} : { body: picked.body }),
               };
             },
-            ...(options.onBody ? { onResponse: (status: number, body: string) => options.onBody!(status, body) } : {}),
+            // Only when asked for: autocannon then keeps every answer's body.
+            ...(options.amount || options.onBody
+              ? {
+                  onResponse: (status: number, body: string) => {
+                    lastAnswerAt = performance.now();
+                    options.onBody?.(status, body);
+                  },
+                }
+              : {}),
           },
         ]
       : options.path
@@ -56,8 +65,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         : undefined,
   });
   return {
-    // A fixed amount ends mid-second: autocannon's per-second samples (and its duration) would undercount.
-    rps: options.amount ? (result.requests.total * 1000) / (performance.now() - started) : result.requests.average,
+    // A fixed amount ends mid-second, and autocannon resolves on its next one-second tick: its samples
+    // and its duration would undercount, so the rate runs to the last answer.
+    rps: options.amount && options.next ? (result.requests.total * 1000) / (lastAnswerAt - started) : result.requests.average,
     requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
