@@ -28,7 +28,7 @@ import { SessionStore, type CollectClaim, type SessionTransitionRow } from './se
 import { sessionView, type SessionOutcome } from './session-view.js';
 import type { Session } from './session.entity.js';
 
-/** BankID: collect every two seconds, no more often. */
+/** Collect every two seconds, no more often (docs/bankid.md, "Statuses and hint codes"). */
 export const COLLECT_INTERVAL_MS = 2_000;
 /** About this much evidence work (wall time) per transaction when a batch settles (applyTransitions). */
 export const SETTLE_SLICE_MS = 25;

@@ -161,8 +161,7 @@ describe(FrejaProvider.name, () => {
         operation: 'auth',
         channel: 'app',
         endUserIp: '192.0.2.1',
-        userInfoType: 'SSN',
-        userInfo: '199001012393',
+        options: { userInfoType: 'SSN', userInfo: '199001012393' },
       })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainException);

@@ -23,7 +23,7 @@ export class ReadyDto {
   @ApiProperty({
     type: 'object',
     description:
-      'The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md).',
+      'The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (docs/providers.md): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md).',
     properties: { database: { type: 'string', enum: ['up'] }, migrations: { type: 'string', enum: ['applied'] } },
     required: ['database', 'migrations'],
     additionalProperties: { type: 'object', additionalProperties: { $ref: '#/components/schemas/CertificateStatusDto' } },
