@@ -1317,7 +1317,7 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "warn";
-            /** @description The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
+            /** @description The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (docs/providers.md): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
             checks?: {
                 /** @enum {string} */
                 database: "up";
@@ -1452,6 +1452,18 @@ export interface components {
         };
         StartSessionDto: {
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
              * @example 192.0.2.10
              */
@@ -1478,18 +1490,6 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
-            /**
-             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
-             * @example INFERRED
-             */
-            userInfoType?: string;
-            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
-            userInfo?: string;
-            /**
-             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
-             * @example EXTENDED
-             */
-            minRegistrationLevel?: string;
             /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
             web?: components["schemas"]["WebDeviceDto"];
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
@@ -1561,7 +1561,7 @@ export interface components {
             kioskUrl?: string;
             /**
              * Format: uri
-             * @description Opens the e-ID app on the same device (BankID's universal link); see docs/same-device.md.
+             * @description Opens the e-ID app on the same device (BankID's universal link, Freja eID's app link); see docs/same-device.md.
              * @example https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null
              */
             launchUrl?: string;
@@ -1675,7 +1675,7 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
-            /** @description Pending and failed: BankID's recommended message to show the person. */
+            /** @description Pending and failed: the provider's recommended message to show the person (BankID's RFA table, Freja eID's own words). */
             userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];
@@ -1754,6 +1754,18 @@ export interface components {
         };
         StartSignDto: {
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
              * @example 192.0.2.10
              */
@@ -1778,18 +1790,6 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
-            /**
-             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
-             * @example INFERRED
-             */
-            userInfoType?: string;
-            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
-            userInfo?: string;
-            /**
-             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
-             * @example EXTENDED
-             */
-            minRegistrationLevel?: string;
             /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
             web?: components["schemas"]["WebDeviceDto"];
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
@@ -1878,6 +1878,18 @@ export interface components {
         };
         StartPaymentDto: {
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
              * @example 192.0.2.10
              */
@@ -1904,18 +1916,6 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
-            /**
-             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
-             * @example INFERRED
-             */
-            userInfoType?: string;
-            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
-            userInfo?: string;
-            /**
-             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
-             * @example EXTENDED
-             */
-            minRegistrationLevel?: string;
             /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
             web?: components["schemas"]["WebDeviceDto"];
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
@@ -2668,7 +2668,7 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
-            /** @description Pending and failed: BankID's recommended message to show the person. */
+            /** @description Pending and failed: the provider's recommended message to show the person (BankID's RFA table, Freja eID's own words). */
             userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];
