@@ -15,6 +15,9 @@ import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
 import { SessionEventLog } from './session-event-log.js';
 import { SessionSettlement } from './session-settlement.js';
+import { SessionRenewal } from './session-renewal.js';
+import { SessionFinalisation } from './session-finalisation.js';
+import { SessionTransitionWriter } from './session-transition-writer.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
 import { SessionReader } from './session-reader.js';
@@ -40,6 +43,9 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionsService,
     SessionReturnsService,
     SessionSettlement,
+    SessionRenewal,
+    SessionFinalisation,
+    SessionTransitionWriter,
     SessionEndListeners,
     SessionEventLog,
     SessionMetrics,
