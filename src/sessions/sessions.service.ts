@@ -9,7 +9,7 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import type { EidChannel, EidOperation, EidProvider } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { KioskLinks } from '../kiosk/kiosk-links.js';
+import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
 import type { StartSessionBody } from './dto/start-session-body.js';
 import { orderRequestOf } from './order-request.js';
 import { describeProviderError } from './provider-error.js';
