@@ -629,7 +629,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Forget the console session cookie */
+        /** End the console session: its token is revoked and the cookie cleared */
         post: operations["consoleLogin_logout"];
         delete?: never;
         options?: never;
@@ -6805,7 +6805,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The cookie is cleared. */
+            /** @description The token is revoked on every replica and the cookie cleared. */
             204: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { checkProviderEnv, PROVIDER_ENV, PROVIDER_NAMES } from '../eid-providers/provider-env.js';
+import { routePolicyFile } from '../forward-auth/route-policy.js';
 import { duration, httpUrl } from './env-rules.js';
 import { parseDuration } from './duration.js';
 
@@ -124,6 +125,8 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT: duration('10s'),
     // How often each process writes the last-use times of keys it noted (docs/security.md, "Last used").
     API_KEY_LAST_USED_FLUSH_INTERVAL: duration('10s').refine((ms) => ms >= 10 && ms <= 60_000, 'must be between 10ms and 1m'),
+    /** Forward authentication's route policy file (docs/forward-auth.md), parsed into its routes. */
+    FORWARD_AUTH_POLICY: routePolicyFile,
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")

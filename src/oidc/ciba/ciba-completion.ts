@@ -11,7 +11,7 @@ import { OIDC_TTL } from '../oidc-configuration.js';
 import { OidcLoginRecords } from '../oidc-login-records.js';
 import { clientPrincipal } from '../oidc-principal.js';
 import { OidcProviderService } from '../oidc-provider.service.js';
-import type { CibaLink } from './ciba-records.js';
+import { CibaRecords, type CibaLink } from './ciba-records.js';
 import { accountIdFor } from './ciba-subject.js';
 
 /**
@@ -22,7 +22,7 @@ import { accountIdFor } from './ciba-subject.js';
 @Injectable()
 export class CibaCompletion {
   private readonly logger = new Logger(CibaCompletion.name);
-  // One settlement per request in this process; across replicas the request's own state decides.
+  // One settlement per request in this process; across replicas a lease in the database (CibaRecords).
   private readonly inFlight = new Map<string, Promise<SessionView | undefined>>();
 
   constructor(
@@ -32,6 +32,7 @@ export class CibaCompletion {
     private readonly sessions: SessionsService,
     private readonly reader: SessionReader,
     private readonly records: OidcLoginRecords,
+    private readonly links: CibaRecords,
   ) {}
 
   /** The session as it now stands (collected if due); the request settled if the session has ended. */
@@ -52,6 +53,8 @@ export class CibaCompletion {
     const provider = await this.oidc.provider();
     const request = await provider.BackchannelAuthenticationRequest.find(link.authReqId, { ignoreExpiration: true });
     if (!request || request.grantId || request.error) return view;
+    // Another replica may be settling it: it wins, and this poll finds it settled next time.
+    if (!(await this.links.claimSettlement(link.authReqId))) return view;
 
     if (view.status !== 'complete' || !('user' in view) || !view.user) {
       const hintCode = ('hintCode' in view ? view.hintCode : undefined) ?? view.status;
