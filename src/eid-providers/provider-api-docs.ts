@@ -4,6 +4,7 @@
  * words and QR codes.
  */
 export const PROVIDER_API_DOCS = {
+  personalNumber: 'Swedish personal number, 12 digits (BankID, Freja, the simulator).',
   requirement: 'Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber).',
   launchUrl: {
     description: "Opens the e-ID app on the same device (BankID's universal link, Freja eID's app link); see docs/same-device.md.",

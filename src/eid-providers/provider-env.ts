@@ -4,9 +4,6 @@ import { BANKID_ENV, checkBankIdEnv } from './bankid/bankid.env.js';
 import { checkFrejaEnv, FREJA_ENV } from './freja/freja.env.js';
 import { SIMULATOR_ENV } from './simulator/simulator.env.js';
 
-/** The names PROVIDERS may list: one per provider folder (docs/providers.md, "Adding a provider"). */
-export const PROVIDER_NAMES = ['simulator', 'bankid', 'freja'] as const;
-
 /** Every provider's variables, each fragment from its folder; env.validation.ts adds them to the schema. */
 export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV };
 

@@ -65,10 +65,12 @@ export class HealthController {
         { headers: { 'retry-after': '5' } },
       );
     }
-    const { warnings } = certificates;
+    // A provider's own readiness (an upstream's metadata) warns: the other providers still serve.
+    const own = this.providers.all().flatMap((provider) => (provider.readiness ? [[provider.name, provider.readiness()] as const] : []));
+    const warnings = [...certificates.warnings, ...own.flatMap(([, readiness]) => readiness.warnings)];
     return {
       status: warnings.length ? 'warn' : 'ok',
-      checks: { ...checks, ...certificates.checks },
+      checks: { ...checks, ...certificates.checks, ...Object.fromEntries(own.map(([name, readiness]) => [name, readiness.check])) },
       ...(warnings.length ? { warnings } : {}),
     };
   }

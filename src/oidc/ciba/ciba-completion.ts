@@ -5,7 +5,7 @@ import { SessionsService } from '../../sessions/sessions.service.js';
 import type { SessionView } from '../../sessions/session-view.js';
 import { TeamsService } from '../../teams/teams.service.js';
 import { AMR } from '../oidc-acr.js';
-import { personSubject } from '../oidc-claims.js';
+import { personKeyOf, personSubject } from '../oidc-claims.js';
 import { OidcClientStore } from '../oidc-client.store.js';
 import { OIDC_TTL } from '../oidc-configuration.js';
 import { OidcLoginRecords } from '../oidc-login-records.js';
@@ -68,7 +68,7 @@ export class CibaCompletion {
       return view;
     }
     const key = this.oidc.personSubjectKey;
-    const accountId = accountIdFor(client, key, personSubject(key, client.environment, view.user.personalNumber));
+    const accountId = accountIdFor(client, key, personSubject(key, client.environment, personKeyOf(view.user)));
     if (accountId !== request.accountId) {
       // The provider was asked for this person only; anything else is refused, never issued.
       this.logger.error({ sessionId: link.sessionId }, 'A CIBA session completed for another person than the login_hint');
