@@ -71,7 +71,8 @@ export async function configureApp(
     reply.header('x-request-id', request.id);
   });
 
-  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/json' });
+  // Built on the first request to /docs, not at start-up (docs/performance.md, "Start-up").
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/json' });
 
   await app.init();
   // Without ready() supertest's requests hang on Fastify (research/feasibility.md).

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { mergeMap, type Observable } from 'rxjs';
 import { errorForLog } from '../common/logging/error-for-log.js';
 import { AuditLog } from './audit-log.service.js';
-import { AUDITED, type AuditedRoute } from './audited.decorator.js';
+import { AUDITED, type AuditedRoute } from './audited-route.js';
 
 /**
  * Writes the audit entry of an @Audited() route once its handler succeeded (docs/audit.md). A

@@ -1,12 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { auditConfig } from '../config/audit.config.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { AuditEvent } from './audit-event.entity.js';
 import { AuditEventsController } from './audit-events.controller.js';
-import { AuditInterceptor } from './audit.interceptor.js';
 import { AuditLog } from './audit-log.service.js';
 import { AuditPurgeJob } from './audit-purge.job.js';
 import { AuditStore } from './audit.store.js';
@@ -19,7 +17,7 @@ import { AuditStore } from './audit.store.js';
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEvent]), ConfigModule.forFeature(auditConfig), ListingsModule],
   controllers: [AuditEventsController],
-  providers: [AuditStore, AuditLog, AuditPurgeJob, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  providers: [AuditStore, AuditLog, AuditPurgeJob],
   exports: [AuditLog],
 })
 export class AuditModule {}

@@ -1,30 +1,16 @@
-import { SetMetadata } from '@nestjs/common';
-import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import type { AuditAction } from './audit-actions.js';
-
-export const AUDITED = 'audit:action';
-
-/** What a route's answer (and its request) say about the change, for its audit entry. */
-export interface AuditDescription {
-  targetId?: string | null;
-  environment?: ApiKeyEnvironment | null;
-  details?: Record<string, unknown>;
-}
-
-export interface AuditedRoute {
-  action: AuditAction;
-  /** Picks the target and a few non-secret facts; never the answer's secret (a key, a signing secret). */
-  describe: (request: { params: Record<string, string>; body: unknown }, answer: unknown) => AuditDescription;
-  /** The handler answers the changed thing only for the entry; the client gets no body (204). */
-  noContent?: boolean;
-}
+import { AUDITED, type AuditedRoute } from './audited-route.js';
+import { AuditInterceptor } from './audit.interceptor.js';
 
 /**
  * A management route whose success is an audit entry (docs/audit.md), written by AuditInterceptor
- * after the handler succeeded, with the member and the client address of the request.
+ * after the handler succeeded, with the member and the client address of the request. The
+ * interceptor is these routes' own, not global: every other request skips Nest's interceptor chain
+ * (docs/performance.md).
  */
 export const Audited = (action: AuditAction, describe: AuditedRoute['describe'], options: { noContent?: boolean } = {}) =>
-  SetMetadata(AUDITED, { action, describe, ...options } satisfies AuditedRoute);
+  applyDecorators(SetMetadata(AUDITED, { action, describe, ...options } satisfies AuditedRoute), UseInterceptors(AuditInterceptor));
 
 /** The usual description: the answer's id and environment. */
 export const answerIdAndEnvironment =

@@ -1,8 +1,9 @@
 import type { JWK } from 'jose';
-import { errors, interactionPolicy, type AdapterFactory, type Configuration, type FindAccount } from 'oidc-provider';
+import type { AdapterFactory, Configuration, FindAccount } from 'oidc-provider';
 import { ACR_VALUES } from './oidc-acr.js';
 import { scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
+import { oidcErrors, oidcLibrary } from './oidc-library.js';
 import { BANKID_PAYMENT, PAYMENT_RESOURCE, paymentDetailProblem } from './oidc-payment-details.js';
 
 /** The lifetimes, in seconds (docs/oidc.md, "Tokens"). */
@@ -36,6 +37,7 @@ export interface OidcConfigurationInput {
 // Every authorization request is a fresh e-ID login: one client's login never signs the user in at
 // another client, of the same team or another (docs/oidc.md, "No single sign-on").
 function freshLoginPolicy() {
+  const { interactionPolicy } = oidcLibrary();
   const policy = interactionPolicy.base();
   const login = policy.get('login')!;
   login.checks.add(
@@ -94,7 +96,7 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
           [BANKID_PAYMENT]: {
             validate: (_ctx, detail) => {
               const problem = paymentDetailProblem(detail);
-              if (problem) throw new errors.InvalidAuthorizationDetails(problem);
+              if (problem) throw new (oidcErrors().InvalidAuthorizationDetails)(problem);
             },
           },
         },
@@ -108,7 +110,7 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
         defaultResource: (ctx, _client, oneOf) => oneOf ?? (ctx.oidc.params?.authorization_details ? PAYMENT_RESOURCE : undefined),
         useGrantedResource: (_ctx, model) => (model as { resource?: unknown }).resource === PAYMENT_RESOURCE,
         getResourceServerInfo: (_ctx, resource) => {
-          if (resource !== PAYMENT_RESOURCE) throw new errors.InvalidTarget();
+          if (resource !== PAYMENT_RESOURCE) throw new (oidcErrors().InvalidTarget)();
           return { scope: '', audience: PAYMENT_RESOURCE, accessTokenFormat: 'opaque' };
         },
       },

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import Provider, { type Account, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Account, KoaContextWithOIDC } from 'oidc-provider';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
@@ -10,6 +11,7 @@ import { clientMetadata } from './oidc-client-metadata.js';
 import { secretAad } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { oidcConfiguration } from './oidc-configuration.js';
+import { loadOidcLibrary } from './oidc-library.js';
 import { OidcLoginRecords } from './oidc-login-records.js';
 import { OidcModelStore } from './oidc-model.store.js';
 
@@ -75,7 +77,8 @@ export class OidcProviderService {
       current.checkedAt = now;
       return current.provider;
     }
-    const provider = new Provider(
+    const { default: OidcProvider } = await loadOidcLibrary();
+    const provider = new OidcProvider(
       this.issuer,
       oidcConfiguration({
         signingJwk: jwk,

@@ -34,6 +34,9 @@ export class SessionReader {
   }
 
   view(session: Session): SessionView {
+    const messages = this.providers.profileOf(session.provider)?.messages;
+    // A pending session holds no personal data yet: nothing to decrypt (the hot poll).
+    if (session.status === 'pending') return sessionView(session, null, {}, messages);
     const completion =
       session.status === 'complete' && session.completionEnc
         ? this.cipher.decryptJson<CompletedIdentity>(session.completionEnc, completionAad(session.id))
@@ -48,7 +51,7 @@ export class SessionReader {
         ...(evidence ? { evidence: evidenceView(evidence, this.providers.profileOf(session.provider)?.evidence?.rawMembers ?? []) } : {}),
         ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),
       },
-      this.providers.profileOf(session.provider)?.messages,
+      messages,
     );
   }
 

@@ -12,6 +12,11 @@ import type { Session } from './session.entity.js';
 
 /** Collect every two seconds, no more often (docs/bankid.md, "Statuses and hint codes"). */
 export const COLLECT_INTERVAL_MS = 2_000;
+/**
+ * A poll collects its session itself only when the background collector is this many intervals
+ * behind: while it keeps up, a poll is one read of the stored state (docs/performance.md).
+ */
+export const POLL_COLLECT_LAG_INTERVALS = 2;
 
 /**
  * How sessions end: collects from the provider and the transitions they cause. Every way a session
@@ -31,11 +36,14 @@ export class SessionSettlement {
     private readonly writer: SessionTransitionWriter,
   ) {}
 
-  /** The session refreshed from its provider when its last collect is due; as it was otherwise. */
-  async collectIfDue(session: Session): Promise<Session> {
+  /**
+   * The session refreshed from its provider when its last collect is `intervals` intervals old or
+   * older; as it was otherwise. Polls pass POLL_COLLECT_LAG_INTERVALS (docs/performance.md).
+   */
+  async collectIfDue(session: Session, intervals = 1): Promise<Session> {
     // The row says whether a collect is due; only then try to claim it (most polls need no write).
     const now = this.clock.now();
-    const dueBefore = new Date(now.getTime() - COLLECT_INTERVAL_MS);
+    const dueBefore = new Date(now.getTime() - intervals * COLLECT_INTERVAL_MS);
     if (session.status !== 'pending' || session.lastCollectedAt > dueBefore) return session;
     if (!(await this.store.claimForCollect(session.id, now, dueBefore))) return session;
     const [settled] = await this.settle([{ session, collected: await this.collectOne(session) }]);

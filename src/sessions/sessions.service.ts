@@ -18,7 +18,7 @@ import { renewalRequestAad, signedTextsAad } from './session-encryption.js';
 import { orderColumnsOf } from './session-order-columns.js';
 import { signedTextsOf } from './session-result.js';
 import { SessionReader } from './session-reader.js';
-import { SessionSettlement } from './session-settlement.js';
+import { POLL_COLLECT_LAG_INTERVALS, SessionSettlement } from './session-settlement.js';
 import { SessionMetrics } from './session-metrics.js';
 import type { SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
@@ -117,10 +117,13 @@ export class SessionsService {
     };
   }
 
-  /** The stored state, refreshed from the provider first when the last collect is due. */
+  /**
+   * The stored state: the background collector keeps it fresh, so a poll collects only when the
+   * collector is two intervals behind (docs/performance.md, "Poll").
+   */
   async poll(principal: ApiKeyPrincipal, sessionId: string): Promise<SessionView> {
     const session = await this.reader.findForKey(principal, sessionId);
-    return this.reader.view(await this.settlement.collectIfDue(session));
+    return this.reader.view(await this.settlement.collectIfDue(session, POLL_COLLECT_LAG_INTERVALS));
   }
 
   async cancel(principal: ApiKeyPrincipal, sessionId: string): Promise<SessionView> {

@@ -25,6 +25,7 @@ describe('BankID payment, risk and device data against the fake RP API v6.0', ()
   const post = (key: string, path: string, body: object) => e2e.http.post(path).set('x-api-key', key).send(body);
   const poll = async (key: string, id: string) => {
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     return (await e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', key).expect(200)).body;
   };
   const scanAndApprove = async (key: string, sessionId: string) => {

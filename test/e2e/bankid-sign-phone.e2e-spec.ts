@@ -28,6 +28,7 @@ describe('BankID signing and the phone channel against the fake RP API v6.0', ()
     (await e2e.app.get(DataSource).query('SELECT order_ref FROM sessions WHERE id = $1', [sessionId]))[0].order_ref;
   const step = async (sessionId: string) => {
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     return poll(sessionId);
   };
 

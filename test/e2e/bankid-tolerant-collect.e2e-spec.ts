@@ -49,6 +49,7 @@ describe('BankID collect answers the documentation does not promise', () => {
     });
     const sessionId = await approvedSession();
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     const done = (await poll(sessionId)).body;
     expect(done).toMatchObject({ status: 'complete', user: FAKE_USER, device: { ipAddress: '192.0.2.10' } });
     // The dropped fields are named for the operator; the certificate is not blamed.
@@ -63,9 +64,11 @@ describe('BankID collect answers the documentation does not promise', () => {
     const sessionId = await approvedSession();
     for (let i = 0; i < 2; i++) {
       e2e.clock.advance(COLLECT_MS);
+      await e2e.collect();
       expect((await poll(sessionId)).body).toMatchObject({ status: 'pending' });
     }
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(sessionId)).body).toMatchObject({ status: 'failed', hintCode: 'providerError' });
     expect(bankId.fake.requestsTo('collect').filter((r) => (r.body as { orderRef: string }).orderRef)).not.toHaveLength(0);
     expect(lines()).toContain('completionData.user.name is null');
@@ -78,6 +81,7 @@ describe('BankID collect answers the documentation does not promise', () => {
     const sessionId = await approvedSession();
     for (let i = 0; i < 3; i++) {
       e2e.clock.advance(COLLECT_MS);
+      await e2e.collect();
       await poll(sessionId);
     }
     expect((await poll(sessionId)).body).toMatchObject({ status: 'failed', hintCode: 'providerError' });

@@ -96,6 +96,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     expect(bankId.fake.scanQr(frame.qrData)).toBe(orderRef);
 
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     await poll(sessionId).expect(200, {
       sessionId,
       provider: 'bankid',
@@ -113,6 +114,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
 
     bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     const done = await poll(sessionId).expect(200);
     expect(done.body).toEqual({
       sessionId,
@@ -137,6 +139,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     // BankID forgets a completed order after 3 minutes; the session keeps its result and stops collecting.
     const collects = bankId.fake.requestsTo('collect').length;
     e2e.clock.advance(10 * 60_000);
+    await e2e.collect();
     expect(bankId.fake.order(orderRef)).toBeUndefined();
     await poll(sessionId).expect(200, done.body);
     expect(bankId.fake.requestsTo('collect')).toHaveLength(collects);
@@ -155,6 +158,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     for (const hintCode of ['noClient', 'started', 'userMrtd', 'userCallConfirm', 'userSign', 'somethingNew']) {
       bankId.fake.setHint(orderRef, hintCode);
       e2e.clock.advance(COLLECT_MS);
+      await e2e.collect();
       expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode });
     }
   });
@@ -171,6 +175,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const { sessionId, orderRef } = await startPickedUp();
     bankId.fake.failOrder(orderRef, hintCode);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode });
   });
 
@@ -178,9 +183,11 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const unscanned = (await start().expect(200)).body.sessionId;
     const slow = await startPickedUp();
     e2e.clock.advance(31_000);
+    await e2e.collect();
     expect((await poll(unscanned).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'startFailed' });
     expect((await poll(slow.sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode: 'userSign' });
     e2e.clock.advance(150_000);
+    await e2e.collect();
     expect((await poll(slow.sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'expiredTransaction' });
   });
 
@@ -216,9 +223,11 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     });
     const orderRef = bankId.fake.openWithAutoStartToken(autoStartToken);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body.hintCode).toBe('userMrtd');
     bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
 
     const [row] = await e2e.app.get(DataSource).query('SELECT completion_enc, evidence_enc FROM sessions WHERE id = $1', [sessionId]);
@@ -244,6 +253,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
       const { sessionId, orderRef } = await startPickedUp({ endUserIp: '192.0.2.10', userVisibleData: 'Log in to Example AB' });
       bankId.fake.approve(orderRef);
       e2e.clock.advance(COLLECT_MS);
+      await e2e.collect();
       const done = (await poll(sessionId).expect(200)).body;
       expect(done).toMatchObject({ status: 'complete', user: FAKE_USER, resultToken: expect.any(String) });
       // The fake changes the signed text after signing: the signature fails, and the text no longer matches the order's.
@@ -275,6 +285,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const res = await start({ endUserIp: '192.0.2.1', requirement }).expect(409);
     expect(res.body).toMatchObject({ status: 409, code: 'order_in_progress', providerErrorCode: 'alreadyInProgress' });
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(first).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'cancelled' });
   });
 
@@ -325,11 +336,15 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
 
   it('should keep a session pending through a collect outage and move on when BankID is back', async () => {
     const { sessionId, orderRef } = await startPickedUp();
-    bankId.fake.injectFault({ path: 'collect', times: 3, status: 503, errorCode: 'maintenance' });
+    // An outage for every collect of the tick (the tick also collects the file's other pending sessions).
+    bankId.fake.injectFault({ path: 'collect', times: 1_000, status: 503, errorCode: 'maintenance' });
     bankId.fake.approve(orderRef);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending' });
+    bankId.fake.clearFaults();
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
   });
 
@@ -337,6 +352,7 @@ describe('BankID provider against a fake RP API v6.0 over mutual TLS', () => {
     const { sessionId } = (await start().expect(200)).body;
     await e2e.app.get(DataSource).query(`UPDATE sessions SET order_ref = 'unknown-order' WHERE id = $1`, [sessionId]);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'expiredTransaction' });
   });
 

@@ -44,6 +44,7 @@ describe('Sessions kept apart by environment', () => {
     ).body;
     bankId.fake.approve(bankId.fake.openWithAutoStartToken(started.autoStartToken));
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     const live = await e2e.http.post(`/api/v1/auth/${started.sessionId}/poll`).set('x-api-key', liveKey).expect(200);
     expect(live.body).toMatchObject({ environment: 'live', status: 'complete', user: expect.any(Object), resultToken: expect.any(String) });
     // Live evidence is checked against the live roots only: BANKID_CA (the TLS CA) does not issue the

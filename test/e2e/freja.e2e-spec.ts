@@ -32,6 +32,7 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   };
   const collect = async (sessionId: string) => {
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     return (await poll(sessionId).expect(200)).body;
   };
 
@@ -275,6 +276,7 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     expect(claims.evidenceSha256).toBe(createHash('sha256').update(raw.details, 'utf8').digest('hex'));
 
     e2e.clock.advance(3_600_000);
+    await e2e.collect();
     await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     expectProblem(await e2e.http.get(`/api/v1/auth/${started.sessionId}/evidence`).set('x-api-key', e2e.key), 410, 'evidence_purged');
     expect((await poll(started.sessionId).expect(200)).body).not.toHaveProperty('evidence');

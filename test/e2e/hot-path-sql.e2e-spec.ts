@@ -24,6 +24,7 @@ describe('Hot-path SQL on the sessions table', () => {
     const completed = (await start()).body;
     await e2e.http.post('/api/v1/simulator/scan').send({ autoStartToken: completed.autoStartToken }).expect(200);
     e2e.clock.advance(2_000); // the next collect is due
+    await e2e.collect();
     expect((await e2e.http.post(`/api/v1/auth/${completed.sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe(
       'complete',
     );

@@ -171,6 +171,7 @@ describe('Same-device flow: launchUrl, the simulated app, returnUrl and its nonc
     });
     await tapInApp(sameDevice.launchUrl, 'cancel');
     e2e.clock.advance(2_500);
+    await e2e.collect();
     expect((await poll(sameDevice.sessionId).expect(200)).body).toMatchObject({
       status: 'failed',
       hintCode: 'userCancel',

@@ -100,9 +100,11 @@ describe('Identity sessions (simulator)', () => {
     await scan({ qrData: json.body.qrData, personalNumber: '198507099805', givenName: 'Anna', surname: 'Andersson' }).expect(200);
 
     e2e.clock.advance(1_500);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'pending', hintCode: 'userSign' });
 
     e2e.clock.advance(2_000);
+    await e2e.collect();
     const done = await poll(sessionId).expect(200);
     expect(done.body).toEqual({
       sessionId,
@@ -120,6 +122,7 @@ describe('Identity sessions (simulator)', () => {
 
     // Polls after the end give the same final answer; the QR and cancel are refused.
     e2e.clock.advance(5_000);
+    await e2e.collect();
     await poll(sessionId).expect(200, done.body);
     expect((await qr(sessionId).expect(409)).body.code).toBe('session_not_pending');
     expect((await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(409)).body.code).toBe(
@@ -144,6 +147,7 @@ describe('Identity sessions (simulator)', () => {
     const frame = (await qr(sessionId).expect(200)).body.qrData;
     await scan({ qrData: frame, personalNumber: '197001011234' }).expect(200);
     e2e.clock.advance(2_500);
+    await e2e.collect();
     await poll(sessionId).expect(200);
     const rows = await e2e.app.get(DataSource).query('SELECT * FROM sessions WHERE id = $1', [sessionId]);
     const dump = JSON.stringify(rows) + Buffer.concat([rows[0].qr_start_secret_enc, rows[0].completion_enc]).toString('latin1');
@@ -158,6 +162,7 @@ describe('Identity sessions (simulator)', () => {
     const cancelled = (await start().expect(200)).body;
     await scan({ autoStartToken: cancelled.autoStartToken, action: 'cancel' }).expect(200);
     e2e.clock.advance(2_500);
+    await e2e.collect();
     expect((await poll(approved.sessionId).expect(200)).body.status).toBe('complete');
     expect((await poll(cancelled.sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'userCancel' });
   });
@@ -218,6 +223,7 @@ describe('Identity sessions (simulator)', () => {
       .body;
     await scan({ autoStartToken, personalNumber: '198507099805', givenName: 'Anna', surname: 'Andersson' }).expect(200);
     e2e.clock.advance(2_500);
+    await e2e.collect();
     const done = (await poll(sessionId).expect(200)).body;
     expect(done.evidence.verification).toEqual(VERIFIED_EVIDENCE);
 
@@ -255,6 +261,7 @@ describe('Identity sessions (simulator)', () => {
     const { sessionId, autoStartToken } = (await start().expect(200)).body;
     await scan({ autoStartToken }).expect(200);
     e2e.clock.advance(2_500);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body.status).toBe('complete');
     const other = await createTeamWithKey(e2e.app);
     const live = await e2e.app
@@ -270,8 +277,10 @@ describe('Identity sessions (simulator)', () => {
   it('should fail an order nobody scans with startFailed after 30 s (moved clock)', async () => {
     const { sessionId } = (await start().expect(200)).body;
     e2e.clock.advance(29_000);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body.status).toBe('pending');
     e2e.clock.advance(2_000);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ status: 'failed', hintCode: 'startFailed' });
   });
 
@@ -295,9 +304,11 @@ describe('Identity sessions (simulator)', () => {
     const { sessionId, autoStartToken } = (await start().expect(200)).body;
     await scan({ autoStartToken }).expect(200);
     e2e.clock.advance(2_500);
+    await e2e.collect();
     expect((await poll(sessionId).expect(200)).body).toMatchObject({ user: expect.any(Object), resultToken: expect.any(String) });
     await e2e.http.get(`/api/v1/auth/${sessionId}/evidence`).set('x-api-key', e2e.key).expect(200);
     e2e.clock.advance(3_600_000);
+    await e2e.collect();
     await e2e.app.get(SessionPiiPurgeJob).purgeExpiredPersonalData();
     const after = await poll(sessionId).expect(200);
     expect(after.body).toEqual({
@@ -388,8 +399,10 @@ describe('Identity sessions: order lifetime', () => {
         await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200)
       ).body;
       testApp.clock.advance(179_000);
+      await testApp.collect();
       expect((await http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', key).expect(200)).body.status).toBe('pending');
       testApp.clock.advance(2_000);
+      await testApp.collect();
       expect((await http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', key).expect(200)).body).toMatchObject({
         status: 'failed',
         hintCode: 'expiredTransaction',

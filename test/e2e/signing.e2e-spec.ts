@@ -54,6 +54,7 @@ describe('Signing and the phone channel (simulator)', () => {
     expect(scanned.body).toEqual({ scanned: true, action: 'approve', operation: 'sign', userVisibleData: TEXT });
     expectMatchesSchema(scanned, 'POST /api/v1/simulator/scan');
     e2e.clock.advance(COLLECT_MS + 500);
+    await e2e.collect();
     const done = await poll(started.sessionId);
     expect(done).toMatchObject({ operation: 'sign', channel: 'app', status: 'complete', user: { personalNumber: '199001011239' } });
     // The simulator signed the text and the hidden data as BankID does (funcId Signing); the service checked both (docs/evidence.md).
@@ -84,6 +85,7 @@ describe('Signing and the phone channel (simulator)', () => {
       expectProblem(await e2e.http.get(`/api/v1/auth/${started.sessionId}/qr`).set('x-api-key', e2e.key), 409, 'qr_not_available');
 
       e2e.clock.advance(COLLECT_MS);
+      await e2e.collect();
       expect(await poll(started.sessionId)).toMatchObject({
         status: 'pending',
         hintCode: 'outstandingTransaction',
@@ -100,6 +102,7 @@ describe('Signing and the phone channel (simulator)', () => {
       });
       e2e.clock.advance(COLLECT_MS);
       // Collected 2 s after the answer: past userCallConfirm (1 s) and userSign (1 s).
+      await e2e.collect();
       const done = await poll(started.sessionId);
       expect(done).toMatchObject({ status: 'complete', operation, channel: 'phone', user: { personalNumber: PERSON } });
       expect(done.evidence.verification).toEqual(VERIFIED_EVIDENCE);
@@ -112,6 +115,7 @@ describe('Signing and the phone channel (simulator)', () => {
     const { sessionId } = (await phoneStart('auth').expect(200)).body;
     e2e.clock.advance(COLLECT_MS);
     await answer({ personalNumber: PERSON }).expect(200);
+    await e2e.collect();
     expect(await poll(sessionId)).toMatchObject({ status: 'pending', hintCode: 'userCallConfirm' });
     e2e.clock.advance(COLLECT_MS - 500);
     await e2e.http.post(`/api/v1/auth/${sessionId}/cancel`).set('x-api-key', e2e.key).expect(200);
@@ -119,6 +123,7 @@ describe('Signing and the phone channel (simulator)', () => {
     e2e.clock.advance(1_000);
     await answer({ personalNumber: PERSON }).expect(200);
     e2e.clock.advance(1_000);
+    await e2e.collect();
     expect(await poll(second)).toMatchObject({ status: 'pending', hintCode: 'userSign' });
   });
 
@@ -126,6 +131,7 @@ describe('Signing and the phone channel (simulator)', () => {
     const { sessionId } = (await phoneStart('sign', { callInitiator: 'user' }).expect(200)).body;
     await answer({ personalNumber: PERSON, action: 'decline' }).expect(200);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect(await poll(sessionId)).toMatchObject({ status: 'failed', hintCode: 'userDeclinedCall', operation: 'sign', channel: 'phone' });
   });
 
@@ -136,6 +142,7 @@ describe('Signing and the phone channel (simulator)', () => {
     const newer = (await phoneStart('auth', { personalNumber: '198112189876' }).expect(200)).body.sessionId;
     await answer({ personalNumber: '198112189876', action: 'decline' }).expect(200);
     e2e.clock.advance(COLLECT_MS);
+    await e2e.collect();
     expect(await poll(newer)).toMatchObject({ status: 'failed', hintCode: 'userDeclinedCall' });
     expect(await poll(older)).toMatchObject({ status: 'pending', hintCode: 'outstandingTransaction' });
     // An app-channel session of the same person is not a call.
@@ -324,6 +331,7 @@ describe('Signing and the phone channel (simulator)', () => {
     const declined = (await phoneStart('sign', { personalNumber: caller }).expect(200)).body.sessionId;
     await answer({ personalNumber: caller, action: 'decline' }).expect(200);
     e2e.clock.advance(COLLECT_MS + 500);
+    await e2e.collect();
     for (const id of [auth, signed.sessionId, declined]) await poll(id);
 
     const received = await receiver.waitForRequests(before + 2);

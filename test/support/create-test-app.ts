@@ -10,6 +10,7 @@ import { AppModule } from '../../src/app.module.js';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup.js';
 import { Clock } from '../../src/common/clock/clock.js';
 import { validateEnv } from '../../src/config/env.validation.js';
+import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { TEMPLATE_DATABASE, databaseUrl, ensureTemplate, testDatabaseName, usingRealPostgres, withServer } from './test-postgres.js';
 import { TestClock } from './test-clock.js';
 
@@ -46,6 +47,11 @@ export interface TestApp {
    * test's clock move and its next step. Tests then drive the jobs' services themselves.
    */
   stopBackgroundJobs(): void;
+  /**
+   * One tick of the background collector, now. Polls answer what it stored (docs/performance.md,
+   * "Poll") and its interval ticks on wall time, so a test that moves the clock runs the tick itself.
+   */
+  collect(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -95,5 +101,5 @@ export async function createTestApp(env: Record<string, string | undefined>, opt
     const scheduler = app.get(SchedulerRegistry);
     for (const name of scheduler.getIntervals()) scheduler.deleteInterval(name);
   };
-  return { app, clock, stopBackgroundJobs, close: () => app.close() };
+  return { app, clock, stopBackgroundJobs, collect: () => app.get(SessionSettlement).collectDue(), close: () => app.close() };
 }

@@ -56,6 +56,8 @@ export interface E2eApp {
   /** The origin the app listens on, with `listen` (e.g. http://127.0.0.1:41234). */
   readonly baseUrl: string;
   readonly clock: TestClock;
+  /** One tick of the first app's background collector, now (TestApp.collect). */
+  collect(): Promise<string[]>;
   /** The environment the app was started with (the database's plus `env`), for a second app or the CLI. */
   readonly env: TestEnv;
   /** The team and key made by `withKey`. */
@@ -153,6 +155,7 @@ export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
     get clock() {
       return current().testApp.clock;
     },
+    collect: () => current().testApp.collect(),
     get env() {
       return current().env;
     },

@@ -7,7 +7,7 @@ import { verifyResultToken } from './result-token.js';
 export interface ProviderContractHarness {
   provider: string;
   e2e: E2eApp;
-  /** How long to move the clock so that the next poll collects. */
+  /** How long to move the clock so that the next collect is due. */
   collectMs: number;
   /** The person opens the order in the app and approves it. */
   approve(sessionId: string): Promise<void>;
@@ -29,6 +29,7 @@ export function providerContract(harness: () => ProviderContractHarness): void {
   const poll = (id: string) => h().e2e.http.post(`/api/v1/auth/${id}/poll`).set('x-api-key', h().e2e.key).expect(200);
   const collect = async (id: string) => {
     h().e2e.clock.advance(h().collectMs);
+    await h().e2e.collect();
     return (await poll(id)).body;
   };
   const profile = () => h().e2e.app.get(EidProviderRegistry).profileOf(h().provider)!;

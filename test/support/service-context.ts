@@ -1,3 +1,4 @@
+import { AuditModule } from '../../src/audit/audit.module.js';
 import { randomBytes } from 'node:crypto';
 import type { ModuleMetadata } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
@@ -58,6 +59,8 @@ export async function createServiceContext(
           CommonModule,
           DatabaseModule.forRoot(),
           MetricsModule,
+          // Global in the app: the @Audited() routes' interceptor needs its AuditLog wherever they are.
+          AuditModule,
           ...imports,
         ],
       })

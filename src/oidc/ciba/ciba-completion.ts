@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { errors } from 'oidc-provider';
+import { oidcErrors } from '../oidc-library.js';
 import { SessionReader } from '../../sessions/session-reader.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import type { SessionView } from '../../sessions/session-view.js';
@@ -60,8 +60,8 @@ export class CibaCompletion {
       const hintCode = ('hintCode' in view ? view.hintCode : undefined) ?? view.status;
       const error =
         hintCode === 'expiredTransaction'
-          ? new errors.ExpiredToken(`The e-ID session expired (hintCode: ${hintCode})`)
-          : new errors.AccessDenied(
+          ? new (oidcErrors().ExpiredToken)(`The e-ID session expired (hintCode: ${hintCode})`)
+          : new (oidcErrors().AccessDenied)(
               `The e-ID ${link.operation === 'sign' ? 'signature' : 'login'} did not complete (hintCode: ${hintCode})`,
             );
       await provider.backchannelResult(request, error);
@@ -72,7 +72,10 @@ export class CibaCompletion {
     if (accountId !== request.accountId) {
       // The provider was asked for this person only; anything else is refused, never issued.
       this.logger.error({ sessionId: link.sessionId }, 'A CIBA session completed for another person than the login_hint');
-      await provider.backchannelResult(request, new errors.AccessDenied('The e-ID login did not complete (hintCode: providerError)'));
+      await provider.backchannelResult(
+        request,
+        new (oidcErrors().AccessDenied)('The e-ID login did not complete (hintCode: providerError)'),
+      );
       return view;
     }
     const grant = new provider.Grant({ accountId, clientId: client.clientId });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { errors, type Client, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
@@ -10,6 +10,7 @@ import { SessionsService } from '../../sessions/sessions.service.js';
 import type { Session } from '../../sessions/session.entity.js';
 import { TeamsService } from '../../teams/teams.service.js';
 import { personSubject } from '../oidc-claims.js';
+import { oidcErrors } from '../oidc-library.js';
 import type { OidcClient } from '../oidc-client.js';
 import { OidcClientStore } from '../oidc-client.store.js';
 import { clientPrincipal } from '../oidc-principal.js';
@@ -57,17 +58,18 @@ export class CibaService implements OnModuleInit, CibaHooks {
       deliveryModes: ['poll', 'ping'],
       processLoginHint: (ctx: KoaContextWithOIDC, loginHint: string) => this.accountIdOf(ctx, loginHint),
       processLoginHintToken: () => {
-        throw new errors.InvalidRequest('login_hint_token is not supported; send the personal number as login_hint');
+        throw new (oidcErrors().InvalidRequest)('login_hint_token is not supported; send the personal number as login_hint');
       },
       validateBindingMessage: (ctx: KoaContextWithOIDC, bindingMessage?: string) => {
         const problem = bindingMessageProblem(bindingMessage, ctx.oidc.params!.scope);
-        if (problem) throw new errors.InvalidBindingMessage(problem);
+        if (problem) throw new (oidcErrors().InvalidBindingMessage)(problem);
         return Promise.resolve();
       },
       // Checked before the request is stored: the method must exist for this client.
       validateRequestContext: async (ctx: KoaContextWithOIDC) => {
         const client = await this.clientOf(ctx.oidc.client!.clientId);
-        if (!this.methodOf(ctx, client)) throw new errors.InvalidRequest('None of the requested acr_values is available to this client');
+        if (!this.methodOf(ctx, client))
+          throw new (oidcErrors().InvalidRequest)('None of the requested acr_values is available to this client');
       },
       verifyUserCode: () => Promise.resolve(),
       triggerAuthenticationDevice: (ctx: KoaContextWithOIDC, request: BackchannelRequest) => this.trigger(ctx, request),
@@ -102,7 +104,8 @@ export class CibaService implements OnModuleInit, CibaHooks {
 
   private async accountIdOf(ctx: KoaContextWithOIDC, loginHint: string): Promise<string> {
     const personalNumber = cibaPersonalNumber(loginHint);
-    if (!personalNumber) throw new errors.InvalidRequest('login_hint must be a personal number (12 digits, or sub:ssn:<12 digits>)');
+    if (!personalNumber)
+      throw new (oidcErrors().InvalidRequest)('login_hint must be a personal number (12 digits, or sub:ssn:<12 digits>)');
     const client = await this.clientOf(ctx.oidc.client!.clientId);
     const key = this.oidc.personSubjectKey;
     return accountIdFor(client, key, personSubject(key, client.environment, personalNumber));
@@ -154,7 +157,7 @@ export class CibaService implements OnModuleInit, CibaHooks {
 
   private async clientOf(clientId: string): Promise<OidcClient> {
     const client = await this.clients.findByClientId(clientId);
-    if (!client) throw new errors.InvalidClient('client not found');
+    if (!client) throw new (oidcErrors().InvalidClient)('client not found');
     return client;
   }
 }
@@ -167,8 +170,8 @@ function expiryOf(request: BackchannelRequest): number {
 /** A session engine's refusal as an OAuth error: the provider's outage is temporary, the rest the request's fault. */
 function oauthErrorOf(error: unknown): Error {
   if (error instanceof DomainException && error.code === 'provider_unavailable')
-    return new errors.TemporarilyUnavailable(error.detail ?? 'The e-ID provider did not answer');
-  if (error instanceof DomainException) return new errors.InvalidRequest(error.detail ?? error.code);
-  if (error instanceof ValidationProblemException) return new errors.InvalidRequest('The request does not fit the e-ID provider');
+    return new (oidcErrors().TemporarilyUnavailable)(error.detail ?? 'The e-ID provider did not answer');
+  if (error instanceof DomainException) return new (oidcErrors().InvalidRequest)(error.detail ?? error.code);
+  if (error instanceof ValidationProblemException) return new (oidcErrors().InvalidRequest)('The request does not fit the e-ID provider');
   return error instanceof Error ? error : new Error(String(error));
 }
