@@ -25,7 +25,7 @@ export class RedisQuotaStore extends QuotaStore implements OnModuleDestroy {
     maxBlock?: number,
   ) {
     super();
-    this.allowances = new LocalAllowances((apiKeyId, monthStart, unused) => this.giveBack(apiKeyId, monthStart, unused), maxBlock);
+    this.allowances = new LocalAllowances((apiKeyId, unused) => this.giveBack(apiKeyId, unused), maxBlock);
   }
 
   async consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage> {
@@ -84,12 +84,12 @@ export class RedisQuotaStore extends QuotaStore implements OnModuleDestroy {
     return `${this.keyPrefix}quota:{${apiKeyId}}:${part}`;
   }
 
-  /** The month counts only admissions made; the minute keeps the unused ones counted (conservative). */
-  private async giveBack(apiKeyId: string, monthStart: Date, unused: number): Promise<void> {
+  /** Unused admissions leave the month's count and their own second's bucket (as on PostgreSQL: conservative). */
+  private async giveBack(apiKeyId: string, unused: { monthStart: Date; second: number; count: number }): Promise<void> {
     try {
-      await this.redis.giveBackQuota(this.key(apiKeyId, 'usage'), monthOf(monthStart), unused);
+      await this.redis.giveBackQuota(this.key(apiKeyId, 'usage'), this.key(apiKeyId, 'minute'), monthOf(unused.monthStart), unused.second, unused.count);
     } catch (error) {
-      // The month then over-counts by these few: conservative, never generous.
+      // The counts then stay higher by these few: conservative, never generous.
       this.logger.error({ err: error }, 'Unused rate-limit allowance not given back');
     }
   }

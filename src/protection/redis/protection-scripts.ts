@@ -87,16 +87,22 @@ return {accepted and 1 or 0, recent, (oldest + 61) * 1000, requests, addresses, 
 `;
 
 /**
- * Gives a block's unused admissions back to the month's count (the minute keeps them counted), unless
- * the month has turned since: the new month started from zero without them.
- * KEYS: usage. ARGV: month of the block (yyyymm), unused admissions.
+ * Gives a block's unused admissions back: to the month's count unless the month has turned since (the
+ * new month started from zero without them), and to the bucket of the block's second while it still
+ * counts. The consume script may have counted the block into a newer second (a lagging clock), never
+ * an older one, so this leaves the minute's count at or above what was admitted.
+ * KEYS: usage, minute. ARGV: month of the block (yyyymm), its epoch second, unused admissions.
  */
 export const GIVE_BACK_QUOTA_LUA = `
-if tonumber(redis.call('HGET', KEYS[1], 'month') or '0') ~= tonumber(ARGV[1]) then
-  return 0
+local unused = tonumber(ARGV[3])
+if tonumber(redis.call('HGET', KEYS[1], 'month') or '0') == tonumber(ARGV[1]) then
+  local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
+  redis.call('HSET', KEYS[1], 'requests', math.max(requests - unused, 0))
 end
-local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
-redis.call('HSET', KEYS[1], 'requests', math.max(requests - tonumber(ARGV[2]), 0))
+local bucket = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
+if bucket > 0 then
+  redis.call('HSET', KEYS[2], ARGV[2], math.max(bucket - unused, 0))
+end
 return 1
 `;
 

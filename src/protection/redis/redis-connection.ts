@@ -11,7 +11,7 @@ export interface ProtectionCommands {
     addressesKey: string,
     ...args: (string | number)[]
   ): Promise<[number, number, number, number, number, number, number]>;
-  giveBackQuota(usageKey: string, month: number, unused: number): Promise<number>;
+  giveBackQuota(usageKey: string, minuteKey: string, month: number, second: number, unused: number): Promise<number>;
   recordFailure(failuresKey: string, blockKey: string, ...args: (string | number)[]): Promise<number>;
 }
 
@@ -33,7 +33,7 @@ export class RedisConnection implements OnModuleInit, OnModuleDestroy {
       commandTimeout: 2_000,
     });
     client.defineCommand('consumeQuota', { numberOfKeys: 3, lua: CONSUME_QUOTA_LUA });
-    client.defineCommand('giveBackQuota', { numberOfKeys: 1, lua: GIVE_BACK_QUOTA_LUA });
+    client.defineCommand('giveBackQuota', { numberOfKeys: 2, lua: GIVE_BACK_QUOTA_LUA });
     client.defineCommand('recordFailure', { numberOfKeys: 2, lua: RECORD_FAILURE_LUA });
     this.client = client as ProtectionRedis;
   }
