@@ -107,6 +107,38 @@ return 1
 `;
 
 /**
+ * Hands what one process admitted on its own while Redis was away (docs/protection.md, "When Redis is
+ * away") to the shared counts: the minute's admissions into the current second's bucket (they count a
+ * little longer than they would have: conservative), the month's into its count unless a newer month
+ * has started, and the addresses into the month's set.
+ * KEYS: minute, usage, addresses. ARGV: now's epoch second, minute admissions, month (yyyymm), month
+ * admissions, ttl of the month keys in ms, then the addresses.
+ */
+export const RECORD_DEGRADED_LUA = `
+if tonumber(ARGV[2]) > 0 then
+  redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], 62000)
+end
+local month = tonumber(ARGV[3])
+local stored = tonumber(redis.call('HGET', KEYS[2], 'month') or '0')
+if stored > month then
+  return 0
+end
+if stored == month then
+  redis.call('HINCRBY', KEYS[2], 'requests', ARGV[4])
+else
+  redis.call('HSET', KEYS[2], 'month', month, 'requests', ARGV[4])
+  redis.call('DEL', KEYS[3])
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+if #ARGV > 5 then
+  redis.call('SADD', KEYS[3], unpack(ARGV, 6))
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
+return 1
+`;
+
+/**
  * KEYS: failures (sorted set of failed attempts, score = time), block (string: end of the block).
  * ARGV: now, window ms, threshold, block duration ms, a unique member for this failure.
  * Returns the end of the address's block, or 0 when it is not blocked.
