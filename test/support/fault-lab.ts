@@ -72,6 +72,7 @@ export function useFaultLab(): { readonly current: FaultLab } {
       WEBHOOK_TIMEOUT: '2s',
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,2s,5s,5s,10s',
       REQUEST_TIMEOUT: '5s',
+      DATABASE_QUERY_TIMEOUT: '2s',
       SIMULATOR_START_TIMEOUT: '8s',
       PUBLIC_ROUTE_LIMIT_PER_MINUTE: '100000',
     };
