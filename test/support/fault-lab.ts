@@ -24,6 +24,8 @@ export interface FaultLab {
   readonly receiver: WebhookReceiver;
   /** The proxy between every service process and PostgreSQL. */
   readonly pgProxy: TcpProxy;
+  /** The test database, directly (not through the proxy), for the test's own checks. */
+  readonly databaseUrl: string;
   readonly key: string;
   readonly teamId: string;
   /** The environment of a service process (through the proxy) with `extra` on top. */
@@ -92,6 +94,7 @@ export function useFaultLab(): { readonly current: FaultLab } {
       build,
       receiver,
       pgProxy,
+      databaseUrl: direct,
       key,
       teamId: team.id,
       env,
