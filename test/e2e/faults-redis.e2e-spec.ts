@@ -97,7 +97,11 @@ describeRedisFaults('Faults: Redis unreachable', () => {
     await pause(Math.max(0, cutAt + OUTAGE_S * 1_000 - Date.now()));
     await redisProxy.restore();
     const restoredAt = Date.now();
-    const recovered = await waitUntil(async () => (await ready()).body.checks.redis === 'up' && Date.now(), 'readiness to say Redis is up', 10_000);
+    const recovered = await waitUntil(
+      async () => (await ready()).body.checks.redis === 'up' && Date.now(),
+      'readiness to say Redis is up',
+      10_000,
+    );
     await pause(3_000);
     await prober.stop();
     await load.stop();
@@ -110,9 +114,11 @@ describeRedisFaults('Faults: Redis unreachable', () => {
     expect(count(probes, (p) => p.status === 0 || p.status >= 500)).toBe(0);
     // Shared again: Redis's month count holds every admission, those counted alone included.
     const usageKey = `${prefix}quota:{${limited.id}}:usage`;
-    await waitUntil(async () => Number(await redis.hget(usageKey, 'requests')) === count(probes, admitted), 'the month count in Redis', 5_000).catch(
-      () => undefined,
-    );
+    await waitUntil(
+      async () => Number(await redis.hget(usageKey, 'requests')) === count(probes, admitted),
+      'the month count in Redis',
+      5_000,
+    ).catch(() => undefined);
     expect(Number(await redis.hget(usageKey, 'requests'))).toBe(count(probes, admitted));
 
     // The session load never needed Redis (its key has no limits) and lost nothing.

@@ -51,7 +51,9 @@ describeFaults('Faults: a replica SIGKILLed mid-settlement and mid-delivery', ()
       'the victim to be inside a settlement transaction',
       60_000,
     ).catch(async (error: Error) => {
-      const { rows } = await database!.query(`SELECT application_name, state, left(query, 40) AS query FROM pg_stat_activity WHERE datname = current_database()`);
+      const { rows } = await database!.query(
+        `SELECT application_name, state, left(query, 40) AS query FROM pg_stat_activity WHERE datname = current_database()`,
+      );
       throw new Error(`${error.message}: ${JSON.stringify(rows)}`);
     });
     const inFlight = receiver.requests.length;

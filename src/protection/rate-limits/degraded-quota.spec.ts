@@ -55,9 +55,7 @@ describe(DegradedQuota.name, () => {
     quota.remember('key', ADDRESS, at(0), shared({ recentCount: 3, monthCount: 30, addressCount: 1, addressKnown: true }));
     admitted(quota, 4, at(1), limits);
     admitted(quota, 2, at(2), limits, '203.0.113.9');
-    expect(quota.takeAdmissions(at(3))).toEqual([
-      { apiKeyId: 'key', minute: 6, month: 202611, monthCount: 6, addresses: ['203.0.113.9'] },
-    ]);
+    expect(quota.takeAdmissions(at(3))).toEqual([{ apiKeyId: 'key', minute: 6, month: 202611, monthCount: 6, addresses: ['203.0.113.9'] }]);
     expect(quota.takeAdmissions(at(3))).toEqual([]);
   });
 });

@@ -120,7 +120,7 @@ export class DegradedQuota {
         sharedMonth: 0,
         sharedAddresses: 0,
         known: new Set(),
-        buckets: counts?.buckets ?? new Map(),
+        buckets: counts?.buckets ?? new Map<number, number>(),
         ownMonth: 0,
         ownAddresses: new Set(),
       };

@@ -149,7 +149,13 @@ export class RedisQuotaStore extends QuotaStore implements OnModuleDestroy {
     // Redis away: the admissions stay counted, conservative, as after a failed give-back.
     if (this.degraded) return;
     try {
-      await this.redis.giveBackQuota(this.key(apiKeyId, 'usage'), this.key(apiKeyId, 'minute'), monthOf(unused.monthStart), unused.second, unused.count);
+      await this.redis.giveBackQuota(
+        this.key(apiKeyId, 'usage'),
+        this.key(apiKeyId, 'minute'),
+        monthOf(unused.monthStart),
+        unused.second,
+        unused.count,
+      );
     } catch (error) {
       // The counts then stay higher by these few: conservative, never generous.
       this.logger.error({ err: error }, 'Unused rate-limit allowance not given back');
