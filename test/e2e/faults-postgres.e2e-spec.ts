@@ -91,7 +91,7 @@ describeFaults('Faults: PostgreSQL unreachable', () => {
 
   it('should answer 503 within REQUEST_TIMEOUT when the database hangs (a partition: connections open, nothing answers)', async () => {
     const { pgProxy, key } = lab.current;
-    const service = await lab.current.start();
+    const service = await lab.current.start({ DATABASE_QUERY_TIMEOUT: '2s' });
     const start = async () => {
       const at = Date.now();
       const res = await fetch(`${service.baseUrl}/api/v1/auth/simulator/start`, {
