@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // The provider folders under src/eid-providers/: a new provider adds its folder here (docs/providers.md).
-const PROVIDER_FOLDERS = ['bankid', 'freja', 'simulator'];
+const PROVIDER_FOLDERS = ['bankid', 'freja', 'simulator', 'upstream-oidc'];
 
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'data/', 'examples/typed-rp/eid-gateway.d.ts'] },

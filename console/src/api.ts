@@ -32,8 +32,11 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   if (!response.ok) {
     if (response.status === 401 && !path.startsWith('/console/login')) onUnauthorized();
     // A problem-details body (docs/api.md, "Errors"), or none when the answer was not JSON.
-    const problem = data as { code?: string; detail?: string; title?: string } | null;
-    throw new ApiError(response.status, problem?.code ?? 'error', problem?.detail ?? problem?.title ?? response.statusText);
+    const problem = data as { code?: string; detail?: string; title?: string; errors?: { pointer: string; detail: string }[] } | null;
+    // A validation problem names each field it refused (docs/api.md, "Errors"): the reader needs those words.
+    const fields = problem?.errors?.map((error) => `${error.pointer.slice(1)}: ${error.detail}`) ?? [];
+    const message = [problem?.detail ?? problem?.title ?? response.statusText, ...fields].join(' ');
+    throw new ApiError(response.status, problem?.code ?? 'error', message);
   }
   return data as T;
 }

@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { insightsEn, insightsSv } from './i18n-insights';
+import { oidcEn, oidcSv } from './i18n-oidc';
 
 export type Language = 'sv' | 'en';
 
@@ -111,6 +112,7 @@ const en = {
   delivered: 'delivered',
   failed: 'failed',
   ...insightsEn,
+  ...oidcEn,
 };
 
 export type TextKey = keyof typeof en;
@@ -222,6 +224,7 @@ const sv: Record<TextKey, string> = {
   delivered: 'levererad',
   failed: 'misslyckad',
   ...insightsSv,
+  ...oidcSv,
 };
 
 const TEXTS: Record<Language, Record<TextKey, string>> = { en, sv };

@@ -7,6 +7,7 @@ import { AuditPage } from './pages/audit';
 import { DeliveriesPage } from './pages/deliveries';
 import { LoginPage } from './pages/login';
 import { MembersPage } from './pages/members';
+import { OidcClientsPage } from './pages/oidc-clients';
 import { OverviewPage } from './pages/overview';
 import { SessionTimelinePage } from './pages/session-timeline';
 import { SessionsPage } from './pages/sessions';
@@ -22,6 +23,7 @@ const PAGES: { hash: string; label: TextKey; Page: (props: { me: Me }) => preact
   { hash: '#/overview', label: 'navOverview', Page: OverviewPage },
   { hash: '#/api-keys', label: 'navKeys', Page: ApiKeysPage },
   { hash: '#/webhooks', label: 'navWebhooks', Page: WebhooksPage },
+  { hash: '#/oidc-clients', label: 'navOidcClients', Page: OidcClientsPage },
   { hash: '#/deliveries', label: 'navDeliveries', Page: DeliveriesPage },
   { hash: '#/sessions', label: 'navSessions', Page: SessionsPage },
   { hash: '#/audit', label: 'navAudit', Page: AuditPage },

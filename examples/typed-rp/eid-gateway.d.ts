@@ -629,7 +629,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Forget the console session cookie */
+        /** End the console session: its token is revoked and the cookie cleared */
         post: operations["consoleLogin_logout"];
         delete?: never;
         options?: never;
@@ -1579,16 +1579,31 @@ export interface components {
         };
         IdentifiedUserDto: {
             /**
-             * @description Swedish personal number, 12 digits.
+             * @description Swedish personal number, 12 digits (BankID, Freja, the simulator).
              * @example 198507099805
              */
-            personalNumber: string;
+            personalNumber?: string;
+            /**
+             * @description Another country's national identifier (Norwegian fødselsnummer, Danish CPR, Finnish HETU), from an upstream OpenID provider.
+             * @example 01017012345
+             */
+            nationalId?: string;
             /** @example Anna Andersson */
             name: string;
             /** @example Anna */
             givenName: string;
             /** @example Andersson */
             surname: string;
+            /**
+             * @description ISO 8601 date, where the provider gives it.
+             * @example 1970-01-01
+             */
+            birthdate?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country of nationalId (upstream OpenID providers).
+             * @example NO
+             */
+            country?: string;
         };
         DeviceDto: {
             /**
@@ -6805,7 +6820,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The cookie is cleared. */
+            /** @description The token is revoked on every replica and the cookie cleared. */
             204: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { assertActiveSubscription } from '../teams/subscription.js';
+import { TokenRevocations } from '../tokens/token-revocations.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { UsersService } from '../users/users.service.js';
 import type { UserPrincipal } from '../common/access/principal.js';
@@ -11,15 +12,16 @@ import type { UserPrincipal } from '../common/access/principal.js';
 export class BearerAuthenticator {
   constructor(
     private readonly tokens: TokensService,
+    private readonly revocations: TokenRevocations,
     private readonly users: UsersService,
     private readonly clock: Clock,
   ) {}
 
   async authenticate(token: string): Promise<UserPrincipal> {
-    const { userId, teamId } = await this.tokens.verify(token);
-    // A signed token outlives nothing: a deleted user or one moved to another team loses access at once.
-    const user = await this.users.findWithTeam(userId);
-    if (!user || user.teamId !== teamId) throw new DomainException('invalid_token', 'The bearer token is not valid.');
+    const { userId, teamId, tokenId } = await this.tokens.verify(token);
+    // A signed token outlives nothing: a deleted user, one moved to another team or a logout ends it at once.
+    const [user, revoked] = await Promise.all([this.users.findWithTeam(userId), this.revocations.isRevoked(tokenId)]);
+    if (!user || user.teamId !== teamId || revoked) throw new DomainException('invalid_token', 'The bearer token is not valid.');
     assertActiveSubscription(user.team, this.clock.now());
     return { kind: 'user', user, team: user.team };
   }

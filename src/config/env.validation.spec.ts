@@ -100,7 +100,7 @@ describe(validateEnv.name, () => {
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
-    [{ PROVIDERS: 'simulator,mitid' }, 'PROVIDERS'],
+    [{ PROVIDERS: 'simulator,MitID' }, 'PROVIDERS'],
     [{ SESSION_TTL: '3 minutes' }, 'SESSION_TTL'],
     [{ WEBHOOK_RETRY_SCHEDULE: '5s,,5m' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],

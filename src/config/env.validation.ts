@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { routePolicyFile } from '../forward-auth/route-policy.js';
 import { parseDuration } from './duration.js';
 
 const duration = (fallback: string) =>
@@ -95,7 +96,8 @@ export const envSchema = z
           .map((s) => s.trim())
           .filter(Boolean),
       )
-      .pipe(z.array(z.enum(['simulator', 'bankid', 'freja'], { message: 'each entry must be simulator, bankid or freja' })).min(1)),
+      // Provider names, checked against the registered providers at start (configured upstreams add names).
+      .pipe(z.array(z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, { message: 'each entry must be a provider name' })).min(1)),
     BANKID_URL: httpUrl.default('https://appapi2.bankid.com/rp/v6.0'),
     BANKID_TEST_URL: httpUrl.default('https://appapi2.test.bankid.com/rp/v6.0'),
     BANKID_PFX: optionalText,
@@ -179,6 +181,8 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT: duration('10s'),
     // How often each process writes the last-use times of keys it noted (docs/security.md, "Last used").
     API_KEY_LAST_USED_FLUSH_INTERVAL: duration('10s').refine((ms) => ms >= 10 && ms <= 60_000, 'must be between 10ms and 1m'),
+    /** Forward authentication's route policy file (docs/forward-auth.md), parsed into its routes. */
+    FORWARD_AUTH_POLICY: routePolicyFile,
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")

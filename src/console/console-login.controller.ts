@@ -9,11 +9,13 @@ import { LoginOtpValidateDto } from '../otp/dto/login-otp-validate.dto.js';
 import { LoginOtpDto } from '../otp/dto/login-otp.dto.js';
 import { LoginOtpAnswerDto } from '../otp/dto/otp-answers.dto.js';
 import { OtpService, type OtpAudience } from '../otp/otp.service.js';
-import { CONSOLE_CSRF_HEADER, clearedSessionCookie, sessionCookie } from './console-cookie.js';
+import { CONSOLE_CSRF_HEADER, clearedSessionCookie, consoleSessionToken, sessionCookie } from './console-cookie.js';
 import { ConsoleLoginDelays } from './console-login-delays.service.js';
 import { ConsoleLoginGuard } from './console-login.guard.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ConsoleLoginAnswerDto } from './dto/console-login-answers.dto.js';
+import { TokenRevocations } from '../tokens/token-revocations.js';
+import { TokensService } from '../tokens/tokens.service.js';
 
 // The console logs in members of any team; the team is the user's own (docs/console.md).
 // Its wrong codes slow down the address that sends them instead of locking the member out (docs/console.md).
@@ -33,6 +35,8 @@ export class ConsoleLoginController {
     private readonly otp: OtpService,
     private readonly loginAudit: ConsoleLoginAudit,
     private readonly delays: ConsoleLoginDelays,
+    private readonly tokens: TokensService,
+    private readonly revocations: TokenRevocations,
     @Inject(consoleConfig.KEY) private readonly config: ConsoleConfig,
   ) {}
 
@@ -77,10 +81,14 @@ export class ConsoleLoginController {
 
   @Post('logout')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Forget the console session cookie' })
-  @ApiNoContentResponse({ description: 'The cookie is cleared.' })
+  @ApiOperation({ summary: 'End the console session: its token is revoked and the cookie cleared' })
+  @ApiNoContentResponse({ description: 'The token is revoked on every replica and the cookie cleared.' })
   @ApiProblems('csrf_check_failed', 'rate_limit_exceeded')
-  logout(@Res({ passthrough: true }) reply: FastifyReply): void {
+  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const token = consoleSessionToken(request);
+    // A cookie that no longer verifies (expired, another key set) has nothing left to revoke.
+    const verified = token ? await this.tokens.verify(token).catch(() => null) : null;
+    if (verified) await this.revocations.revoke(verified.tokenId, verified.expiresAt);
     reply.header('set-cookie', clearedSessionCookie());
   }
 }

@@ -4,6 +4,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { OtpModule } from '../otp/otp.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
 import { ConsoleLoginDelays } from './console-login-delays.service.js';
 import { ConsoleLoginFailureStore } from './console-login-failure.store.js';
 import { ConsoleLoginLimit } from './console-login-limit.service.js';
@@ -15,7 +16,7 @@ import { ConsolePageController } from './console-page.controller.js';
 
 /** The team console at /console (docs/console.md): its page, its files and its own login. */
 @Module({
-  imports: [OtpModule, UsersModule],
+  imports: [OtpModule, TokensModule, UsersModule],
   controllers: [ConsolePageController, ConsoleLoginController],
   providers: [
     ConsoleLoginAudit,

@@ -32,6 +32,8 @@ import { CreateAuditEvents1795304100000 } from '../../migrations/1795304100000-C
 import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000-CreateSessionEvents.js';
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
+import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
+import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -71,4 +73,6 @@ export const MIGRATIONS = [
   CreateSessionEvents1795304200000,
   CreateOidcClientsAndModels1795304270000,
   AddPaymentAndRisk1795304600000,
+  CreateRevokedTokens1795304650000,
+  CreateUpstreamOidcOrders1795305100000,
 ];

@@ -48,3 +48,18 @@ describe(EidProviderRegistry.name, () => {
     expect(codeOf(() => registry.forStart('authonly', 'live', { operation: 'sign', channel: 'phone' }))).toBe('unknown_provider');
   });
 });
+
+describe(`${EidProviderRegistry.name} and PROVIDERS`, () => {
+  const upstream = (name: string): EidProvider => ({ ...authOnly, name, kind: 'oidc' });
+  const registryOf = (providers: string[]) =>
+    new EidProviderRegistry([authOnly, upstream('nbid'), upstream('ftn')], { providers } as unknown as SessionsConfig);
+
+  it('should enable a whole family by its kind, or one member by its name', () => {
+    expect(['authonly', 'nbid', 'ftn'].map((name) => registryOf(['oidc']).isEnabled(name))).toEqual([false, true, true]);
+    expect(['authonly', 'nbid', 'ftn'].map((name) => registryOf(['authonly', 'ftn']).isEnabled(name))).toEqual([true, false, true]);
+  });
+
+  it('should stop the start when PROVIDERS names no configured provider', () => {
+    expect(() => registryOf(['authonly', 'mitid'])).toThrow('PROVIDERS names no configured provider: mitid');
+  });
+});

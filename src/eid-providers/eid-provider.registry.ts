@@ -16,7 +16,12 @@ export class EidProviderRegistry {
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
   ) {
     const enabled = new Set<string>(config.providers);
-    this.byName = new Map(providers.filter((p) => enabled.has(p.name)).map((p) => [p.name, p]));
+    const isEnabled = (p: EidProvider) => enabled.has(p.name) || (p.kind !== undefined && enabled.has(p.kind));
+    this.byName = new Map(providers.filter(isEnabled).map((p) => [p.name, p]));
+    // PROVIDERS names providers configured at start (the upstreams are), so the check is here, not in the schema.
+    const known = new Set(providers.flatMap((p) => [p.name, ...(p.kind ? [p.kind] : [])]));
+    const unknown = config.providers.filter((name) => !known.has(name));
+    if (unknown.length) throw new Error(`PROVIDERS names no configured provider: ${unknown.join(', ')}`);
   }
 
   /**

@@ -10,6 +10,11 @@ import type { UserMessageTable } from './user-messages.js';
  */
 export interface EidProvider {
   readonly name: string;
+  /**
+   * The family a configured provider belongs to (the upstream OpenID providers are each `oidc`):
+   * PROVIDERS may enable the whole family by this name. Absent: the provider is its own family.
+   */
+  readonly kind?: string;
   /** Whether keys of this environment may use the provider (the simulator is test-only). */
   supports(environment: ApiKeyEnvironment): boolean;
   /** Whether the provider offers this operation on this channel (docs/api.md: operation_not_supported). */
@@ -40,6 +45,17 @@ export interface EidProvider {
    * which a session with time left gets a new order. Absent: its orders are never renewed.
    */
   readonly renewsAfter?: readonly string[];
+  /**
+   * What readiness reports of the provider beyond certificates (docs/operations.md): a check under
+   * `checks[name]` and warnings, such as an upstream whose metadata cannot be fetched. Never fails
+   * readiness: the other providers still serve.
+   */
+  readiness?(): ProviderReadiness;
+}
+
+export interface ProviderReadiness {
+  check: Record<string, unknown>;
+  warnings: string[];
 }
 
 /**
@@ -140,8 +156,23 @@ export interface StartedOrder {
 
 export type CollectStatus = 'pending' | 'complete' | 'failed';
 
+/**
+ * The person: `personalNumber` is a Swedish personal number (BankID, Freja); other national
+ * identifiers are `nationalId` with the ISO 3166-1 alpha-2 `country` that issued them.
+ */
+export type IdentifiedUser = {
+  personalNumber?: string;
+  nationalId?: string;
+  name: string;
+  givenName: string;
+  surname: string;
+  /** ISO 8601 date, where the provider gives it. */
+  birthdate?: string;
+  country?: string;
+};
+
 export interface CompletedIdentity {
-  user: { personalNumber: string; name: string; givenName: string; surname: string };
+  user: IdentifiedUser;
   device?: { ipAddress?: string; uhi?: string };
   /** The provider's risk assessment of the order, when it gives one; a key's maxRisk is held against it. */
   risk?: RiskLevel;

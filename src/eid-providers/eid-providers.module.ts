@@ -9,15 +9,17 @@ import { SimulatorAppController } from './simulator/simulator-app.controller.js'
 import { SimulatorController } from './simulator/simulator.controller.js';
 import { SimulatorModule } from './simulator/simulator.module.js';
 import { SimulatorProvider } from './simulator/simulator.provider.js';
+import { UPSTREAM_OIDC_PROVIDERS, UpstreamOidcModule } from './upstream-oidc/upstream-oidc.module.js';
 
 @Module({
-  imports: [SimulatorModule, BankIdModule, FrejaModule],
+  imports: [SimulatorModule, BankIdModule, FrejaModule, UpstreamOidcModule],
   controllers: [SimulatorController, SimulatorAppController],
   providers: [
     {
       provide: EID_PROVIDERS,
-      inject: [SimulatorProvider, BankIdProvider, FrejaProvider],
-      useFactory: (...providers: EidProvider[]) => providers,
+      inject: [SimulatorProvider, BankIdProvider, FrejaProvider, UPSTREAM_OIDC_PROVIDERS],
+      // A module may bring several providers of one kind (the configured upstreams): a list is flattened.
+      useFactory: (...providers: (EidProvider | EidProvider[])[]) => providers.flat(),
     },
     EidProviderRegistry,
   ],

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { API_KEY_SCOPES } from '../api-keys/api-key.entity.js';
 import type { EndpointAccess } from '../auth/access-checks.js';
@@ -78,3 +79,25 @@ function describe(raw: unknown): string {
   const { method, path } = raw as Record<string, unknown>;
   return typeof method === 'string' && typeof path === 'string' ? ` (${method} ${path.slice(0, 100)})` : '';
 }
+
+/**
+ * `FORWARD_AUTH_POLICY` as an environment variable: the path of the policy file, read and validated with
+ * the rest of the environment, so a bad file stops the start before anything connects. Unset: no route.
+ */
+export const routePolicyFile = z
+  .string()
+  .optional()
+  .transform((path, ctx): PolicyRoute[] => {
+    if (!path) return [];
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      return z.NEVER;
+    }
+    const parsed = parseRoutePolicy(text);
+    if ('routes' in parsed) return parsed.routes;
+    for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  });

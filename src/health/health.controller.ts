@@ -70,13 +70,20 @@ export class HealthController {
         { headers: { 'retry-after': '5' } },
       );
     }
-    const warnings = [...certificates.warnings];
+    // A provider's own readiness (an upstream's metadata) warns: the other providers still serve.
+    const own = this.providers.all().flatMap((provider) => (provider.readiness ? [[provider.name, provider.readiness()] as const] : []));
+    const warnings = [...certificates.warnings, ...own.flatMap(([, readiness]) => readiness.warnings)];
     // Redis away is a degraded mode, not an outage: limits are counted per process (docs/protection.md).
     const redis = this.redis.client ? { redis: this.quota.degraded ? 'degraded' : 'up' } : {};
     if (redis.redis === 'degraded') warnings.push('Redis unreachable: rate limits are counted per process until it returns.');
     return {
       status: warnings.length ? 'warn' : 'ok',
-      checks: { ...checks, ...redis, ...certificates.checks },
+      checks: {
+        ...checks,
+        ...redis,
+        ...certificates.checks,
+        ...Object.fromEntries(own.map(([name, readiness]) => [name, readiness.check])),
+      },
       ...(warnings.length ? { warnings } : {}),
     };
   }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { IdentifiedUser } from '../eid-providers/eid-provider.js';
 
 export const SCOPE = {
   naturalPersonNumber: 'https://id.oidc.se/scope/naturalPersonNumber',
@@ -32,7 +33,7 @@ export interface OidcAccount {
   clientId: string;
   /** The stable, opaque person identifier: never the personal number itself. */
   subject: string;
-  user: { personalNumber: string; name: string; givenName: string; surname: string };
+  user: IdentifiedUser;
   txn: string;
   resultToken?: string;
   userSignature?: string;
@@ -46,9 +47,10 @@ export function accountClaims(account: OidcAccount, personalNumberClaim: string 
     name: user.name,
     given_name: user.givenName,
     family_name: user.surname,
-    birthdate: birthdateOf(user.personalNumber),
-    [CLAIM.personalIdentityNumber]: user.personalNumber,
-    ...(personalNumberClaim ? { [personalNumberClaim]: user.personalNumber } : {}),
+    birthdate: user.birthdate ?? (user.personalNumber ? birthdateOf(user.personalNumber) : undefined),
+    // A Swedish personal number only: another country's national identifier is not one (docs/upstream-oidc.md).
+    ...(user.personalNumber ? { [CLAIM.personalIdentityNumber]: user.personalNumber } : {}),
+    ...(personalNumberClaim && user.personalNumber ? { [personalNumberClaim]: user.personalNumber } : {}),
     txn: account.txn,
     ...(account.resultToken ? { eidgw_result: account.resultToken } : {}),
     ...(account.userSignature ? { [CLAIM.userSignature]: account.userSignature } : {}),
@@ -66,6 +68,11 @@ export function birthdateOf(personalNumber: string): string | undefined {
 /** The person's identifier in an environment: an HMAC of the personal number, stable across providers. */
 export function personSubject(key: Buffer, environment: string, personalNumber: string): string {
   return createHmac('sha256', key).update(`person\0${environment}\0${personalNumber}`).digest('base64url');
+}
+
+/** What personSubject hashes: the personal number, or another country's national identifier with its country. */
+export function personKeyOf(user: IdentifiedUser): string {
+  return user.personalNumber ?? `${user.country}\0${user.nationalId}`;
 }
 
 /** A pairwise `sub`: the same person gets the same value at one client, unrelated values at two. */

@@ -1,6 +1,7 @@
 import type { AdapterPayload } from 'oidc-provider';
 import { cibaClientMetadata } from './ciba/ciba-subject.js';
 import type { OidcClient } from './oidc-client.js';
+import { BANKID_PAYMENT } from './oidc-payment-details.js';
 
 /** A registration as oidc-provider's client metadata (RFC 7591 names); the team and environment ride along. */
 export function clientMetadata(client: OidcClient, secret: string | undefined): AdapterPayload {
@@ -17,6 +18,8 @@ export function clientMetadata(client: OidcClient, secret: string | undefined): 
     require_pushed_authorization_requests: client.requirePar,
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
+    // Every client may ask for a BankID payment (docs/oidc.md, "Payment"); the providers it may use decide where.
+    authorization_details_types: [BANKID_PAYMENT],
     eidgw_team_id: client.teamId,
     eidgw_environment: client.environment,
     // CIBA clients (docs/oidc.md, "CIBA"): their grant type, delivery mode and notification endpoint.

@@ -77,11 +77,12 @@ export class OidcClientStore {
     );
   }
 
-  async delete(id: string, teamId: string): Promise<boolean> {
-    const [, deleted]: [unknown, number] = await this.dataSource.query(`DELETE FROM oidc_clients WHERE id = $1 AND team_id = $2`, [
-      id,
-      teamId,
-    ]);
-    return deleted > 0;
+  /** The deleted client, or undefined when the team has none by that id. */
+  async delete(id: string, teamId: string): Promise<OidcClient | undefined> {
+    const [rows]: [OidcClient[], number] = await this.dataSource.query(
+      `DELETE FROM oidc_clients WHERE id = $1 AND team_id = $2 RETURNING ${SELECT}`,
+      [id, teamId],
+    );
+    return rows[0];
   }
 }

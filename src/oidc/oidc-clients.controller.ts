@@ -1,11 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
 import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
 import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
 import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { CreateOidcClientDto, UpdateOidcClientDto } from './dto/create-oidc-client.dto.js';
 import { OidcClientDto, OidcClientListDto, OidcClientWithSecretDto } from './dto/oidc-client-answers.dto.js';
 import { OidcClientsService } from './oidc-clients.service.js';
+
+/** An audit entry's facts about a client: its client_id and name, never its secret (docs/audit.md). */
+const describeClient = (client: Record<string, unknown>) => ({ clientId: client.clientId, name: client.name });
 
 @ApiTags('oidc-clients')
 @ApiBearerAuth('bearer')
@@ -28,6 +32,7 @@ export class OidcClientsController {
   @ApiOperation({ summary: 'Register a client; a client_secret_* client gets its secret in this answer only' })
   @ApiCreatedResponse({ type: OidcClientWithSecretDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'payload_too_large', 'unsupported_media_type')
+  @Audited('oidc_client.created', answerIdAndEnvironment(describeClient))
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOidcClientDto) {
     return this.clients.create(principal.team.id, body);
   }
@@ -44,6 +49,11 @@ export class OidcClientsController {
   @ApiOperation({ summary: 'Change redirect URIs, name, providers, claims or keys' })
   @ApiOkResponse({ type: OidcClientDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'not_found')
+  // The names of the fields changed, not their values: redirect URIs and keys are configuration, not facts to log.
+  @Audited(
+    'oidc_client.changed',
+    answerIdAndEnvironment((client, body) => ({ ...describeClient(client), changed: Object.keys(body).sort() })),
+  )
   update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateOidcClientDto) {
     return this.clients.update(principal.team.id, id, body);
   }
@@ -53,8 +63,10 @@ export class OidcClientsController {
   @ApiOperation({ summary: 'Delete a client: its tokens stop working at once' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', 'not_found')
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
-    await this.clients.remove(principal.team.id, id);
+  @Audited('oidc_client.deleted', answerIdAndEnvironment(describeClient), { noContent: true })
+  remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    // The removed client is for the audit entry only; the client gets 204 without a body.
+    return this.clients.remove(principal.team.id, id);
   }
 
   @Post(':id/rotate-secret')
@@ -62,6 +74,7 @@ export class OidcClientsController {
   @ApiOperation({ summary: 'A new client secret, in this answer only; the old one stops working at once' })
   @ApiOkResponse({ type: OidcClientWithSecretDto })
   @ApiProblems(...BEARER_PROBLEMS, 'feature_required', VALIDATION, 'not_found')
+  @Audited('oidc_client.secret_rotated', answerIdAndEnvironment(describeClient))
   rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.clients.rotateSecret(principal.team.id, id);
   }

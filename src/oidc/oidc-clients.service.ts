@@ -90,8 +90,11 @@ export class OidcClientsService {
     return this.view(updated);
   }
 
-  async remove(teamId: string, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.store.delete(id, teamId))) throw new DomainException('not_found', 'No such OIDC client.');
+  /** Answers the removed client (for the audit entry). */
+  async remove(teamId: string, id: string) {
+    const removed = isUuid(id) ? await this.store.delete(id, teamId) : undefined;
+    if (!removed) throw new DomainException('not_found', 'No such OIDC client.');
+    return this.view(removed);
   }
 
   /** A new secret replaces the old one at once: the client's configuration must change with it. */

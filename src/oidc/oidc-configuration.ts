@@ -1,8 +1,9 @@
 import type { JWK } from 'jose';
-import { interactionPolicy, type AdapterFactory, type Configuration, type FindAccount } from 'oidc-provider';
+import { errors, interactionPolicy, type AdapterFactory, type Configuration, type FindAccount } from 'oidc-provider';
 import { ACR_VALUES } from './oidc-acr.js';
 import { scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
+import { BANKID_PAYMENT, PAYMENT_RESOURCE, paymentDetailProblem } from './oidc-payment-details.js';
 
 /** The lifetimes, in seconds (docs/oidc.md, "Tokens"). */
 export const OIDC_TTL = {
@@ -86,6 +87,31 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
       claimsParameter: { enabled: true },
+      // BankID payment as a rich authorization request (docs/oidc.md, "Payment"): the details approved are the ones granted.
+      richAuthorizationRequests: {
+        enabled: true,
+        types: {
+          [BANKID_PAYMENT]: {
+            validate: (_ctx, detail) => {
+              const problem = paymentDetailProblem(detail);
+              if (problem) throw new errors.InvalidAuthorizationDetails(problem);
+            },
+          },
+        },
+        authorizationDetailsForGrantSource: (ctx) => ctx.oidc.grant?.rar,
+        authorizationDetailsForAccessToken: (_ctx, _token, source) => source?.rar,
+        authorizationDetailsForIntrospection: (_ctx, token) => token.rar,
+      },
+      // A payment's access token is for the payment resource (RAR needs one); every other token stays userinfo's.
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (ctx, _client, oneOf) => oneOf ?? (ctx.oidc.params?.authorization_details ? PAYMENT_RESOURCE : undefined),
+        useGrantedResource: (_ctx, model) => (model as { resource?: unknown }).resource === PAYMENT_RESOURCE,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== PAYMENT_RESOURCE) throw new errors.InvalidTarget();
+          return { scope: '', audience: PAYMENT_RESOURCE, accessTokenFormat: 'opaque' };
+        },
+      },
       // The phone channel and Freja over OpenID (docs/oidc.md, "CIBA").
       ciba: (input.ciba?.feature ?? { enabled: false }) as NonNullable<Configuration['features']>['ciba'],
     },

@@ -54,6 +54,7 @@ export class OidcInteractionController {
       language: loginLanguage(state.uiLocales),
       uid: (request.params as { uid: string }).uid,
       clientName: state.client.name,
+      operation: state.login.operation ?? 'auth',
       sessionId: state.login.sessionId,
       kioskToken: state.login.kioskToken ?? '',
       assetVersion: ASSET_VERSION,

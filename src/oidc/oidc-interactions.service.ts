@@ -1,22 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { InteractionResults } from 'oidc-provider';
+import type { AuthorizationDetail, InteractionResults } from 'oidc-provider';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import type { EidOperation } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import { SessionReader } from '../sessions/session-reader.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { accountIdFor } from './ciba/ciba-subject.js';
-import { AMR, loginMethodFor } from './oidc-acr.js';
-import { personSubject } from './oidc-claims.js';
+import { AMR } from './oidc-acr.js';
+import { personKeyOf, personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
+import { loginStartFor } from './oidc-login-start.js';
 import { OidcLoginRecords, type InteractionLogin } from './oidc-login-records.js';
 import { clientPrincipal } from './oidc-principal.js';
 import { OidcProviderService } from './oidc-provider.service.js';
-import { loginHintPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
 
 const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
+const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'signature', payment: 'payment' };
 
 type Details = Awaited<ReturnType<Awaited<ReturnType<OidcProviderService['provider']>>['interactionDetails']>>;
 
@@ -30,6 +34,7 @@ export class OidcInteractionsService {
     private readonly clients: OidcClientStore,
     private readonly records: OidcLoginRecords,
     private readonly sessions: SessionsService,
+    private readonly reader: SessionReader,
     private readonly teams: TeamsService,
     private readonly registry: EidProviderRegistry,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
@@ -42,33 +47,32 @@ export class OidcInteractionsService {
     const existing = await this.records.findLogin(details.uid);
     if (existing) return { kind: 'page', client, login: existing, uiLocales: details.params.ui_locales };
 
-    const hint = loginHintPersonalNumber(details.params.login_hint);
-    const pushed = Boolean((details as { parJti?: string }).parJti) || (details.trusted ?? []).includes('login_hint');
-    if (hint && (!hint.valid || !pushed)) {
-      // URLs end up in logs: a personal number travels only inside PAR or a signed request (docs/oidc.md).
-      return this.finish(request, reply, {
-        error: 'invalid_request',
-        error_description: 'login_hint may carry a personal number only in a pushed (PAR) or signed (JAR) request',
-      });
-    }
-    const usable = (client.providers ?? ALL_PROVIDERS).filter((name) => this.registry.find(name)?.supports(client.environment));
-    const method = loginMethodFor(details.params.acr_values as string | undefined, usable, client.environment);
-    if (!method) {
-      return this.finish(request, reply, {
-        error: 'unmet_authentication_requirements',
-        error_description: 'None of the requested acr_values is available to this client',
-      });
-    }
-    const started = await this.sessions.start(await this.principalOf(client), method.provider, {
-      endUserIp: request.ip,
-      metadata: { oidcClientId: client.clientId },
-      // The e-ID app brings a phone's browser back here (docs/same-device.md).
-      returnUrl: `${this.server.publicBaseUrl}/oidc/interaction/${details.uid}`,
-      userVisibleData: userVisibleDataOf(details.params['https://id.oidc.se/param/userMessage'], details.params.ui_locales),
-      ...(hint && method.provider === 'bankid' ? { requirement: { personalNumber: hint.digits } } : {}),
+    const pushedRequest = Boolean((details as { parJti?: string }).parJti);
+    const start = loginStartFor({
+      params: details.params,
+      pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
+      environment: client.environment,
+      usable: (operation) =>
+        (client.providers ?? ALL_PROVIDERS).filter((name) => {
+          const provider = this.registry.find(name);
+          return provider?.supports(client.environment) && provider.offers(operation, 'app');
+        }),
     });
+    if ('refused' in start) return this.finish(request, reply, start.refused);
+    const started = await this.sessions.start(
+      await this.principalOf(client),
+      start.method.provider,
+      {
+        ...start.body,
+        endUserIp: request.ip,
+        metadata: { oidcClientId: client.clientId },
+        // The e-ID app brings a phone's browser back here (docs/same-device.md).
+        returnUrl: `${this.server.publicBaseUrl}/oidc/interaction/${details.uid}`,
+      },
+      { operation: start.operation, channel: 'app' },
+    );
     const kioskToken = started.kioskUrl ? (new URL(started.kioskUrl).hash.match(/[#&]t=([^&]+)/)?.[1] ?? null) : null;
-    const login: InteractionLogin = { sessionId: started.sessionId, ...method, kioskToken };
+    const login: InteractionLogin = { sessionId: started.sessionId, ...start.method, kioskToken, operation: start.operation };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
     return { kind: 'page', client, login, uiLocales: details.params.ui_locales };
   }
@@ -79,25 +83,30 @@ export class OidcInteractionsService {
     const login = await this.records.findLogin(details.uid);
     if (!login) return false;
     const client = await this.clientOf(details);
-    const view = await this.sessions.poll(await this.principalOf(client), login.sessionId);
+    const principal = await this.principalOf(client);
+    const view = await this.sessions.poll(principal, login.sessionId);
     if (view.status === 'pending') return false;
     if (view.status !== 'complete' || !('user' in view) || !view.user) {
       const hintCode = 'hintCode' in view ? view.hintCode : undefined;
       await this.finish(request, reply, {
         error: 'access_denied',
-        error_description: `The e-ID login did not complete (hintCode: ${hintCode ?? view.status})`,
+        error_description: `The e-ID ${OUTCOME_NAMES[login.operation ?? 'auth']} did not complete (hintCode: ${hintCode ?? view.status})`,
       });
       return true;
     }
     const accountId = accountIdFor(
       client,
       this.oidc.personSubjectKey,
-      personSubject(this.oidc.personSubjectKey, client.environment, view.user.personalNumber),
+      personSubject(this.oidc.personSubjectKey, client.environment, personKeyOf(view.user)),
     );
     const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
     const provider = await this.oidc.provider();
     const grant = new provider.Grant({ accountId, clientId: client.clientId });
     grant.addOIDCScope(scope);
+    // A payment's details are granted as approved; the token response names them (docs/oidc.md, "Payment").
+    if (login.operation === 'payment' && typeof details.params.authorization_details === 'string') {
+      for (const detail of JSON.parse(details.params.authorization_details) as AuthorizationDetail[]) grant.addRar(detail);
+    }
     const claims =
       typeof details.params.claims === 'string'
         ? (JSON.parse(details.params.claims) as Record<string, Record<string, unknown> | undefined>)
@@ -114,6 +123,7 @@ export class OidcInteractionsService {
         user: view.user,
         txn: view.sessionId,
         resultToken: 'resultToken' in view ? view.resultToken : undefined,
+        ...(login.operation === 'sign' ? { userSignature: await this.signatureOf(principal, view.sessionId) } : {}),
         acr: login.acr,
         personalNumberClaim: client.personalNumberClaim,
       },
@@ -140,6 +150,12 @@ export class OidcInteractionsService {
       error: 'access_denied',
       error_description: 'The user cancelled the e-ID login (hintCode: cancelled)',
     });
+  }
+
+  /** The user's signature (base64 XML) from the session's evidence (docs/evidence.md); none when the provider gave none. */
+  private async signatureOf(principal: ApiKeyPrincipal, sessionId: string): Promise<string | undefined> {
+    const evidence = await this.reader.evidence(principal, sessionId).catch(() => undefined);
+    return typeof evidence?.signature === 'string' ? evidence.signature : undefined;
   }
 
   private async details(request: FastifyRequest, reply: FastifyReply): Promise<Details> {

@@ -1,13 +1,28 @@
+import type { EidOperation } from '../eid-providers/eid-provider.js';
+
 export const LOGIN_LANGUAGES = ['sv', 'en'] as const;
 export type LoginLanguage = (typeof LOGIN_LANGUAGES)[number];
 
-const TEXT: Record<
-  LoginLanguage,
-  { title: string; heading: (client: string) => string; cancel: string; noScript: string; problem: string }
-> = {
+interface Texts {
+  title: string;
+  heading: (client: string) => string;
+  signTitle: string;
+  signHeading: (client: string) => string;
+  payTitle: string;
+  payHeading: (client: string) => string;
+  cancel: string;
+  noScript: string;
+  problem: string;
+}
+
+const TEXT: Record<LoginLanguage, Texts> = {
   sv: {
     title: 'Legitimera dig',
     heading: (client) => `Legitimera dig för att logga in på ${client}`,
+    signTitle: 'Skriv under',
+    signHeading: (client) => `Skriv under för ${client}`,
+    payTitle: 'Godkänn betalningen',
+    payHeading: (client) => `Godkänn betalningen till ${client}`,
     cancel: 'Avbryt',
     noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
     problem: 'Inloggningen har gått ut eller är ogiltig. Gå tillbaka och försök igen.',
@@ -15,11 +30,20 @@ const TEXT: Record<
   en: {
     title: 'Identify yourself',
     heading: (client) => `Identify yourself to log in to ${client}`,
+    signTitle: 'Sign',
+    signHeading: (client) => `Sign for ${client}`,
+    payTitle: 'Approve the payment',
+    payHeading: (client) => `Approve the payment to ${client}`,
     cancel: 'Cancel',
     noScript: 'This page needs JavaScript to show the QR code.',
     problem: 'The login has expired or is invalid. Go back and try again.',
   },
 };
+
+const titleOf = (text: Texts, operation: EidOperation) =>
+  operation === 'sign' ? text.signTitle : operation === 'payment' ? text.payTitle : text.title;
+const headingOf = (text: Texts, operation: EidOperation) =>
+  operation === 'sign' ? text.signHeading : operation === 'payment' ? text.payHeading : text.heading;
 
 /** The first of the client's ui_locales we speak (docs/oidc.md, "The login page"); Swedish otherwise. */
 export function loginLanguage(uiLocales: unknown): LoginLanguage {
@@ -38,6 +62,8 @@ export interface LoginPageInput {
   language: LoginLanguage;
   uid: string;
   clientName: string;
+  /** A signature or payment over OIDC (docs/oidc.md, "Signing", "Payment"): the page says so. */
+  operation: EidOperation;
   sessionId: string;
   kioskToken: string;
   assetVersion: string;
@@ -57,14 +83,14 @@ export function loginPage(input: LoginPageInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${text.title}</title>
+<title>${titleOf(text, input.operation)}</title>
 <link rel="stylesheet" href="/oidc/interaction-assets/login.css?v=${input.assetVersion}">
 <script type="module" src="/kiosk/eid-qr.js"></script>
 <script type="module" src="/oidc/interaction-assets/login.js?v=${input.assetVersion}"></script>
 </head>
 <body>
 <main class="login" data-done="/oidc/interaction/${uid}/done">
-  <h1>${escapeHtml(text.heading(input.clientName))}</h1>
+  <h1>${escapeHtml(headingOf(text, input.operation)(input.clientName))}</h1>
   <eid-qr session="${escapeHtml(input.sessionId)}" token="${escapeHtml(input.kioskToken)}" lang="${input.language}"></eid-qr>
   <noscript><p>${text.noScript}</p></noscript>
   <form method="post" action="/oidc/interaction/${uid}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import type { OidcAccount } from './oidc-claims.js';
+import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { DeviceChoice } from './oidc-acr.js';
 import { OidcModelStore } from './oidc-model.store.js';
 
@@ -12,6 +13,8 @@ export interface InteractionLogin {
   provider: string;
   device: DeviceChoice;
   kioskToken: string | null;
+  /** `sign` for a signature over OIDC (docs/oidc.md, "Signing"); absent on records written before it. */
+  operation?: EidOperation;
 }
 
 /** An account as findAccount reads it: the login's claims and the client's plain personal number name. */

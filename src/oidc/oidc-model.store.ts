@@ -42,6 +42,20 @@ export class OidcModelStore {
     );
   }
 
+  /**
+   * A lease on (model, id) until `until`, for one replica at a time: true when this call took it (no
+   * row, or the last lease has run out), false while another holds it. The row carries no payload.
+   */
+  async takeLease(model: string, id: string, until: Date, now: Date): Promise<boolean> {
+    const taken: unknown[] = await this.dataSource.query(
+      `INSERT INTO oidc_models (model, id, payload_enc, expires_at) VALUES ($1, $2, $5, $3)
+       ON CONFLICT (model, id) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE oidc_models.expires_at <= $4
+       RETURNING 1`,
+      [model, id, until, now, Buffer.alloc(0)],
+    );
+    return taken.length > 0;
+  }
+
   async find(model: string, id: string, now: Date): Promise<StoredModel | undefined> {
     const [row]: Row[] = await this.dataSource.query(
       `SELECT payload_enc, consumed_at FROM oidc_models

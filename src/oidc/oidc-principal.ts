@@ -9,6 +9,13 @@ import type { OidcClient } from './oidc-client.js';
  * the session's metadata as oidcClientId, docs/oidc.md).
  */
 export function clientPrincipal(client: OidcClient, team: Team): ApiKeyPrincipal {
-  const apiKey = { id: null, teamId: team.id, environment: client.environment, scopes: ['sessions:read', 'sessions:write'] };
+  // The client's maxRisk holds its sessions as a key's does: a riskier completion fails riskTooHigh (docs/oidc.md).
+  const apiKey = {
+    id: null,
+    teamId: team.id,
+    environment: client.environment,
+    scopes: ['sessions:read', 'sessions:write'],
+    maxRisk: client.maxRisk,
+  };
   return { kind: 'apiKey', apiKey: apiKey as unknown as ApiKey, team };
 }

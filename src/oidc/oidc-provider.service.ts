@@ -5,7 +5,7 @@ import { DataCipher } from '../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
-import { accountClaims, pairwiseSubject } from './oidc-claims.js';
+import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
 import { clientMetadata } from './oidc-client-metadata.js';
 import { secretAad } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
@@ -116,6 +116,14 @@ export class OidcProviderService {
     if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
     const account = await this.records.findAccount(token.grantId);
     if (!account || account.clientId !== ctx.oidc.client?.clientId || account.subject !== accountId) return undefined;
-    return { accountId, claims: () => accountClaims(account, account.personalNumberClaim) as Awaited<ReturnType<Account['claims']>> };
+    return {
+      accountId,
+      claims: (use) => {
+        const claims = accountClaims(account, account.personalNumberClaim);
+        // The signature extension: a signature is delivered in the id token, never from userinfo (docs/oidc.md, "Signing").
+        if (use === 'userinfo') delete claims[CLAIM.userSignature];
+        return claims as Awaited<ReturnType<Account['claims']>>;
+      },
+    };
   }
 }

@@ -6,13 +6,14 @@ import { JwksController } from './jwks.controller.js';
 import { SigningKey } from './signing-key.entity.js';
 import { SigningKeyStore } from './signing-key.store.js';
 import { SigningKeysService } from './signing-keys.service.js';
+import { TokenRevocations } from './token-revocations.js';
 import { TokensService } from './tokens.service.js';
 
 @Module({
   // The JWKS cache's interval (ANONYMOUS_CACHE_TTL), also where the command line builds this module.
   imports: [ConfigModule.forFeature(serverConfig), TypeOrmModule.forFeature([SigningKey])],
   controllers: [JwksController],
-  providers: [SigningKeyStore, SigningKeysService, TokensService],
-  exports: [SigningKeysService, TokensService],
+  providers: [SigningKeyStore, SigningKeysService, TokensService, TokenRevocations],
+  exports: [SigningKeysService, TokensService, TokenRevocations],
 })
 export class TokensModule {}

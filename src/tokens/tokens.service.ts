@@ -26,6 +26,9 @@ export interface IssuedToken {
 export interface VerifiedToken {
   userId: string;
   teamId: string;
+  /** The token's `jti`, by which it is revoked (docs/otp-and-tokens.md, "Revocation"). */
+  tokenId: string;
+  expiresAt: Date;
 }
 
 /** Team-member access tokens: asymmetric JWTs any service can verify from the JWKS alone. */
@@ -65,9 +68,10 @@ export class TokensService {
         currentDate: this.clock.now(),
         clockTolerance: this.config.clockSkewMs / 1000,
       });
-      const { sub, team } = payload;
-      if (!isUUID(sub) || !isUUID(team)) throw new errors.JWTClaimValidationFailed('sub and team must be GUIDs', payload);
-      return { userId: sub as string, teamId: team as string };
+      const { sub, team, jti, exp } = payload;
+      if (!isUUID(sub) || !isUUID(team) || !isUUID(jti))
+        throw new errors.JWTClaimValidationFailed('sub, team and jti must be GUIDs', payload);
+      return { userId: sub as string, teamId: team as string, tokenId: jti as string, expiresAt: new Date((exp as number) * 1000) };
     } catch (error) {
       // Claims are checked after the signature: an expired token is one of ours, not a guess (docs/protection.md).
       if (error instanceof errors.JWTExpired) throw new DomainException('invalid_token', 'The bearer token has expired; log in again.');

@@ -100,6 +100,36 @@ describe('The audit log and the members (docs/audit.md)', () => {
     expect(JSON.stringify(rows)).not.toContain(created.body.secret);
   });
 
+  it('should record OIDC client changes with the client_id and name, never the secret', async () => {
+    const created = await e2e.http
+      .post('/api/v1/oidc-clients')
+      .set('authorization', bearer)
+      .send({ name: 'Portal', redirectUris: ['https://portal.example.com/cb'], environment: 'live' })
+      .expect(201);
+    const { id, clientId } = created.body as { id: string; clientId: string; clientSecret: string };
+    await e2e.http
+      .patch(`/api/v1/oidc-clients/${id}`)
+      .set('authorization', bearer)
+      .send({ redirectUris: ['https://portal.example.com/callback'], maxRisk: 'low' })
+      .expect(200);
+    const rotated = await e2e.http.post(`/api/v1/oidc-clients/${id}/rotate-secret`).set('authorization', bearer).expect(200);
+    const deleted = await e2e.http.delete(`/api/v1/oidc-clients/${id}`).set('authorization', bearer).expect(204);
+    expect(deleted.text).toBe('');
+    const rows = await audit({ targetType: { filterType: 'set', values: ['oidc_client'] } });
+    expect(rows.map((row) => row.action)).toEqual([
+      'oidc_client.deleted',
+      'oidc_client.secret_rotated',
+      'oidc_client.changed',
+      'oidc_client.created',
+    ]);
+    expect(rows.every((row) => row.environment === 'live' && row.targetId === id && row.actor === 'auditor@example.com')).toBe(true);
+    expect(rows[3].details).toEqual({ clientId, name: 'Portal' });
+    expect(rows[2].details).toEqual({ clientId, name: 'Portal', changed: ['maxRisk', 'redirectUris'] });
+    expect(JSON.stringify(rows)).not.toContain(created.body.clientSecret);
+    expect(JSON.stringify(rows)).not.toContain(rotated.body.clientSecret);
+    expect(JSON.stringify(rows)).not.toContain('portal.example.com');
+  });
+
   it('should list, add and remove members, never oneself, with their audit entries', async () => {
     const members = (authorization = bearer) => e2e.http.get('/api/v1/members').set('authorization', authorization).expect(200);
     const add = (body: object) => e2e.http.post('/api/v1/members').set('authorization', bearer).send(body);

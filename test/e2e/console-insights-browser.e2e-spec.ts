@@ -183,6 +183,8 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
     await page.getByRole('link', { name: `Tidslinje för ${sessionIds[4].slice(0, 8)}` }).click();
     await main(page, 'timeline');
     await page.getByRole('heading', { level: 1, name: `Tidslinje för session ${sessionIds[4].slice(0, 8)}` }).waitFor();
+    // The heading is drawn before the timeline's answer arrives; its lists come with the answer.
+    await page.locator('[data-list="events"] > li').first().waitFor();
     expect((await page.locator('[data-list="events"] > li').allTextContents()).map(plain)).toEqual([
       expect.stringMatching(/pending outstandingTransaction$/),
     ]);

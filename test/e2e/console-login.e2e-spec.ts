@@ -184,11 +184,19 @@ describe('Console login (OTP without an API key, session cookie, CSRF check)', (
     await validate({ userGuid: 'x', validationCode: '12' }).expect(400);
   });
 
-  it('should log out by clearing the cookie', async () => {
-    await logIn(await newMember());
-    expectProblem(await e2e.http.post('/console/logout'), 403, 'csrf_check_failed');
-    const answer = await e2e.http.post('/console/logout').set(CONSOLE).expect(204);
+  it('should log out by revoking the token and clearing the cookie', async () => {
+    const cookie = await logIn(await newMember());
+    const other = await logIn(await newMember());
+    expectProblem(await e2e.http.post('/console/logout').set('cookie', cookie), 403, 'csrf_check_failed');
+    await e2e.http.get('/api/v1/me').set('cookie', cookie).set(CONSOLE).expect(200);
+    const answer = await e2e.http.post('/console/logout').set('cookie', cookie).set(CONSOLE).expect(204);
     expect(answer.headers['set-cookie']).toEqual([`${COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`]);
+    // A copy of the cookie taken before the logout is worth nothing after it; another member's is untouched.
+    expectProblem(await e2e.http.get('/api/v1/me').set('cookie', cookie).set(CONSOLE), 401, 'invalid_token');
+    await e2e.http.get('/api/v1/me').set('cookie', other).set(CONSOLE).expect(200);
+    // Logging out again, or without a cookie, still clears it.
+    await e2e.http.post('/console/logout').set('cookie', cookie).set(CONSOLE).expect(204);
+    await e2e.http.post('/console/logout').set(CONSOLE).expect(204);
   });
 
   it('should send a webhook.test message to an endpoint, signed and logged like any other', async () => {

@@ -338,6 +338,16 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
     // The provider knows it at once: the client authenticates with the printed secret.
     await discover(issuer(), client.clientId, client.clientSecret);
     expect((await cli('oidc-clients', 'delete', '--team', e2e.team.id, '--id', client.id)).exitCode).toBe(0);
+    // Both changes are the operator's, in the team's audit log.
+    const audit = await e2e.http
+      .post('/api/v1/audit-events')
+      .set('authorization', await memberToken())
+      .send({ startRow: 0, endRow: 10, filterModel: { targetId: { filterType: 'text', type: 'equals', filter: client.id } } })
+      .expect(200);
+    expect((audit.body.rows as { action: string; actorType: string }[]).map((row) => [row.action, row.actorType])).toEqual([
+      ['oidc_client.deleted', 'operator'],
+      ['oidc_client.created', 'operator'],
+    ]);
     const gone = await fetch(`${issuer()}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

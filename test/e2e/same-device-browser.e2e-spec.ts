@@ -150,6 +150,7 @@ describeInBrowser('<eid-qr> and the same-device flow in a browser (headless Chro
       // The tap opens the (simulated) app in the same tab; the person approves and the app sends them back.
       await launch.click();
       await page.waitForSelector('main[data-state="waiting"]');
+      expect(await page.locator('#destination').textContent()).toBe(`Afterwards you return to ${new URL(rp.origin).host}.`);
       const box = (await page.locator('#approve').boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(390);
       await page.locator('#approve').click();

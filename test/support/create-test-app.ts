@@ -81,11 +81,13 @@ export async function createTestApp(env: Record<string, string | undefined>, opt
       ...env,
     },
     async () => {
+      // As main.ts: a bad environment stops the start before any module connects to anything.
+      const env = validateEnv();
       const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: options.controllers })
         .overrideProvider(Clock)
         .useValue(clock)
         .compile();
-      const nest = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(validateEnv()), { logger: false });
+      const nest = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(env), { logger: false });
       return configureApp(nest);
     },
   );

@@ -73,7 +73,7 @@ export function readLoginPage(url: string, html: string): LoginPage {
 export async function approveInSimulator(
   origin: string,
   page: LoginPage,
-  user: { personalNumber?: string; action?: 'approve' | 'cancel' } = {},
+  user: { personalNumber?: string; action?: 'approve' | 'cancel'; risk?: 'low' | 'moderate' | 'high' } = {},
 ): Promise<void> {
   const launch = await fetch(`${origin}/kiosk/${page.sessionId}/launch`, { headers: { authorization: `Kiosk ${page.token}` } });
   const { launchUrl } = (await launch.json()) as { launchUrl: string };
@@ -81,7 +81,12 @@ export async function approveInSimulator(
   const scanned = await fetch(`${origin}/api/v1/simulator/scan`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ autoStartToken, personalNumber: user.personalNumber ?? '199001011239', action: user.action ?? 'approve' }),
+    body: JSON.stringify({
+      autoStartToken,
+      personalNumber: user.personalNumber ?? '199001011239',
+      action: user.action ?? 'approve',
+      ...(user.risk ? { risk: user.risk } : {}),
+    }),
   });
   if (scanned.status !== 200) throw new Error(`The simulator refused the scan: ${scanned.status} ${await scanned.text()}`);
 }

@@ -7,6 +7,7 @@ import {
   type TokenEndpointAuthMethod,
 } from '../../oidc/oidc-client.js';
 import { uuid } from '../cli-args.js';
+import { recordAsOperator } from '../cli-audit.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
 interface CreateClientOptions {
@@ -20,6 +21,12 @@ interface CreateClientOptions {
 }
 
 const clientsService = () => import('../../oidc/oidc-clients.service.js').then((module) => module.OidcClientsService);
+/** The same facts as the management routes' entries: the client_id and name, never the secret. */
+const auditFacts = (client: { id: string; environment: ApiKeyEnvironment; clientId: string; name: string }) => ({
+  targetId: client.id,
+  environment: client.environment,
+  details: { clientId: client.clientId, name: client.name },
+});
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addOidcClientCommands(program: Command, cli: CliRuntime): void {
@@ -43,16 +50,16 @@ export function addOidcClientCommands(program: Command, cli: CliRuntime): void {
     .option('--notification-endpoint <url>', "ping mode: the client's notification endpoint (https)")
     .action(async (options: CreateClientOptions) => {
       const service = await cli.service(clientsService);
-      cli.answer(
-        await service.create(options.team, {
-          name: options.name,
-          redirectUris: options.redirectUri,
-          environment: options.env,
-          tokenEndpointAuthMethod: options.authMethod,
-          backchannelTokenDeliveryMode: options.ciba,
-          backchannelClientNotificationEndpoint: options.notificationEndpoint,
-        }),
-      );
+      const created = await service.create(options.team, {
+        name: options.name,
+        redirectUris: options.redirectUri,
+        environment: options.env,
+        tokenEndpointAuthMethod: options.authMethod,
+        backchannelTokenDeliveryMode: options.ciba,
+        backchannelClientNotificationEndpoint: options.notificationEndpoint,
+      });
+      await recordAsOperator(cli, { teamId: options.team, action: 'oidc_client.created', ...auditFacts(created) });
+      cli.answer(created);
     });
 
   clients
@@ -67,7 +74,8 @@ export function addOidcClientCommands(program: Command, cli: CliRuntime): void {
     .requiredOption('--team <id>', 'the team id', uuid)
     .requiredOption('--id <id>', 'the client id (the uuid, not the client_id)', uuid)
     .action(async (options: { team: string; id: string }) => {
-      await (await cli.service(clientsService)).remove(options.team, options.id);
+      const removed = await (await cli.service(clientsService)).remove(options.team, options.id);
+      await recordAsOperator(cli, { teamId: options.team, action: 'oidc_client.deleted', ...auditFacts(removed) });
       cli.answer({ deleted: options.id });
     });
 }

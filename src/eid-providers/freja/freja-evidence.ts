@@ -25,14 +25,14 @@ export function frejaEvidenceProfile(
       ...(typeof evidence.registrationLevel === 'string' ? { registrationLevel: evidence.registrationLevel } : {}),
     }),
     rawMembers: ['details', 'userSignature'],
-    verify: async (kept, session) => {
+    verify: async (kept, session, completion) => {
       if (typeof kept.details !== 'string') return undefined;
       const checkedAt = clock.now().toISOString();
       const verifier = verifierFor(session.environment);
       let parts = NOTHING_HOLDS;
       try {
         const { operation, reference } = parseFrejaOrderRef(session.orderRef);
-        if (verifier) parts = await verifier.check(kept.details, operation, reference);
+        if (verifier) parts = await verifier.check(kept.details, operation, reference, completion.at);
       } catch {
         parts = NOTHING_HOLDS;
       }

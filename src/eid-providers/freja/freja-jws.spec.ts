@@ -7,6 +7,7 @@ import { createFrejaSigner, type FrejaSigner } from '../../../test/fakes/freja-s
 import { FrejaJwsCertificatesError, FrejaJwsRejected, FrejaJwsVerifier, x5tOf } from './freja-jws.js';
 
 const AUTH_REF = 'a1b2c3';
+const DAY = 86_400_000;
 const payload = {
   authRef: AUTH_REF,
   status: 'APPROVED',
@@ -19,6 +20,7 @@ describe(FrejaJwsVerifier.name, () => {
   let signer: FrejaSigner;
   let other: FrejaSigner;
   let verifier: FrejaJwsVerifier;
+  let now: Date;
 
   const sign = (
     body: object,
@@ -34,16 +36,18 @@ describe(FrejaJwsVerifier.name, () => {
     [signer, other] = await Promise.all([createFrejaSigner(dir, 'signer'), createFrejaSigner(dir, 'other')]);
     // A bundle: Freja publishes the current and the next signing certificate side by side.
     verifier = new FrejaJwsVerifier(`${other.cert}\n${signer.cert}`, 'FREJA_TEST_JWS_CERTS');
+    // After the certificates were made: they are valid from the second they were issued.
+    now = new Date(Date.now() + 1000);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('should believe details signed by the certificate its x5t names', async () => {
-    await expect(verifier.verify(await sign(payload), 'auth', AUTH_REF)).resolves.toMatchObject(payload);
+    await expect(verifier.verify(await sign(payload), 'auth', AUTH_REF, now)).resolves.toMatchObject(payload);
   });
 
   it('should choose the certificate of the bundle by x5t', async () => {
     const jws = await sign(payload, other, { alg: 'RS256', x5t: x5tOf(new X509Certificate(other.cert)) });
-    await expect(verifier.verify(jws, 'auth', AUTH_REF)).resolves.toMatchObject({ authRef: AUTH_REF });
+    await expect(verifier.verify(jws, 'auth', AUTH_REF, now)).resolves.toMatchObject({ authRef: AUTH_REF });
   });
 
   it.each([
@@ -56,13 +60,30 @@ describe(FrejaJwsVerifier.name, () => {
     ['with a payload that is not Freja’s', () => sign({ hello: 'world' })],
     ['that is no JWS at all', () => Promise.resolve('not.a.jws')],
   ])('should not believe details %s', async (_case, make) => {
-    await expect(verifier.verify(await make(), 'auth', AUTH_REF)).rejects.toBeInstanceOf(FrejaJwsRejected);
+    await expect(verifier.verify(await make(), 'auth', AUTH_REF, now)).rejects.toBeInstanceOf(FrejaJwsRejected);
+  });
+
+  it('should believe details only while their certificate is valid (it is for 2 days from now)', async () => {
+    const jws = await sign(payload);
+    for (const at of [new Date(now.getTime() - DAY), new Date(now.getTime() + 3 * DAY)]) {
+      await expect(verifier.verify(jws, 'auth', AUTH_REF, at)).rejects.toThrow('a certificate outside its validity');
+      await expect(verifier.check(jws, 'auth', AUTH_REF, at)).resolves.toEqual({
+        signatureValid: true,
+        certificateTrusted: false,
+        signedDataMatches: true,
+      });
+    }
+    await expect(verifier.check(jws, 'auth', AUTH_REF, now)).resolves.toEqual({
+      signatureValid: true,
+      certificateTrusted: true,
+      signedDataMatches: true,
+    });
   });
 
   it('should look for signRef in a signature result', async () => {
     const jws = await sign({ ...payload, authRef: undefined, signRef: 's1' });
-    await expect(verifier.verify(jws, 'sign', 's1')).resolves.toMatchObject({ signRef: 's1' });
-    await expect(verifier.verify(jws, 'auth', 's1')).rejects.toBeInstanceOf(FrejaJwsRejected);
+    await expect(verifier.verify(jws, 'sign', 's1', now)).resolves.toMatchObject({ signRef: 's1' });
+    await expect(verifier.verify(jws, 'auth', 's1', now)).rejects.toBeInstanceOf(FrejaJwsRejected);
   });
 
   it('should name the variable, never the content, when the certificates cannot be read', () => {

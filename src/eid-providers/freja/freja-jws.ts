@@ -25,18 +25,29 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE---
 /** `x5t`: base64url of the SHA-1 of the certificate's DER bytes (RFC 7515 4.1.7). */
 export const x5tOf = (certificate: X509Certificate): string => createHash('sha1').update(certificate.raw).digest('base64url');
 
+interface SigningCertificate {
+  key: KeyObject;
+  validFrom: Date;
+  validTo: Date;
+}
+
 /**
  * Freja's result signing certificates of one environment, by `x5t`. A result is believed only if
- * its `details` verify with one of them (RS256), and they speak of the transaction asked about.
+ * its `details` verify with one of them (RS256) that was valid at the time asked about (docs/freja.md,
+ * "Evidence"), and they speak of the transaction asked about.
  */
 export class FrejaJwsVerifier {
-  private readonly keys: Map<string, KeyObject>;
+  private readonly certificates: Map<string, SigningCertificate>;
 
   constructor(pem: string, variable: string) {
     const blocks = pem.match(PEM_CERTIFICATE) ?? [];
     if (!blocks.length) throw new FrejaJwsCertificatesError(`${variable}: no PEM certificate in the file`);
     try {
-      this.keys = new Map(blocks.map((block) => new X509Certificate(block)).map((c) => [x5tOf(c), c.publicKey]));
+      this.certificates = new Map(
+        blocks
+          .map((block) => new X509Certificate(block))
+          .map((c) => [x5tOf(c), { key: c.publicKey, validFrom: new Date(c.validFrom), validTo: new Date(c.validTo) }]),
+      );
     } catch {
       throw new FrejaJwsCertificatesError(`${variable}: a certificate in the file cannot be read`);
     }
@@ -54,39 +65,43 @@ export class FrejaJwsVerifier {
 
   /**
    * The evidence check of stored `details`, part by part (docs/evidence.md): signed by a configured
-   * certificate, the signature holds, and it speaks of this transaction's approval. Never throws.
+   * certificate valid at `at` (the completion), the signature holds, and it speaks of this
+   * transaction's approval. Never throws.
    */
-  async check(details: string, operation: FrejaOperation, reference: string): Promise<FrejaEvidenceParts> {
+  async check(details: string, operation: FrejaOperation, reference: string, at: Date): Promise<FrejaEvidenceParts> {
     let header: ReturnType<typeof decodeProtectedHeader> | undefined;
     try {
       header = decodeProtectedHeader(details);
     } catch {
       header = undefined;
     }
-    const key = typeof header?.x5t === 'string' ? this.keys.get(header.x5t) : undefined;
-    if (!key) return { signatureValid: false, certificateTrusted: false, signedDataMatches: false };
+    const certificate = typeof header?.x5t === 'string' ? this.certificates.get(header.x5t) : undefined;
+    if (!certificate) return { signatureValid: false, certificateTrusted: false, signedDataMatches: false };
+    const certificateTrusted = validAt(certificate, at);
     try {
-      const verified = await compactVerify(details, key, { algorithms: ['RS256'] });
+      const verified = await compactVerify(details, certificate.key, { algorithms: ['RS256'] });
       const parsed = detailsPayloadSchema.safeParse(JSON.parse(new TextDecoder().decode(verified.payload)));
       const matches = parsed.success && parsed.data[REFERENCE_FIELD[operation]] === reference && parsed.data.status === 'APPROVED';
-      return { signatureValid: true, certificateTrusted: true, signedDataMatches: matches };
+      return { signatureValid: true, certificateTrusted, signedDataMatches: matches };
     } catch {
-      return { signatureValid: false, certificateTrusted: true, signedDataMatches: false };
+      return { signatureValid: false, certificateTrusted, signedDataMatches: false };
     }
   }
 
-  async verify(details: string, operation: FrejaOperation, reference: string): Promise<DetailsPayload> {
+  /** A result's `details`, believed only when signed by a configured certificate valid at `at` (now). */
+  async verify(details: string, operation: FrejaOperation, reference: string, at: Date): Promise<DetailsPayload> {
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {
       header = decodeProtectedHeader(details);
     } catch {
       throw new FrejaJwsRejected('details is not a compact JWS');
     }
-    const key = typeof header.x5t === 'string' ? this.keys.get(header.x5t) : undefined;
-    if (!key) throw new FrejaJwsRejected('details is signed with a certificate that is not configured (x5t)');
+    const certificate = typeof header.x5t === 'string' ? this.certificates.get(header.x5t) : undefined;
+    if (!certificate) throw new FrejaJwsRejected('details is signed with a certificate that is not configured (x5t)');
+    if (!validAt(certificate, at)) throw new FrejaJwsRejected('details is signed with a certificate outside its validity');
     let payload: unknown;
     try {
-      const verified = await compactVerify(details, key, { algorithms: ['RS256'] });
+      const verified = await compactVerify(details, certificate.key, { algorithms: ['RS256'] });
       payload = JSON.parse(new TextDecoder().decode(verified.payload));
     } catch {
       throw new FrejaJwsRejected('details does not verify with the certificate it names');
@@ -99,3 +114,6 @@ export class FrejaJwsVerifier {
     return parsed.data;
   }
 }
+
+const validAt = (certificate: SigningCertificate, at: Date): boolean =>
+  certificate.validFrom.getTime() <= at.getTime() && at.getTime() <= certificate.validTo.getTime();

@@ -88,7 +88,7 @@ export class FrejaProvider implements EidProvider {
     if (result.status !== 'APPROVED') return STATUS_MAPPING[result.status];
     if (!result.details) return this.untrusted(connection, 'an APPROVED result without details');
     try {
-      return completedResult(await connection.verifier.verify(result.details, operation, reference), result.details);
+      return completedResult(await connection.verifier.verify(result.details, operation, reference, this.clock.now()), result.details);
     } catch (error) {
       if (error instanceof FrejaJwsRejected) return this.untrusted(connection, error.message);
       throw error;

@@ -18,6 +18,7 @@ button { font: inherit; font-size: 1.1rem; padding: 16px; border-radius: 12px; b
 dl { text-align: left; background: #fff; color: #183e4f; border-radius: 12px; padding: 12px 16px; margin: 20px 0 0; }
 dt { font-size: .8rem; opacity: .75; }
 dd { margin: 0 0 8px; font-weight: 700; }
+.destination { font-size: .9rem; opacity: .85; }
 .warning { background: #f6c344; color: #183e4f; border-radius: 12px; padding: 10px 14px; font-weight: 700; }
 `.trim();
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
@@ -53,18 +54,31 @@ function transactionMarkup(transaction: UserVisibleTransaction): string {
   return `${warning}<dl id="transaction">${rows.map(([term, value]) => `<dt>${term}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
+export interface SimulatorAppPageOrder {
+  autoStartToken: string;
+  transaction?: UserVisibleTransaction;
+  /** The host of the order's returnUrl, where the answer sends the browser. */
+  returnHost?: string;
+}
+
 /**
  * The simulator's stand-in for the BankID app on the same device (docs/same-device.md): static markup,
  * no script; approving or cancelling is a plain form post. The autostart token was checked to be a
- * UUID; a payment's transaction is the RP's text and is escaped.
+ * UUID; a payment's transaction is the RP's text and is escaped. Any holder of a test key chooses the
+ * returnUrl, so the page names its host before the tap: the page is no blind redirect on our domain.
  */
-export function simulatorAppPage(state: SimulatorAppPageState, autoStartToken?: string, transaction?: UserVisibleTransaction): string {
+export function simulatorAppPage(state: SimulatorAppPageState, order?: SimulatorAppPageOrder): string {
+  const transaction = order?.transaction;
   const text = state === 'waiting' && transaction ? PAYMENT_TEXT : TEXT[state];
   const details = state === 'waiting' && transaction ? transactionMarkup(transaction) : '';
+  const destination =
+    state === 'waiting' && order?.returnHost
+      ? `<p class="destination" id="destination">Afterwards you return to <strong>${escapeHtml(order.returnHost)}</strong>.</p>`
+      : '';
   const form =
-    state === 'waiting' && autoStartToken
+    state === 'waiting' && order
       ? `<form method="post" action="/simulator/app">
-  <input type="hidden" name="autostarttoken" value="${autoStartToken}">
+  <input type="hidden" name="autostarttoken" value="${order.autoStartToken}">
   <button id="approve" name="action" value="approve">${transaction ? 'Approve' : 'Identify'}</button>
   <button id="cancel" name="action" value="cancel">Cancel</button>
 </form>`
@@ -85,6 +99,7 @@ export function simulatorAppPage(state: SimulatorAppPageState, autoStartToken?: 
   <p>${text.body}</p>
   ${details}
   ${form}
+  ${destination}
 </main>
 </body>
 </html>

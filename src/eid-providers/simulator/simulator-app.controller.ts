@@ -70,11 +70,11 @@ export class SimulatorAppController {
     returnUrl?: string | null,
     transaction?: UserVisibleTransaction,
   ): void {
-    const returnOrigin = returnUrl ? new URL(returnUrl).origin : undefined;
+    const returnTo = returnUrl ? new URL(returnUrl) : undefined;
     void reply
       .status(status)
-      .headers(simulatorAppPageHeaders(returnOrigin))
+      .headers(simulatorAppPageHeaders(returnTo?.origin))
       .type('text/html; charset=utf-8')
-      .send(simulatorAppPage(state, token, transaction));
+      .send(simulatorAppPage(state, token ? { autoStartToken: token, transaction, returnHost: returnTo?.host } : undefined));
   }
 }

@@ -34,11 +34,13 @@ import { SimulatorOrderStore, type CollectedOrder } from './simulator-order.stor
 // docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
 const QR_FRESHNESS_SECONDS = 3;
 
+/** The simulator plays Swedish people only: a personal number always. */
+type SimulatedUser = Required<Pick<CompletedIdentity['user'], 'personalNumber' | 'name' | 'givenName' | 'surname'>>;
 export interface ScanInput {
   qrData?: string;
   autoStartToken?: string;
   action: SimulatorAction;
-  user: CompletedIdentity['user'];
+  user: SimulatedUser;
   /** The risk the simulated provider judges the order (default low), to play a key's maxRisk. */
   risk?: RiskLevel;
 }
@@ -46,7 +48,7 @@ export interface ScanInput {
 export interface PhoneAnswerInput {
   action: 'approve' | 'decline';
   /** The person called: their personalNumber finds the order. */
-  user: CompletedIdentity['user'];
+  user: SimulatedUser;
 }
 
 /** What the e-ID app shows once it has the order (docs/api.md, "Simulator"). */
@@ -210,7 +212,7 @@ export class SimulatorProvider implements EidProvider {
     order: SimulatorOrder,
     now: Date,
     action: SimulatorAction,
-    user: CompletedIdentity['user'],
+    user: SimulatedUser,
     risk: RiskLevel = 'low',
   ): Promise<void> {
     const claimed = await this.orders.claimScan(order.orderRef, {

@@ -5,13 +5,13 @@ import { SessionsService } from '../../sessions/sessions.service.js';
 import type { SessionView } from '../../sessions/session-view.js';
 import { TeamsService } from '../../teams/teams.service.js';
 import { AMR } from '../oidc-acr.js';
-import { personSubject } from '../oidc-claims.js';
+import { personKeyOf, personSubject } from '../oidc-claims.js';
 import { OidcClientStore } from '../oidc-client.store.js';
 import { OIDC_TTL } from '../oidc-configuration.js';
 import { OidcLoginRecords } from '../oidc-login-records.js';
 import { clientPrincipal } from '../oidc-principal.js';
 import { OidcProviderService } from '../oidc-provider.service.js';
-import type { CibaLink } from './ciba-records.js';
+import { CibaRecords, type CibaLink } from './ciba-records.js';
 import { accountIdFor } from './ciba-subject.js';
 
 /**
@@ -22,7 +22,7 @@ import { accountIdFor } from './ciba-subject.js';
 @Injectable()
 export class CibaCompletion {
   private readonly logger = new Logger(CibaCompletion.name);
-  // One settlement per request in this process; across replicas the request's own state decides.
+  // One settlement per request in this process; across replicas a lease in the database (CibaRecords).
   private readonly inFlight = new Map<string, Promise<SessionView | undefined>>();
 
   constructor(
@@ -32,6 +32,7 @@ export class CibaCompletion {
     private readonly sessions: SessionsService,
     private readonly reader: SessionReader,
     private readonly records: OidcLoginRecords,
+    private readonly links: CibaRecords,
   ) {}
 
   /** The session as it now stands (collected if due); the request settled if the session has ended. */
@@ -52,6 +53,8 @@ export class CibaCompletion {
     const provider = await this.oidc.provider();
     const request = await provider.BackchannelAuthenticationRequest.find(link.authReqId, { ignoreExpiration: true });
     if (!request || request.grantId || request.error) return view;
+    // Another replica may be settling it: it wins, and this poll finds it settled next time.
+    if (!(await this.links.claimSettlement(link.authReqId))) return view;
 
     if (view.status !== 'complete' || !('user' in view) || !view.user) {
       const hintCode = ('hintCode' in view ? view.hintCode : undefined) ?? view.status;
@@ -65,7 +68,7 @@ export class CibaCompletion {
       return view;
     }
     const key = this.oidc.personSubjectKey;
-    const accountId = accountIdFor(client, key, personSubject(key, client.environment, view.user.personalNumber));
+    const accountId = accountIdFor(client, key, personSubject(key, client.environment, personKeyOf(view.user)));
     if (accountId !== request.accountId) {
       // The provider was asked for this person only; anything else is refused, never issued.
       this.logger.error({ sessionId: link.sessionId }, 'A CIBA session completed for another person than the login_hint');

@@ -18,6 +18,9 @@ export interface CibaLink extends CibaMethod {
 // Beside oidc-provider's models in the same table, under names the library never uses.
 const BY_REQUEST = 'EidgwCibaRequest';
 const BY_SESSION = 'EidgwCibaSession';
+const SETTLING = 'EidgwCibaSettling';
+// Far longer than a settlement takes; after it a replica that died mid-way is taken over.
+const SETTLING_LEASE_MS = 30_000;
 // Kept past the request's expiry so a late poll is told expired_token, not that the request is unknown.
 const GRACE_MS = 10 * 60_000;
 const aad = (model: string, id: string) => `oidc_models:${model}:${id}`;
@@ -43,6 +46,12 @@ export class CibaRecords {
   async findBySession(sessionId: string): Promise<CibaLink | undefined> {
     const ref = await this.get<{ authReqId: string }>(BY_SESSION, sessionId);
     return ref ? this.find(ref.authReqId) : undefined;
+  }
+
+  /** True for the one replica that may settle the request now (docs/oidc.md, "CIBA"). */
+  claimSettlement(authReqId: string): Promise<boolean> {
+    const now = this.clock.now();
+    return this.store.takeLease(SETTLING, authReqId, new Date(now.getTime() + SETTLING_LEASE_MS), now);
   }
 
   polled(link: CibaLink, at: number): Promise<void> {

@@ -58,8 +58,15 @@ export class StartSessionAnswerDto {
 }
 
 export class IdentifiedUserDto {
-  @ApiProperty({ example: '198507099805', description: 'Swedish personal number, 12 digits.' })
-  personalNumber: string;
+  @ApiPropertyOptional({ example: '198507099805', description: 'Swedish personal number, 12 digits (BankID, Freja, the simulator).' })
+  personalNumber?: string;
+
+  @ApiPropertyOptional({
+    example: '01017012345',
+    description:
+      "Another country's national identifier (Norwegian fødselsnummer, Danish CPR, Finnish HETU), from an upstream OpenID provider.",
+  })
+  nationalId?: string;
 
   @ApiProperty({ example: 'Anna Andersson' })
   name: string;
@@ -69,6 +76,12 @@ export class IdentifiedUserDto {
 
   @ApiProperty({ example: 'Andersson' })
   surname: string;
+
+  @ApiPropertyOptional({ example: '1970-01-01', description: 'ISO 8601 date, where the provider gives it.' })
+  birthdate?: string;
+
+  @ApiPropertyOptional({ example: 'NO', description: 'ISO 3166-1 alpha-2 country of nationalId (upstream OpenID providers).' })
+  country?: string;
 }
 
 export class DeviceDto {

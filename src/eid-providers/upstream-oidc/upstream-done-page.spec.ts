@@ -1,0 +1,23 @@
+import { donePage, donePageLanguage } from './upstream-done-page.js';
+
+describe(donePageLanguage.name, () => {
+  it.each([
+    ['nb-NO,nb;q=0.9,en;q=0.8', 'FI', 'nb'],
+    ['no', undefined, 'nb'],
+    ['de-DE, da;q=0.5', undefined, 'da'],
+    ['de-DE', 'FI', 'fi'],
+    [undefined, 'SE', 'sv'],
+    [undefined, 'DE', 'en'],
+    [`${'x,'.repeat(10_000)}fi`, undefined, 'en'],
+  ])('should pick from %j and country %s: %s', (header, country, language) => {
+    expect(donePageLanguage(header, country)).toBe(language);
+  });
+});
+
+describe(donePage.name, () => {
+  it('should say each outcome in the language chosen', () => {
+    expect(donePage('complete', 'fi')).toContain('Sinut on tunnistettu');
+    expect(donePage('failed', 'da')).toContain('Ikke identificeret');
+    expect(donePage('invalid', 'sv')).toContain('Länken gäller inte');
+  });
+});

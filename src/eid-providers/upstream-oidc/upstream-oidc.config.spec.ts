@@ -1,0 +1,53 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseUpstreams } from './upstream-oidc.config.js';
+
+describe(parseUpstreams.name, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'upstreams-'));
+  const key = join(dir, 'key.pem');
+  writeFileSync(key, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const nbid = {
+    name: 'nbid',
+    issuer: 'https://auth.current.bankid.no/auth/realms/current',
+    environment: 'test',
+    clientId: 'rp',
+    clientAuth: 'private_key_jwt',
+    privateKey: key,
+    scope: 'openid profile nnin',
+    claims: { nationalId: 'nnin' },
+    country: 'NO',
+  };
+  const parse = (entries: unknown[], production = false) => parseUpstreams(JSON.stringify(entries), production);
+
+  it('should read a valid upstream with its key', () => {
+    const [upstream] = parse([nbid]);
+    expect(upstream).toMatchObject({ name: 'nbid', requestObject: false, country: 'NO' });
+    expect(upstream.privateKey?.asymmetricKeyType).toBe('ec');
+  });
+
+  it.each([
+    [{ ...nbid, clientAuth: 'client_secret_basic' }, 'upstream "nbid", field clientSecret: is required with client_secret_basic'],
+    [{ ...nbid, privateKey: undefined }, 'upstream "nbid", field privateKey'],
+    [{ ...nbid, privateKey: join(dir, 'missing.pem') }, 'upstream "nbid", field privateKey is not a readable PEM'],
+    [{ ...nbid, scope: 'profile' }, 'upstream "nbid", field scope: must include openid'],
+    [{ ...nbid, country: 'Norway' }, 'upstream "nbid", field country'],
+    [{ ...nbid, name: 'bankid' }, 'upstream "bankid", field name: is taken by another provider'],
+    [{ ...nbid, claims: { nnin: 'nnin' } }, 'upstream "nbid", field claims'],
+    [{ ...nbid, name: undefined }, 'upstream #1, field name'],
+  ])('should stop the start naming the upstream and the field (%#)', (entry, message) => {
+    expect(() => parse([entry])).toThrow(message);
+  });
+
+  it('should refuse a name used twice, a file that is not a list, and plain HTTP in production', () => {
+    expect(() => parse([nbid, nbid])).toThrow('upstream "nbid", field name: is used twice');
+    expect(() => parseUpstreams('{}', false)).toThrow('must hold a list');
+    expect(() => parse([{ ...nbid, issuer: 'http://127.0.0.1:9000' }], true)).toThrow(
+      'field issuer: must be https when NODE_ENV=production',
+    );
+    expect(parse([{ ...nbid, issuer: 'http://127.0.0.1:9000' }], false)).toHaveLength(1);
+  });
+});

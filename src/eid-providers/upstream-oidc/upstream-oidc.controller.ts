@@ -1,0 +1,58 @@
+import { Controller, Get, Headers, Logger, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../common/access/access.decorators.js';
+import { isUuid } from '../../common/validation/is-uuid.js';
+import { DONE_PAGE_HEADERS, donePage, donePageLanguage } from './upstream-done-page.js';
+import { UpstreamSignIn } from './upstream-sign-in.service.js';
+
+/**
+ * The person's browser on its way through an upstream OpenID provider (docs/upstream-oidc.md). No API
+ * key: the launch link is the session's, as BankID's autostart link is.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('upstream')
+export class UpstreamOidcController {
+  private readonly logger = new Logger(UpstreamOidcController.name);
+
+  constructor(private readonly signIn: UpstreamSignIn) {}
+
+  @Get(':orderRef/go')
+  async go(@Param('orderRef') orderRef: string, @Headers('accept-language') language: string | undefined, @Res() reply: FastifyReply) {
+    let url: URL | null;
+    try {
+      url = isUuid(orderRef) ? await this.signIn.authorizationUrl(orderRef) : null;
+    } catch (error) {
+      const { name, code, message } = error as { name?: string; code?: string; message?: string };
+      this.logger.error({ err: { name, code, message } }, 'The request to the upstream could not be made');
+      return void reply
+        .code(502)
+        .headers(DONE_PAGE_HEADERS)
+        .send(donePage('failed', donePageLanguage(language, undefined)));
+    }
+    if (!url)
+      return void reply
+        .code(404)
+        .headers(DONE_PAGE_HEADERS)
+        .send(donePage('invalid', donePageLanguage(language, undefined)));
+    reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(url.href, 302);
+  }
+
+  @Get('callback')
+  async callback(@Req() request: FastifyRequest, @Headers('accept-language') language: string | undefined, @Res() reply: FastifyReply) {
+    const queryAt = request.url.indexOf('?');
+    const outcome = await this.signIn.callback(new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1)));
+    if (outcome.kind === 'invalid')
+      return void reply
+        .code(400)
+        .headers(DONE_PAGE_HEADERS)
+        .send(donePage('invalid', donePageLanguage(language, undefined)));
+    if (outcome.returnUrl)
+      return void reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(outcome.returnUrl, 303);
+    reply
+      .code(200)
+      .headers(DONE_PAGE_HEADERS)
+      .send(donePage(outcome.status, donePageLanguage(language, outcome.country)));
+  }
+}

@@ -1,0 +1,71 @@
+import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { EidOperation } from '../eid-providers/eid-provider.js';
+import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
+import { loginMethodFor, type LoginMethod } from './oidc-acr.js';
+import { SCOPE } from './oidc-claims.js';
+import { loginHintPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
+import { paymentOrderOf } from './oidc-payment-details.js';
+import { promptAllowsSigning, signOrderOf } from './oidc-sign-request.js';
+
+export interface LoginStartInput {
+  params: Record<string, unknown>;
+  /** Whether a parameter came pushed (PAR) or signed (JAR): only then may it carry a personal number or data to sign. */
+  pushed: (param: string) => boolean;
+  environment: ApiKeyEnvironment;
+  /** The providers the client may use that offer the operation on the app channel. */
+  usable: (operation: EidOperation) => string[];
+}
+
+export type LoginStart =
+  | { refused: { error: string; error_description: string } }
+  | { method: LoginMethod; operation: EidOperation; body: Omit<StartSessionBody, 'endUserIp' | 'metadata' | 'returnUrl'> };
+
+const SIGN_REQUEST = 'https://id.oidc.se/param/signRequest';
+
+const refused = (error: string, description: string): LoginStart => ({ refused: { error, error_description: description } });
+
+/**
+ * What an authorization request asks the e-ID for (docs/oidc.md): a login, or with the sign scope a
+ * signature of the signRequest's data; the provider from acr_values; the person from login_hint.
+ * Anything the request may not ask is refused here, before a session is started.
+ */
+export function loginStartFor(input: LoginStartInput): LoginStart {
+  const { params, pushed } = input;
+  const hint = loginHintPersonalNumber(params.login_hint);
+  if (hint && (!hint.valid || !pushed('login_hint'))) {
+    // URLs end up in logs: a personal number travels only inside PAR or a signed request (docs/oidc.md).
+    return refused('invalid_request', 'login_hint may carry a personal number only in a pushed (PAR) or signed (JAR) request');
+  }
+  const signing = typeof params.scope === 'string' && params.scope.split(' ').includes(SCOPE.sign);
+  const payment = paymentOrderOf(params.authorization_details);
+  if (payment && signing) return refused('invalid_request', 'a request is a signature or a payment, not both');
+  const operation: EidOperation = signing ? 'sign' : payment ? 'payment' : 'auth';
+  let body: Extract<LoginStart, { body: unknown }>['body'];
+  if (payment) {
+    // What the app shows is what the client is told was approved: it must come from the client's back channel.
+    if (!pushed('authorization_details')) {
+      return refused('invalid_request', 'a bankid_payment is accepted only in a pushed (PAR) or signed (JAR) request');
+    }
+    if ('problem' in payment) return refused('invalid_request', payment.problem);
+    body = { ...payment.order, userVisibleData: userVisibleDataOf(params['https://id.oidc.se/param/userMessage'], params.ui_locales) };
+  } else if (signing) {
+    // The OIDC Sweden signature extension: a fresh login the user consents to, data that nobody could alter on the way.
+    if (!promptAllowsSigning(params.prompt)) return refused('invalid_request', 'a signature request needs prompt=login consent');
+    if (!pushed(SIGN_REQUEST)) return refused('invalid_request', 'signRequest is accepted only in a pushed (PAR) or signed (JAR) request');
+    const sign = signOrderOf(params[SIGN_REQUEST], params.ui_locales);
+    if ('problem' in sign) return refused('invalid_request', sign.problem);
+    body = sign.order;
+  } else {
+    body = { userVisibleData: userVisibleDataOf(params['https://id.oidc.se/param/userMessage'], params.ui_locales) };
+  }
+  const method = loginMethodFor(params.acr_values as string | undefined, input.usable(operation), input.environment);
+  if (!method) {
+    const what = operation === 'auth' ? '' : `that offers ${operation} `;
+    return refused('unmet_authentication_requirements', `None of the requested acr_values ${what}is available to this client`);
+  }
+  return {
+    method,
+    operation,
+    body: { ...body, ...(hint && method.provider === 'bankid' ? { requirement: { personalNumber: hint.digits } } : {}) },
+  };
+}

@@ -1,0 +1,264 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { Browser } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { FakeUpstream, type UpstreamProfile } from '../fakes/upstream-openid-provider.js';
+import { describeInBrowser, launchChromium } from '../support/browser.js';
+import { useE2eApp } from '../support/e2e.js';
+import { createTeamWithKey } from '../support/fixtures.js';
+import { providerContract } from '../support/provider-contract.js';
+import { TEST_ISSUER, verifyResultToken } from '../support/result-token.js';
+import { freePort } from '../support/service-process.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { createEndpoint, waitUntil } from '../support/webhooks.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'upstream-oidc-'));
+const rsa = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+const signing = rsa();
+const encryption = rsa();
+const pemFile = (name: string, key: KeyObject) => {
+  const path = join(dir, name);
+  writeFileSync(path, key.export({ type: 'pkcs8', format: 'pem' }));
+  return path;
+};
+const publicJwk = async (key: KeyObject, extra: Partial<JWK>): Promise<JWK> => {
+  const jwk = key.export({ format: 'jwk' }) as JWK;
+  return { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: await calculateJwkThumbprint({ kty: jwk.kty, n: jwk.n, e: jwk.e }), ...extra };
+};
+
+describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker through one adapter (headless Chromium)', () => {
+  let port: number;
+  let browser: Browser;
+  const fakes = {} as Record<UpstreamProfile, FakeUpstream>;
+  beforeAll(async () => {
+    port = await freePort();
+    browser = await launchChromium();
+    const redirectUri = `http://127.0.0.1:${port}/upstream/callback`;
+    const sig = await publicJwk(signing.publicKey, { use: 'sig', alg: 'RS256' });
+    const enc = await publicJwk(encryption.publicKey, { use: 'enc', alg: 'RSA-OAEP-256' });
+    fakes.nbid = await FakeUpstream.start({ profile: 'nbid', clientId: 'gw-nbid', redirectUri, clientKeys: [sig] });
+    fakes.ftn = await FakeUpstream.start({ profile: 'ftn', clientId: 'gw-ftn', redirectUri, clientKeys: [sig, enc] });
+    fakes['se-broker'] = await FakeUpstream.start({ profile: 'se-broker', clientId: 'gw-se', redirectUri, clientKeys: [sig] });
+    const privateKey = pemFile('signing.pem', signing.privateKey);
+    const common = { environment: 'test', clientAuth: 'private_key_jwt', privateKey };
+    const upstreams = [
+      {
+        ...common,
+        name: 'nbid',
+        displayName: 'BankID (Norge)',
+        issuer: fakes.nbid.issuer,
+        clientId: 'gw-nbid',
+        scope: 'openid profile nnin',
+        acrValues: 'urn:bankid:bid',
+        claims: { nationalId: 'nnin' },
+        country: 'NO',
+      },
+      {
+        ...common,
+        name: 'ftn',
+        issuer: fakes.ftn.issuer,
+        clientId: 'gw-ftn',
+        scope: 'openid profile ftn',
+        requestObject: true,
+        idTokenEncryptionKey: pemFile('encryption.pem', encryption.privateKey),
+        claims: { nationalId: 'hetu' },
+        country: 'FI',
+      },
+      {
+        ...common,
+        name: 'se-broker',
+        issuer: fakes['se-broker'].issuer,
+        clientId: 'gw-se',
+        scope: 'openid profile https://id.oidc.se/scope/naturalPersonNumber',
+        claims: { personalNumber: 'https://id.oidc.se/claim/personalIdentityNumber' },
+        country: 'SE',
+      },
+      // Nothing listens here: its discovery fails, and readiness says so.
+      { ...common, name: 'unreachable', issuer: `http://127.0.0.1:${await freePort()}`, clientId: 'x', scope: 'openid', country: 'DK' },
+    ];
+    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify(upstreams));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    for (const fake of Object.values(fakes)) await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const e2e = useE2eApp({
+    listen: true,
+    listenPort: () => port,
+    withKey: true,
+    env: () => ({
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      JWT_ISSUER: TEST_ISSUER,
+      OIDC_UPSTREAMS: join(dir, 'upstreams.json'),
+      PROVIDERS: 'simulator,oidc',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    }),
+  });
+
+  const start = async (provider: string, body: object = {}) =>
+    (
+      await e2e.http
+        .post(`/api/v1/auth/${provider}/start`)
+        .set('x-api-key', e2e.key)
+        .send({ endUserIp: '192.0.2.10', ...body })
+        .expect(200)
+    ).body;
+  /** The session's answer once it has ended (the background collector may hold the collect a poll asks for). */
+  const poll = (sessionId: string) =>
+    waitUntil(async () => {
+      e2e.clock.advance(2_500);
+      const answer = (await e2e.http.post(`/api/v1/auth/${sessionId}/poll`).set('x-api-key', e2e.key).expect(200)).body;
+      return answer.status === 'pending' ? undefined : answer;
+    }, 'the session to end');
+  /** The person opens the launch link, chooses at the upstream, and lands where the service sends them. */
+  const visit = async (launchUrl: string, choice: 'approve' | 'deny') => {
+    const context = await browser.newContext({ locale: 'nb-NO' });
+    const page = await context.newPage();
+    const callbacks: string[] = [];
+    page.on('request', (r) => r.url().includes('/upstream/callback') && callbacks.push(r.url()));
+    try {
+      await page.goto(launchUrl);
+      await page.click(`#${choice}`, { timeout: 5_000 });
+      await page.waitForSelector('#outcome', { timeout: 5_000 });
+    } catch (error) {
+      // Where the person got stuck says more than a timeout.
+      throw new Error(`${(error as Error).message} at ${page.url()}: ${(await page.content()).slice(0, 300)}`, { cause: error });
+    }
+    const landed = { url: page.url(), text: await page.textContent('body'), callbacks };
+    await context.close();
+    return landed;
+  };
+
+  providerContract(() => ({
+    provider: 'se-broker',
+    e2e,
+    collectMs: 2_500,
+    verifiedEvidence: true,
+    approve: async (sessionId) => void (await visit(await qrLink(sessionId), 'approve')),
+    decline: async (sessionId) => void (await visit(await qrLink(sessionId), 'deny')),
+  }));
+  const qrLink = async (sessionId: string) =>
+    (await e2e.http.get(`/api/v1/auth/${sessionId}/qr`).set('x-api-key', e2e.key).expect(200)).body.qrData as string;
+
+  it('should complete a Norwegian BankID session: nationalId and country, the acr, and a done page in Norwegian', async () => {
+    const started = await start('nbid');
+    expect(started.launchUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/upstream/[0-9a-f-]{36}/go$`));
+    expect(started.kioskUrl).toEqual(expect.any(String));
+    const landed = await visit(started.launchUrl, 'approve');
+    expect(landed.text).toContain('Du er identifisert');
+    const complete = await poll(started.sessionId);
+    expect(complete).toMatchObject({
+      status: 'complete',
+      user: {
+        nationalId: '01017012345',
+        country: 'NO',
+        name: 'Kari Nordmann',
+        givenName: 'Kari',
+        surname: 'Nordmann',
+        birthdate: '1970-01-01',
+      },
+      evidence: { acr: 'urn:bankid:bid', amr: ['bid'], iss: fakes.nbid.issuer, idTokenSha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(complete.user).not.toHaveProperty('personalNumber');
+    expect(complete.evidence.verification.status).toBe('verified');
+  }, 30_000);
+
+  it('should complete through an FTN broker: a signed request object and an encrypted id token', async () => {
+    const started = await start('ftn');
+    await visit(started.launchUrl, 'approve');
+    const complete = await poll(started.sessionId);
+    expect(complete).toMatchObject({
+      status: 'complete',
+      user: { nationalId: '010170-900X', country: 'FI' },
+      evidence: { iss: fakes.ftn.issuer },
+    });
+    expect(complete.evidence.verification.status).toBe('verified');
+  }, 30_000);
+
+  it('should fail userCancel when the person cancels at the upstream', async () => {
+    const started = await start('ftn');
+    const landed = await visit(started.launchUrl, 'deny');
+    expect(landed.text).toContain('Ikke identifisert');
+    expect(await poll(started.sessionId)).toMatchObject({ status: 'failed', hintCode: 'userCancel' });
+  }, 30_000);
+
+  it('should refuse a replayed state with 400 and change nothing', async () => {
+    const started = await start('nbid');
+    const landed = await visit(started.launchUrl, 'approve');
+    const replay = await fetch(landed.callbacks[0]);
+    expect(replay.status).toBe(400);
+    expect(await poll(started.sessionId)).toMatchObject({ status: 'complete' });
+    expect((await fetch(`http://127.0.0.1:${port}/upstream/callback?state=nonsense&code=x`)).status).toBe(400);
+  }, 30_000);
+
+  it('should fail providerError when the id token is signed by a key outside the JWKS', async () => {
+    await fakes.nbid.forgeIdTokens(true);
+    try {
+      const started = await start('nbid');
+      await visit(started.launchUrl, 'approve');
+      const failed = await poll(started.sessionId);
+      expect(failed).toMatchObject({ status: 'failed', hintCode: 'providerError' });
+      expect(failed).not.toHaveProperty('user');
+    } finally {
+      await fakes.nbid.forgeIdTokens(false);
+    }
+  }, 30_000);
+
+  it('should send the browser to the returnUrl with the return nonce, which the RP confirms', async () => {
+    const started = await start('nbid', { returnUrl: 'https://rp.example/back?x=1' });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let returned = '';
+    await page.route('https://rp.example/**', async (route) => {
+      returned = route.request().url();
+      await route.fulfill({ status: 200, body: 'back at the RP' });
+    });
+    await page.goto(started.launchUrl);
+    await page.click('#approve');
+    await waitUntil(async () => returned, 'the return to the RP');
+    await context.close();
+    const nonce = new URL(returned).searchParams.get('eidgw_nonce')!;
+    expect(new URL(returned).searchParams.get('x')).toBe('1');
+    await e2e.http.post(`/api/v1/auth/${started.sessionId}/return`).set('x-api-key', e2e.key).send({ nonce }).expect(200);
+  }, 30_000);
+
+  it('should deliver a signed webhook and a result token that verifies', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const { secret } = await createEndpoint(e2e.app, e2e.team.id, { url: receiver.url() });
+      const started = await start('nbid');
+      await visit(started.launchUrl, 'approve');
+      const complete = await poll(started.sessionId);
+      const claims = await verifyResultToken(e2e.http, complete.resultToken, e2e.team.id);
+      expect(claims).toMatchObject({ sub: started.sessionId, provider: 'nbid', status: 'complete', evidenceSha256: expect.any(String) });
+      const hook = await waitUntil(async () => receiver.requests.find((r) => r.body.includes(started.sessionId)), 'the webhook', 15_000);
+      const event = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as {
+        type: string;
+        data: { user: object };
+      };
+      expect(event).toMatchObject({ type: 'auth.session.completed', data: { user: { nationalId: '01017012345', country: 'NO' } } });
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
+
+  it('should refuse a live key a test upstream: 404 unknown_provider', async () => {
+    const live = await createTeamWithKey(e2e.app, { environment: 'live' });
+    const answer = await e2e.http.post('/api/v1/auth/nbid/start').set('x-api-key', live.key).send({ endUserIp: '192.0.2.10' }).expect(404);
+    expect(answer.body.code).toBe('unknown_provider');
+  });
+
+  it('should name an unreachable upstream at readiness, and answer its starts 502', async () => {
+    const ready = (await e2e.http.get('/health/ready').expect(200)).body;
+    expect(ready.status).toBe('warn');
+    expect(ready.checks.unreachable).toMatchObject({ discovery: 'unreachable' });
+    expect(ready.checks.nbid).toEqual({ discovery: 'ok' });
+    expect(ready.warnings.join(' ')).toContain('unreachable');
+    await e2e.http.post('/api/v1/auth/unreachable/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(502);
+  });
+});

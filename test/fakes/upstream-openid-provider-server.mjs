@@ -1,0 +1,117 @@
+// A local OpenID Provider (oidc-provider) playing an upstream e-ID, in its own process: oidc-provider
+// checks its metadata with `constructor === Object`, which objects crossing jest's realms fail.
+// Profiles: Norwegian BankID (acr urn:bankid:bid, an nnin claim, private_key_jwt, PAR), an FTN broker
+// (signed request objects required, id tokens encrypted to the client), a Swedish broker (the Swedish
+// OIDC claims). Options come as JSON in FAKE_UPSTREAM; the issuer is printed as "ISSUER <url>".
+import { createServer } from 'node:http';
+import process from 'node:process';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import Provider from 'oidc-provider';
+
+const options = JSON.parse(process.env.FAKE_UPSTREAM);
+const PERSON = {
+  name: 'Kari Nordmann',
+  given_name: 'Kari',
+  family_name: 'Nordmann',
+  birthdate: '1970-01-01',
+  nnin: '01017012345',
+  hetu: '010170-900X',
+  'https://id.oidc.se/claim/personalIdentityNumber': '197001019876',
+};
+const ACR = { nbid: 'urn:bankid:bid', ftn: 'http://ftn.ficora.fi/2017/loa3', 'se-broker': 'http://id.elegnamnden.se/loa/1.0/loa3' };
+const AMR = { nbid: ['bid'], ftn: ['mfa'], 'se-broker': ['mfa'] };
+const { profile } = options;
+const ftn = profile === 'ftn';
+let forge = false;
+
+const server = createServer();
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${server.address().port}`;
+const signing = await generateKeyPair('RS256', { extractable: true });
+// Not published: an id token it signs is a forgery.
+const rogue = await generateKeyPair('RS256');
+
+const provider = new Provider(issuer, {
+  clients: [
+    {
+      client_id: options.clientId,
+      redirect_uris: [options.redirectUri],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: options.clientKeys },
+      ...(ftn
+        ? {
+            require_signed_request_object: true,
+            request_object_signing_alg: 'RS256',
+            id_token_encrypted_response_alg: 'RSA-OAEP-256',
+            id_token_encrypted_response_enc: 'A256GCM',
+          }
+        : {}),
+    },
+  ],
+  jwks: { keys: [{ ...(await exportJWK(signing.privateKey)), kid: 'op-signing', alg: 'RS256', use: 'sig' }] },
+  features: {
+    devInteractions: { enabled: false },
+    pushedAuthorizationRequests: { enabled: profile === 'nbid', requirePushedAuthorizationRequests: false },
+    requestObjects: { enabled: true },
+    encryption: { enabled: ftn },
+  },
+  claims: {
+    openid: ['sub', 'acr', 'amr', 'auth_time'],
+    profile: ['name', 'given_name', 'family_name', 'birthdate'],
+    nnin: ['nnin'],
+    ftn: ['hetu'],
+    'https://id.oidc.se/scope/naturalPersonNumber': ['https://id.oidc.se/claim/personalIdentityNumber'],
+  },
+  acrValues: [ACR[profile]],
+  conformIdTokenClaims: false,
+  findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ ...PERSON, sub: id }) }),
+  interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+  // Consent is the RP's contract with the broker: every scope the client asks for is granted.
+  loadExistingGrant: async (ctx) => {
+    const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+    grant.addOIDCScope(String(ctx.oidc.params?.scope ?? 'openid'));
+    await grant.save();
+    return grant;
+  },
+  cookies: { keys: ['fake-upstream'] },
+});
+for (const event of ['pushed_authorization_request.error', 'grant.error', 'authorization.error'])
+  provider.on(event, (_ctx, error) => process.stderr.write(`${event}: ${error.message} ${error.error_detail ?? ''}\n`));
+provider.use(async (ctx, next) => {
+  await next();
+  if (forge && ctx.path === '/token' && ctx.body?.id_token) {
+    ctx.body.id_token = await new SignJWT(decodeJwt(ctx.body.id_token))
+      .setProtectedHeader({ alg: 'RS256', kid: 'op-signing', typ: 'JWT' })
+      .sign(rogue.privateKey);
+  }
+});
+
+async function interaction(req, res) {
+  const { uid } = await provider.interactionDetails(req, res);
+  if (req.method === 'GET') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>Fake ${profile}</title></head><body>
+<form method="post" action="/interaction/${uid}/approve"><button id="approve">Approve</button></form>
+<form method="post" action="/interaction/${uid}/deny"><button id="deny">Cancel</button></form></body></html>`);
+    return;
+  }
+  for await (const chunk of req) void chunk;
+  const result = req.url.endsWith('/approve')
+    ? { login: { accountId: 'person-1', acr: ACR[profile], amr: AMR[profile] } }
+    : { error: 'access_denied', error_description: 'The person cancelled' };
+  await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+}
+
+const callback = provider.callback();
+server.on('request', (req, res) => {
+  if (req.url === '/__forge/on' || req.url === '/__forge/off') {
+    forge = req.url.endsWith('/on');
+    return void res.writeHead(204).end();
+  }
+  if (!req.url.startsWith('/interaction/')) return void callback(req, res);
+  interaction(req, res).catch((error) => {
+    process.stderr.write(`interaction: ${error.message}\n`);
+    res.writeHead(500).end();
+  });
+});
+process.stdout.write(`ISSUER ${issuer}\n`);

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { JWK } from 'jose';
+
+export type UpstreamProfile = 'nbid' | 'ftn' | 'se-broker';
+
+export interface FakeUpstreamOptions {
+  profile: UpstreamProfile;
+  clientId: string;
+  redirectUri: string;
+  /** The service's public keys: its signing key (client assertions, request objects) and, for FTN, its encryption key. */
+  clientKeys: JWK[];
+}
+
+const SCRIPT = fileURLToPath(new URL('./upstream-openid-provider-server.mjs', import.meta.url));
+
+/** A local OpenID Provider playing an upstream e-ID (upstream-openid-provider-server.mjs), in a child process. */
+export class FakeUpstream {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly issuer: string,
+  ) {}
+
+  static start(options: FakeUpstreamOptions): Promise<FakeUpstream> {
+    const child = spawn(process.execPath, [SCRIPT], {
+      env: { ...process.env, FAKE_UPSTREAM: JSON.stringify(options), NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    return new Promise((resolve, reject) => {
+      let seen = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('utf8');
+        const issuer = /^ISSUER (\S+)$/m.exec(seen)?.[1];
+        if (issuer) resolve(new FakeUpstream(child, issuer));
+      });
+      child.once('exit', (code) => reject(new Error(`The fake ${options.profile} exited (${code}) before it listened`)));
+    });
+  }
+
+  /** From now on, id tokens are signed by a key the provider does not publish (a forged token), or not. */
+  async forgeIdTokens(on: boolean): Promise<void> {
+    await fetch(`${this.issuer}/__forge/${on ? 'on' : 'off'}`);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.kill();
+    });
+  }
+}
