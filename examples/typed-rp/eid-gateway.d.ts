@@ -1317,12 +1317,14 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "warn";
-            /** @description The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (docs/providers.md): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
+            /** @description The database and migrations; `redis` when REDIS_URL is set (`degraded`: Redis is away and rate limits are counted per process, still ready); and for each provider with RP certificates a member `<provider>Certificates` (docs/providers.md): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
             checks?: {
                 /** @enum {string} */
                 database: "up";
                 /** @enum {string} */
                 migrations: "applied";
+                /** @enum {string} */
+                redis?: "up" | "degraded";
             } & {
                 [key: string]: {
                     [key: string]: components["schemas"]["CertificateStatusDto"];
