@@ -57,7 +57,7 @@ export const envSchema = z
     PUBLIC_BASE_URL: httpUrl.optional(),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
     // Each statement's deadline (docs/reliability.md): a database that hangs answers 503 within REQUEST_TIMEOUT.
-    DATABASE_QUERY_TIMEOUT: duration('5s').refine((ms) => ms >= 100 && ms <= 600_000, 'must be between 100ms and 10m'),
+    DATABASE_QUERY_TIMEOUT: duration('8s').refine((ms) => ms >= 100 && ms <= 600_000, 'must be between 100ms and 10m'),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PROVIDERS: z
