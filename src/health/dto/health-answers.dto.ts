@@ -23,7 +23,7 @@ export class ReadyDto {
   @ApiProperty({
     type: 'object',
     description:
-      'The database and migrations; `redis` when REDIS_URL is set (`degraded`: Redis is away and rate limits are counted per process, still ready); and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md).',
+      'The database and migrations; `redis` when REDIS_URL is set (`degraded`: Redis is away and rate limits are counted per process, still ready); and for each provider with RP certificates a member `<provider>Certificates` (docs/providers.md): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md).',
     properties: {
       database: { type: 'string', enum: ['up'] },
       migrations: { type: 'string', enum: ['applied'] },

@@ -1,0 +1,55 @@
+import { ConfigValidationError, validateEnv } from '../../config/env.validation.js';
+
+// BankID's fragment (bankid.env.ts) through the start's validation of the whole environment.
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    validateEnv(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+}
+
+describe('BankID configuration', () => {
+  it.each([
+    [{ BANKID_CERT: '/c.pem' }, 'BANKID_CERT'],
+    [{ BANKID_TEST_KEY: '/k.pem' }, 'BANKID_TEST_CERT'],
+    [{ BANKID_TEST_PFX: '/rp.p12', BANKID_TEST_CERT: '/c.pem', BANKID_TEST_KEY: '/k.pem' }, 'BANKID_TEST_PFX'],
+    [{ PROVIDERS: 'bankid' }, 'BANKID_PFX'],
+    [{ PROVIDERS: 'bankid', BANKID_PFX: '/rp.p12' }, 'BANKID_CA'],
+    [{ PROVIDERS: 'bankid', BANKID_TEST_PFX: '/rp.p12' }, 'BANKID_TEST_CA'],
+    [{ BANKID_TIMEOUT: 'soon' }, 'BANKID_TIMEOUT'],
+    [{ BANKID_RETRY_SCHEDULE: '1s,later' }, 'BANKID_RETRY_SCHEDULE'],
+    [{ NODE_ENV: 'production', BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0' }, 'BANKID_TEST_URL'],
+    [{ NODE_ENV: 'production', BANKID_URL: 'http://bankid.example/rp/v6.0' }, 'BANKID_URL'],
+  ])('should refuse %j naming %s', (env, variable) => {
+    expect(problemsOf(env).some((p) => p.startsWith(`${variable} `))).toBe(true);
+  });
+
+  it('should accept BankID with an RP certificate and its CA, and a plain-HTTP fake outside production', () => {
+    const env = validateEnv({
+      PROVIDERS: 'bankid',
+      BANKID_PFX: '/rp.p12',
+      BANKID_PASSPHRASE: 'x',
+      BANKID_CA: '/ca.pem',
+      BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0',
+    });
+    expect(env).toMatchObject({ BANKID_TIMEOUT: 5_000, BANKID_RETRY_SCHEDULE: [250, 1_000] });
+    expect(() =>
+      validateEnv({
+        PROVIDERS: 'bankid',
+        BANKID_TEST_CERT: '/c.pem',
+        BANKID_TEST_KEY: '/k.pem',
+        BANKID_TEST_URL: 'http://127.0.0.1:1/rp/v6.0',
+      }),
+    ).not.toThrow();
+  });
+
+  it('should let PROVIDERS name bankid', () => {
+    expect(validateEnv({ PROVIDERS: 'simulator,bankid', BANKID_PFX: '/rp.p12', BANKID_CA: '/ca.pem' }).PROVIDERS).toEqual([
+      'simulator',
+      'bankid',
+    ]);
+  });
+});
