@@ -23,6 +23,7 @@ describe('BankID configuration', () => {
     [{ BANKID_RETRY_SCHEDULE: '1s,later' }, 'BANKID_RETRY_SCHEDULE'],
     [{ NODE_ENV: 'production', BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0' }, 'BANKID_TEST_URL'],
     [{ NODE_ENV: 'production', BANKID_URL: 'http://bankid.example/rp/v6.0' }, 'BANKID_URL'],
+    [{ NODE_ENV: 'production', PROVIDERS: 'bankid', BANKID_PFX: '/rp.p12', BANKID_CA: '/ca.pem' }, 'BANKID_EVIDENCE_ROOTS'],
   ])('should refuse %j naming %s', (env, variable) => {
     expect(problemsOf(env).some((p) => p.startsWith(`${variable} `))).toBe(true);
   });
@@ -44,6 +45,13 @@ describe('BankID configuration', () => {
         BANKID_TEST_URL: 'http://127.0.0.1:1/rp/v6.0',
       }),
     ).not.toThrow();
+  });
+
+  it('should take the live evidence roots in production, and default them to the CA outside it', () => {
+    const live = { PROVIDERS: 'bankid', BANKID_PFX: '/rp.p12', BANKID_CA: '/ca.pem' };
+    const production = { NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'x', KIOSK_TOKEN_SECRET: 'y', DATABASE_URL: 'postgres://db/eid' };
+    expect(problemsOf({ ...production, ...live, BANKID_EVIDENCE_ROOTS: '/roots.pem' }).filter((p) => p.startsWith('BANKID'))).toEqual([]);
+    expect(problemsOf(live)).toEqual([]);
   });
 
   it('should let PROVIDERS name bankid', () => {

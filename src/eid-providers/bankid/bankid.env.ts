@@ -35,6 +35,9 @@ export function checkBankIdEnv(env: BankIdEnv, { production, providers }: EnvCon
   // BankID's servers are signed by BankID's own CA, which must be pinned (not the public web PKI).
   if (live && env.BANKID_URL.startsWith('https:') && !env.BANKID_CA)
     issue('BANKID_CA', "(BankID's CA certificate) is required when PROVIDERS includes bankid");
+  // The TLS CA does not issue users' certificates: defaulting to it would make every live evidence check fail quietly.
+  if (production && live && !env.BANKID_EVIDENCE_ROOTS)
+    issue('BANKID_EVIDENCE_ROOTS', "(the root of BankID's end-user certificates) is required when NODE_ENV=production");
   if (test && env.BANKID_TEST_URL.startsWith('https:') && !env.BANKID_TEST_CA && !env.BANKID_CA)
     issue('BANKID_TEST_CA', "or BANKID_CA (BankID's test CA certificate) is required for the test environment");
 }
