@@ -3,9 +3,10 @@ import { issueOn, type EnvContext } from '../config/env-rules.js';
 import { BANKID_ENV, checkBankIdEnv } from './bankid/bankid.env.js';
 import { checkFrejaEnv, FREJA_ENV } from './freja/freja.env.js';
 import { SIMULATOR_ENV } from './simulator/simulator.env.js';
+import { checkUpstreamOidcEnv, UPSTREAM_OIDC_ENV } from './upstream-oidc/upstream-oidc.env.js';
 
 /** Every provider's variables, each fragment from its folder; env.validation.ts adds them to the schema. */
-export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV };
+export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV, ...UPSTREAM_OIDC_ENV };
 
 type ProviderEnv = z.infer<z.ZodObject<typeof PROVIDER_ENV>>;
 
@@ -14,4 +15,5 @@ export function checkProviderEnv(env: ProviderEnv, context: EnvContext, ctx: z.c
   const issue = issueOn(ctx);
   checkBankIdEnv(env, context, issue);
   checkFrejaEnv(env, context, issue);
+  checkUpstreamOidcEnv(env, context, issue);
 }
