@@ -7,10 +7,10 @@ import { PemConverter } from '@peculiar/x509';
 import { generateKeyPair, SignJWT } from 'jose';
 import * as pkijs from 'pkijs';
 import { SystemClock } from '../src/common/clock/clock.js';
-import { checkCertificateChain } from '../src/evidence/certificate-chain-check.js';
+import { checkCertificateChain } from '../src/eid-providers/shared/xml-evidence/certificate-chain-check.js';
 import { EvidenceAuthority, type IssuedEvidence } from '../src/eid-providers/shared/xml-evidence/evidence-authority.js';
 import { EvidenceVerifier } from '../src/eid-providers/shared/xml-evidence/evidence-verifier.js';
-import { checkOcspResponse } from '../src/evidence/ocsp-response-check.js';
+import { checkOcspResponse } from '../src/eid-providers/shared/xml-evidence/ocsp-response-check.js';
 import { checkXmlSignature } from '../src/eid-providers/shared/xml-evidence/xml-signature-check.js';
 import { printSection } from './lib/report.js';
 

@@ -3,6 +3,7 @@
 // table of docs/reliability.md between its markers.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -46,7 +47,11 @@ const doc = join(root, 'docs', 'reliability.md');
 const text = readFileSync(doc, 'utf8');
 const start = '<!-- faults:start -->';
 const end = '<!-- faults:end -->';
-const stamp = `Measured by \`npm run test:faults\` on ${new Date().toISOString().slice(0, 10)} (FAULT_SECONDS=${process.env.FAULT_SECONDS ?? '60'}).`;
+// The machine's load over the run (its 15-minute average at the end): figures from a busy shared machine are noisy.
+const meanLoad = loadavg()[2];
+const stamp =
+  `Measured by \`npm run test:faults\` on ${new Date().toISOString().slice(0, 10)} (FAULT_SECONDS=${process.env.FAULT_SECONDS ?? '60'}), ` +
+  `on ${cpus().length} cores at a load average of ${meanLoad.toFixed(1)}${meanLoad > cpus().length ? ' (a busy machine: durations are noisy, counts of lost and duplicated are not)' : ''}.`;
 const updated = text.replace(new RegExp(`${start}[\\s\\S]*${end}`), `${start}\n${stamp}\n\n${table}\n${end}`);
 writeFileSync(doc, updated);
 process.stdout.write(`${table}\n`);

@@ -10,7 +10,6 @@ import { ConsoleModule } from './console/console.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
-import { bankIdConfig } from './config/bankid.config.js';
 import { consoleConfig } from './config/console.config.js';
 import { databaseConfig } from './config/database.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
@@ -51,7 +50,6 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
         databaseConfig,
         securityConfig,
         sessionsConfig,
-        bankIdConfig,
         otpConfig,
         tokensConfig,
         protectionConfig,

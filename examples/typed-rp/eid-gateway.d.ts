@@ -1317,12 +1317,14 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "warn";
-            /** @description The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
+            /** @description The database and migrations; `redis` when REDIS_URL is set (`degraded`: Redis is away and rate limits are counted per process, still ready); and for each provider with RP certificates a member `<provider>Certificates` (docs/providers.md): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md). */
             checks?: {
                 /** @enum {string} */
                 database: "up";
                 /** @enum {string} */
                 migrations: "applied";
+                /** @enum {string} */
+                redis?: "up" | "degraded";
             } & {
                 [key: string]: {
                     [key: string]: components["schemas"]["CertificateStatusDto"];
@@ -1452,6 +1454,18 @@ export interface components {
         };
         StartSessionDto: {
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
              * @example 192.0.2.10
              */
@@ -1478,18 +1492,6 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
-            /**
-             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
-             * @example INFERRED
-             */
-            userInfoType?: string;
-            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
-            userInfo?: string;
-            /**
-             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
-             * @example EXTENDED
-             */
-            minRegistrationLevel?: string;
             /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
             web?: components["schemas"]["WebDeviceDto"];
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
@@ -1561,7 +1563,7 @@ export interface components {
             kioskUrl?: string;
             /**
              * Format: uri
-             * @description Opens the e-ID app on the same device (BankID's universal link); see docs/same-device.md.
+             * @description Opens the e-ID app on the same device (BankID's universal link, Freja eID's app link); see docs/same-device.md.
              * @example https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null
              */
             launchUrl?: string;
@@ -1690,7 +1692,7 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
-            /** @description Pending and failed: BankID's recommended message to show the person. */
+            /** @description Pending and failed: the provider's recommended message to show the person (BankID's RFA table, Freja eID's own words). */
             userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];
@@ -1769,6 +1771,18 @@ export interface components {
         };
         StartSignDto: {
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
              * @example 192.0.2.10
              */
@@ -1793,18 +1807,6 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
-            /**
-             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
-             * @example INFERRED
-             */
-            userInfoType?: string;
-            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
-            userInfo?: string;
-            /**
-             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
-             * @example EXTENDED
-             */
-            minRegistrationLevel?: string;
             /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
             web?: components["schemas"]["WebDeviceDto"];
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
@@ -1893,6 +1895,18 @@ export interface components {
         };
         StartPaymentDto: {
             /**
+             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
+             * @example INFERRED
+             */
+            userInfoType?: string;
+            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
+            userInfo?: string;
+            /**
+             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
+             * @example EXTENDED
+             */
+            minRegistrationLevel?: string;
+            /**
              * @description The end user's IP address, IPv4 or IPv6, as your backend sees it.
              * @example 192.0.2.10
              */
@@ -1919,18 +1933,6 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
-            /**
-             * @description How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).
-             * @example INFERRED
-             */
-            userInfoType?: string;
-            /** @description The user, as userInfoType says (a personal number, an email address, a phone number). */
-            userInfo?: string;
-            /**
-             * @description The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).
-             * @example EXTENDED
-             */
-            minRegistrationLevel?: string;
             /** @description Device data of the person's browser, for the provider's risk assessment (not with app). */
             web?: components["schemas"]["WebDeviceDto"];
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
@@ -2683,7 +2685,7 @@ export interface components {
              * @example outstandingTransaction
              */
             hintCode?: string;
-            /** @description Pending and failed: BankID's recommended message to show the person. */
+            /** @description Pending and failed: the provider's recommended message to show the person (BankID's RFA table, Freja eID's own words). */
             userMessage?: components["schemas"]["UserMessageDto"];
             /** @description Once complete, until personal data is purged. */
             user?: components["schemas"]["IdentifiedUserDto"];

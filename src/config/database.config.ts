@@ -8,6 +8,7 @@ export const databaseConfig = registerAs('database', () => {
     // Without a URL the service runs on the embedded PostgreSQL (PGlite) kept under dataDir.
     url: env.DATABASE_URL,
     dataDir: resolve(env.DATA_DIR),
+    queryTimeoutMs: env.DATABASE_QUERY_TIMEOUT,
   };
 });
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;

@@ -28,7 +28,6 @@ const PRODUCTION_REFUSALS: Array<[Record<string, string | undefined>, string]> =
   [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'],
   [{ OTP_DELIVERY: 'log' }, 'OTP_DELIVERY'],
   [{ OTP_DELIVERY: 'http', OTP_HTTP_URL: 'http://sms.example/send' }, 'OTP_HTTP_URL'],
-  [{ BANKID_URL: 'http://bankid.example/rp/v6.0' }, 'BANKID_URL'],
   [{ SMTP_URL: 'smtp://mail' }, 'SMTP_URL'],
 ];
 
@@ -84,15 +83,13 @@ describe(validateEnv.name, () => {
       SESSION_TTL: '90',
       WEBHOOK_RETRY_SCHEDULE: '500ms,1s',
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.1,::1',
-      PROVIDERS: 'simulator,bankid',
-      BANKID_PFX: '/rp.p12',
-      BANKID_CA: '/ca.pem',
+      PROVIDERS: 'simulator',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     });
     expect(env.SESSION_TTL).toBe(90_000);
     expect(env.WEBHOOK_RETRY_SCHEDULE).toEqual([500, 1000]);
     expect(env.TRUST_PROXY).toEqual(['10.0.0.0/8', '192.168.1.1', '::1']);
-    expect(env.PROVIDERS).toEqual(['simulator', 'bankid']);
+    expect(env.PROVIDERS).toEqual(['simulator']);
     expect(env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
   });
 
@@ -112,23 +109,6 @@ describe(validateEnv.name, () => {
     [{ OTP_DELIVERY: 'http' }, 'OTP_HTTP_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'],
-    [{ BANKID_CERT: '/c.pem' }, 'BANKID_CERT'],
-    [{ BANKID_TEST_KEY: '/k.pem' }, 'BANKID_TEST_CERT'],
-    [{ BANKID_TEST_PFX: '/rp.p12', BANKID_TEST_CERT: '/c.pem', BANKID_TEST_KEY: '/k.pem' }, 'BANKID_TEST_PFX'],
-    [{ PROVIDERS: 'bankid' }, 'BANKID_PFX'],
-    [{ PROVIDERS: 'bankid', BANKID_PFX: '/rp.p12' }, 'BANKID_CA'],
-    [{ PROVIDERS: 'bankid', BANKID_TEST_PFX: '/rp.p12' }, 'BANKID_TEST_CA'],
-    [{ BANKID_TIMEOUT: 'soon' }, 'BANKID_TIMEOUT'],
-    [{ BANKID_RETRY_SCHEDULE: '1s,later' }, 'BANKID_RETRY_SCHEDULE'],
-    [{ FREJA_CERT: '/c.pem' }, 'FREJA_CERT'],
-    [{ FREJA_PFX: '/rp.p12', FREJA_KEY: '/k.pem' }, 'FREJA_PFX'],
-    [{ PROVIDERS: 'freja', FREJA_TEST_JWS_CERTS: '/jws.pem' }, 'FREJA_PFX'],
-    [{ PROVIDERS: 'freja', FREJA_PFX: '/rp.p12', FREJA_CA: '/ca.pem' }, 'FREJA_JWS_CERTS'],
-    [{ PROVIDERS: 'freja', FREJA_PFX: '/rp.p12', FREJA_JWS_CERTS: '/jws.pem' }, 'FREJA_CA'],
-    [{ PROVIDERS: 'freja', FREJA_TEST_PFX: '/rp.p12', FREJA_TEST_JWS_CERTS: '/jws.pem' }, 'FREJA_TEST_CA'],
-    [{ PROVIDERS: 'freja', FREJA_TEST_PFX: '/rp.p12', FREJA_JWS_CERTS: '/jws.pem', FREJA_CA: '/ca.pem' }, 'FREJA_PFX'],
-    [{ NODE_ENV: 'production', FREJA_TEST_URL: 'http://127.0.0.1:8443' }, 'FREJA_TEST_URL'],
-    [{ NODE_ENV: 'production', BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0' }, 'BANKID_TEST_URL'],
     [{ WEB_CONCURRENCY: '2' }, 'WEB_CONCURRENCY'],
     [{ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', DATA_ENCRYPTION_KEY: KEY }, 'OTP_DELIVERY'],
     [{ NODE_ENV: 'production', OTP_DELIVERY: 'smtp', SMTP_URL: 'smtp://mail' }, 'DATA_ENCRYPTION_KEY'],
@@ -140,25 +120,6 @@ describe(validateEnv.name, () => {
   ])('should refuse %j naming %s', (env, variable) => {
     const problems = problemsOf(env);
     expect(problems.some((p) => p.startsWith(`${variable} `))).toBe(true);
-  });
-
-  it('should accept BankID with an RP certificate and its CA, and a plain-HTTP fake outside production', () => {
-    const env = validateEnv({
-      PROVIDERS: 'bankid',
-      BANKID_PFX: '/rp.p12',
-      BANKID_PASSPHRASE: 'x',
-      BANKID_CA: '/ca.pem',
-      BANKID_TEST_URL: 'http://127.0.0.1:8443/rp/v6.0',
-    });
-    expect(env).toMatchObject({ BANKID_TIMEOUT: 5_000, BANKID_RETRY_SCHEDULE: [250, 1_000] });
-    expect(() =>
-      validateEnv({
-        PROVIDERS: 'bankid',
-        BANKID_TEST_CERT: '/c.pem',
-        BANKID_TEST_KEY: '/k.pem',
-        BANKID_TEST_URL: 'http://127.0.0.1:1/rp/v6.0',
-      }),
-    ).not.toThrow();
   });
 
   it('should report every bad variable at once and never echo a value', () => {

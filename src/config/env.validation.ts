@@ -1,41 +1,14 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { checkProviderEnv, PROVIDER_ENV } from '../eid-providers/provider-env.js';
 import { routePolicyFile } from '../forward-auth/route-policy.js';
+import { duration, httpUrl } from './env-rules.js';
 import { parseDuration } from './duration.js';
-
-const duration = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((text, ctx) => {
-      const ms = parseDuration(text);
-      if (ms === null) {
-        ctx.addIssue({ code: 'custom', message: 'must be a duration such as 500ms, 30s, 5m, 2h or whole seconds' });
-        return z.NEVER;
-      }
-      return ms;
-    });
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
   .default('false')
   .transform((v) => v === 'true' || v === '1');
-
-const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
-const optionalText = z.string().min(1).optional();
-
-const durationList = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((text, ctx) => {
-      const delays = text.split(',').map((part) => parseDuration(part.trim()));
-      if (delays.some((d) => d === null)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations, e.g. 250ms,1s' });
-        return z.NEVER;
-      }
-      return delays as number[];
-    });
 
 const cidrOrAddress = (entry: string): boolean => {
   const [address, prefix, ...rest] = entry.split('/');
@@ -83,6 +56,8 @@ export const envSchema = z
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     PUBLIC_BASE_URL: httpUrl.optional(),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
+    // Each statement's deadline (docs/reliability.md): a database that hangs answers 503 within REQUEST_TIMEOUT.
+    DATABASE_QUERY_TIMEOUT: duration('8s').refine((ms) => ms >= 100 && ms <= 600_000, 'must be between 100ms and 10m'),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PROVIDERS: z
@@ -96,39 +71,8 @@ export const envSchema = z
       )
       // Provider names, checked against the registered providers at start (configured upstreams add names).
       .pipe(z.array(z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, { message: 'each entry must be a provider name' })).min(1)),
-    BANKID_URL: httpUrl.default('https://appapi2.bankid.com/rp/v6.0'),
-    BANKID_TEST_URL: httpUrl.default('https://appapi2.test.bankid.com/rp/v6.0'),
-    BANKID_PFX: optionalText,
-    BANKID_PASSPHRASE: optionalText,
-    BANKID_CERT: optionalText,
-    BANKID_KEY: optionalText,
-    BANKID_CA: optionalText,
-    BANKID_EVIDENCE_ROOTS: optionalText,
-    // The test environment's own RP certificate, for deployments that serve test and live keys alike.
-    BANKID_TEST_PFX: optionalText,
-    BANKID_TEST_PASSPHRASE: optionalText,
-    BANKID_TEST_CERT: optionalText,
-    BANKID_TEST_KEY: optionalText,
-    BANKID_TEST_CA: optionalText,
-    BANKID_TEST_EVIDENCE_ROOTS: optionalText,
-    BANKID_TIMEOUT: duration('5s'),
-    BANKID_RETRY_SCHEDULE: durationList('250ms,1s'),
-    // Freja eID (docs/freja.md): the same key-material rules as BankID's, plus its result signing certificates.
-    FREJA_URL: httpUrl.default('https://services.prod.frejaeid.com'),
-    FREJA_TEST_URL: httpUrl.default('https://services.test.frejaeid.com'),
-    FREJA_PFX: optionalText,
-    FREJA_PASSPHRASE: optionalText,
-    FREJA_CERT: optionalText,
-    FREJA_KEY: optionalText,
-    FREJA_CA: optionalText,
-    FREJA_TEST_PFX: optionalText,
-    FREJA_TEST_PASSPHRASE: optionalText,
-    FREJA_TEST_CERT: optionalText,
-    FREJA_TEST_KEY: optionalText,
-    FREJA_TEST_CA: optionalText,
-    FREJA_JWS_CERTS: optionalText,
-    FREJA_TEST_JWS_CERTS: optionalText,
-    FREJA_TIMEOUT: duration('5s'),
+    // Each provider's variables come from its folder (docs/providers.md).
+    ...PROVIDER_ENV,
     OTP_DELIVERY: z.enum(['smtp', 'http', 'log']).default('log'),
     OTP_HTTP_URL: httpUrl.optional(),
     SMTP_URL: z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -161,7 +105,6 @@ export const envSchema = z
     IP_BLOCK_DURATION: duration('15m'),
     DATA_ENCRYPTION_KEY: encryptionKey,
     SESSION_PII_RETENTION: duration('1h'),
-    SIMULATOR_START_TIMEOUT: duration('30s'),
     SESSION_TTL: duration('3m'),
     KIOSK_TOKEN_SECRET: kioskTokenSecret,
     // Tenant walls (docs/security.md): an RP's egress addresses, webhook fairness, limits.
@@ -242,72 +185,7 @@ export const envSchema = z
         path: ['WEB_CONCURRENCY'],
         message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)',
       });
-    for (const prefix of ['BANKID', 'BANKID_TEST', 'FREJA', 'FREJA_TEST'] as const) {
-      const [pfx, cert, key] = [env[`${prefix}_PFX`], env[`${prefix}_CERT`], env[`${prefix}_KEY`]];
-      if (pfx && (cert || key))
-        ctx.addIssue({ code: 'custom', path: [`${prefix}_PFX`], message: `cannot be combined with ${prefix}_CERT/${prefix}_KEY` });
-      if (Boolean(cert) !== Boolean(key))
-        ctx.addIssue({ code: 'custom', path: [`${prefix}_CERT`], message: `and ${prefix}_KEY must be given together` });
-    }
-    for (const variable of ['BANKID_URL', 'BANKID_TEST_URL', 'FREJA_URL', 'FREJA_TEST_URL'] as const) {
-      // Plain HTTP exists only for local fakes: BankID and Freja require mutual TLS.
-      if (production && env[variable].startsWith('http:'))
-        ctx.addIssue({ code: 'custom', path: [variable], message: 'must be an https URL when NODE_ENV=production' });
-    }
-    if (env.PROVIDERS.includes('bankid')) {
-      const live = Boolean(env.BANKID_PFX || env.BANKID_CERT);
-      const test = Boolean(env.BANKID_TEST_PFX || env.BANKID_TEST_CERT) || live;
-      if (!live && !test)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['BANKID_PFX'],
-          message: 'or BANKID_CERT + BANKID_KEY (the RP certificate) is required when PROVIDERS includes bankid',
-        });
-      // BankID's servers are signed by BankID's own CA, which must be pinned (not the public web PKI).
-      if (live && env.BANKID_URL.startsWith('https:') && !env.BANKID_CA)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['BANKID_CA'],
-          message: "(BankID's CA certificate) is required when PROVIDERS includes bankid",
-        });
-      if (test && env.BANKID_TEST_URL.startsWith('https:') && !env.BANKID_TEST_CA && !env.BANKID_CA)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['BANKID_TEST_CA'],
-          message: "or BANKID_CA (BankID's test CA certificate) is required for the test environment",
-        });
-    }
-    if (env.PROVIDERS.includes('freja')) {
-      // An environment is served when it has an RP certificate and Freja's result signing certificates.
-      const live = Boolean(env.FREJA_PFX || env.FREJA_CERT);
-      const test = Boolean(env.FREJA_TEST_PFX || env.FREJA_TEST_CERT) || live;
-      if (!live && !test)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['FREJA_PFX'],
-          message: 'or FREJA_CERT + FREJA_KEY (the RP certificate) is required when PROVIDERS includes freja',
-        });
-      if (!env.FREJA_JWS_CERTS && !env.FREJA_TEST_JWS_CERTS)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['FREJA_JWS_CERTS'],
-          message: "or FREJA_TEST_JWS_CERTS (Freja's result signing certificates) is required when PROVIDERS includes freja",
-        });
-      if (env.FREJA_JWS_CERTS && !live)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['FREJA_PFX'],
-          message: 'or FREJA_CERT + FREJA_KEY is required for live keys (FREJA_JWS_CERTS is set)',
-        });
-      if (env.FREJA_JWS_CERTS && env.FREJA_URL.startsWith('https:') && !env.FREJA_CA)
-        ctx.addIssue({ code: 'custom', path: ['FREJA_CA'], message: "(the CA of Freja's server certificate) is required for live keys" });
-      if (env.FREJA_TEST_JWS_CERTS && test && env.FREJA_TEST_URL.startsWith('https:') && !env.FREJA_TEST_CA && !env.FREJA_CA)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['FREJA_TEST_CA'],
-          message: "or FREJA_CA (the CA of Freja's test server certificate) is required for test keys",
-        });
-    }
+    checkProviderEnv(env, { production, providers: env.PROVIDERS }, ctx);
   });
 
 export type Env = z.infer<typeof envSchema>;

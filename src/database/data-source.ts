@@ -12,6 +12,8 @@ export interface DatabaseTarget {
    */
   joinRunningEmbedded?: boolean;
   poolSize?: number;
+  /** Each statement's deadline on a PostgreSQL server (docs/reliability.md); none when unset. */
+  queryTimeoutMs?: number;
 }
 
 /** The one DataSource type of the app, the CLI and the tests; it owns the embedded server if any. */
@@ -31,7 +33,16 @@ export class AppDataSource extends DataSource {
   }
 }
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/**
+ * A statement that runs past the deadline is cancelled by the server (statement_timeout: SQLSTATE
+ * 57014, the connection stays usable); one whose answer never comes back (a partition, a half-open
+ * connection) is given up by node-postgres a second later (query_timeout). Either answers 503.
+ */
+function queryDeadlines(queryTimeoutMs: number | undefined): Record<string, number> {
+  return queryTimeoutMs ? { statement_timeout: queryTimeoutMs, query_timeout: queryTimeoutMs + 1_000 } : {};
+}
+
+export function dataSourceOptions(url: string, poolSize = 10, queryTimeoutMs?: number): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -49,6 +60,7 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
       // within REQUEST_TIMEOUT). Not TCP keep-alive: with it on, the webhook dispatcher's test lost
       // claims (test/service/webhook-dispatcher.spec.ts); half-open connections are left (reliability.md).
       connectionTimeoutMillis: 3_000,
+      ...queryDeadlines(queryTimeoutMs),
     },
   };
 }
@@ -71,7 +83,9 @@ export async function createDataSource(target: DatabaseTarget): Promise<AppDataS
   // of concurrent connections outside transactions, which can bind a statement to another
   // connection's parameters (electric-sql/pglite#1046). PGlite runs one statement at a time anyway.
   const poolSize = embedded || joined ? 1 : target.poolSize;
-  const dataSource = new AppDataSource(dataSourceOptions(url, poolSize), embedded, joined);
+  // PGlite serves one statement at a time in this process; the deadlines are for a server's network and locks.
+  const queryTimeoutMs = embedded || joined ? undefined : target.queryTimeoutMs;
+  const dataSource = new AppDataSource(dataSourceOptions(url, poolSize, queryTimeoutMs), embedded, joined);
   try {
     await dataSource.initialize();
   } catch (error) {
@@ -79,4 +93,16 @@ export async function createDataSource(target: DatabaseTarget): Promise<AppDataS
     throw error;
   }
   return dataSource;
+}
+
+/**
+ * The same database without statement deadlines, for the migrations: the advisory-lock wait of a
+ * replica that starts while another migrates, and an index build, may rightly take longer. The
+ * caller destroys it. Null when `dataSource` has no deadlines.
+ */
+export function withoutQueryDeadlines(dataSource: DataSource): DataSource | null {
+  const extra = (dataSource.options as { extra?: Record<string, unknown> }).extra ?? {};
+  if (!('statement_timeout' in extra)) return null;
+  const { statement_timeout: _statement, query_timeout: _query, ...rest } = extra;
+  return new DataSource({ ...dataSource.options, extra: rest, poolSize: 2 } as DataSourceOptions);
 }

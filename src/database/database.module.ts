@@ -24,13 +24,14 @@ export class DatabaseModule {
           useFactory: (config: DatabaseConfig) => ({
             ...dataSourceOptions(config.url ?? ''),
             dataDir: config.dataDir,
+            queryTimeoutMs: config.queryTimeoutMs,
             // Fail fast: an orchestrator restarts the process, and tests must not wait out retries.
             retryAttempts: 0,
           }),
           // Built here rather than by TypeORM from the options so that it can own the embedded server.
           dataSourceFactory: async (factoryOptions) => {
-            const { url, dataDir } = factoryOptions as unknown as { url: string; dataDir: string };
-            const dataSource = await createDataSource({ url: url || undefined, dataDir, ...options });
+            const { url, dataDir, queryTimeoutMs } = factoryOptions as unknown as { url: string; dataDir: string; queryTimeoutMs: number };
+            const dataSource = await createDataSource({ url: url || undefined, dataDir, queryTimeoutMs, ...options });
             await prepareSchema(dataSource);
             return dataSource;
           },

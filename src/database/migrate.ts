@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { AppDataSource } from './data-source.js';
+import { withoutQueryDeadlines, type AppDataSource } from './data-source.js';
 
 // Any constant shared by every replica: "eidgwmig" in ASCII.
 const MIGRATION_LOCK_KEY = 0x6569_6467_776d_6967n;
@@ -41,7 +41,16 @@ export async function prepareSchema(dataSource: AppDataSource): Promise<string[]
   // The process that owns the embedded database is its only user: no lock needed (and with its
   // single connection, a lock holder would leave none for the migrations).
   if (dataSource.embedded) return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
-  if (!dataSource.joinedRunningEmbedded) return runMigrationsLocked(dataSource);
+  if (!dataSource.joinedRunningEmbedded) {
+    const migrator = withoutQueryDeadlines(dataSource);
+    if (!migrator) return runMigrationsLocked(dataSource);
+    await migrator.initialize();
+    try {
+      return await runMigrationsLocked(migrator);
+    } finally {
+      await migrator.destroy();
+    }
+  }
   const deadline = Date.now() + JOIN_WAIT_MS;
   while (!(await migrationsUpToDate(dataSource))) {
     if (Date.now() > deadline) throw new Error('The running server has not finished migrating the embedded database.');

@@ -92,10 +92,11 @@ export interface StartOrderRequest {
   /** phone channel only: who the provider asks to confirm the call, and who started the call. */
   personalNumber?: string;
   callInitiator?: 'user' | 'RP';
-  /** For providers that can address a known user (Freja eID); others leave them unread. */
-  userInfoType?: string;
-  userInfo?: string;
-  minRegistrationLevel?: string;
+  /**
+   * The start body's provider options (provider-start-options.dto.ts), shape-checked by the request
+   * pipe; the provider checks their values and leaves other providers' options unread.
+   */
+  options?: Readonly<Record<string, unknown>>;
   /** Where the e-ID app sends the user back after an autostart (same-device) order. */
   returnUrl?: string;
   /** payment only: what the app shows the user to approve, and the RP's own view of the risk. */

@@ -7,6 +7,8 @@ import { DatabaseHealth } from '../database/database-health.js';
 import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { QuotaStore } from '../protection/rate-limits/quota.store.js';
+import { RedisConnection } from '../protection/redis/redis-connection.js';
 import { certificateReadiness } from './certificate-readiness.js';
 import { LiveDto, ReadyDto, CertificateStatusDto } from './dto/health-answers.dto.js';
 
@@ -21,6 +23,8 @@ export class HealthController {
   constructor(
     private readonly database: DatabaseHealth,
     private readonly providers: EidProviderRegistry,
+    private readonly redis: RedisConnection,
+    private readonly quota: QuotaStore,
     @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
     this.databaseChecks = new RecentValue(server.anonymousCacheTtlMs, () => this.checkDatabase());
@@ -37,7 +41,8 @@ export class HealthController {
 
   /**
    * Ready to serve: the database answers, every migration of this build is applied, and no provider's
-   * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet.
+   * RP certificate has expired. One that expires within 30 days is a warning, not an outage yet; so is
+   * Redis (when configured) away: `checks.redis` is then `degraded` (docs/reliability.md).
    * Each provider with certificates reports them as `<name>Certificates` (docs/operations.md).
    */
   @Get('ready')
@@ -68,9 +73,17 @@ export class HealthController {
     // A provider's own readiness (an upstream's metadata) warns: the other providers still serve.
     const own = this.providers.all().flatMap((provider) => (provider.readiness ? [[provider.name, provider.readiness()] as const] : []));
     const warnings = [...certificates.warnings, ...own.flatMap(([, readiness]) => readiness.warnings)];
+    // Redis away is a degraded mode, not an outage: limits are counted per process (docs/protection.md).
+    const redis = this.redis.client ? { redis: this.quota.degraded ? 'degraded' : 'up' } : {};
+    if (redis.redis === 'degraded') warnings.push('Redis unreachable: rate limits are counted per process until it returns.');
     return {
       status: warnings.length ? 'warn' : 'ok',
-      checks: { ...checks, ...certificates.checks, ...Object.fromEntries(own.map(([name, readiness]) => [name, readiness.check])) },
+      checks: {
+        ...checks,
+        ...redis,
+        ...certificates.checks,
+        ...Object.fromEntries(own.map(([name, readiness]) => [name, readiness.check])),
+      },
       ...(warnings.length ? { warnings } : {}),
     };
   }

@@ -1,10 +1,10 @@
 import { TestClock } from '../../test/support/test-clock.js';
 import { Draining } from '../common/shutdown/draining.js';
-import type { KioskSessionReader, KioskSessionState } from './kiosk-session-reader.js';
+import type { SessionScreenReader, SessionScreenState } from '../sessions/session-screen-reader.js';
 import { KioskStreamsService, MAX_OPEN_STREAMS, MAX_VIEWERS_PER_SESSION } from './kiosk-streams.service.js';
 
 // A finished session: attaching sends its status and closes, so no timers are left behind.
-const finished = (id: string): KioskSessionState => ({
+const finished = (id: string): SessionScreenState => ({
   id,
   provider: 'simulator',
   status: 'complete',
@@ -12,7 +12,7 @@ const finished = (id: string): KioskSessionState => ({
   orderTime: new Date(0),
   renewals: 0,
 });
-const reader = { forKiosk: (id: string) => Promise.resolve(finished(id)) } as unknown as KioskSessionReader;
+const reader = { forScreen: (id: string) => Promise.resolve(finished(id)) } as unknown as SessionScreenReader;
 
 describe(KioskStreamsService.name, () => {
   it(`should refuse a screen past ${MAX_VIEWERS_PER_SESSION} on one session`, async () => {
@@ -23,7 +23,7 @@ describe(KioskStreamsService.name, () => {
 
   it(`should refuse a screen past ${MAX_OPEN_STREAMS} open on the process, every session together, and admit again once one closes`, async () => {
     const streams = new KioskStreamsService(reader, new TestClock(), new Draining());
-    const prepared: KioskSessionState[] = [];
+    const prepared: SessionScreenState[] = [];
     for (let i = 0; i < MAX_OPEN_STREAMS; i++) prepared.push(await streams.prepare(`s-${i % 200}`));
     expect(streams.openStreams()).toBe(MAX_OPEN_STREAMS);
     await expect(streams.prepare('another')).rejects.toMatchObject({

@@ -3,7 +3,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { Draining } from '../common/shutdown/draining.js';
 import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
-import { KioskSessionReader, type KioskSessionState } from './kiosk-session-reader.js';
+import { SessionScreenReader, type SessionScreenState } from '../sessions/session-screen-reader.js';
 
 /** One open event stream: the HTTP response, seen as something to write events to. */
 export interface KioskViewer {
@@ -12,7 +12,7 @@ export interface KioskViewer {
 }
 
 interface Watch {
-  state: KioskSessionState;
+  state: SessionScreenState;
   orderTimeMs: number;
   viewers: Set<KioskViewer>;
   lastQrTime: number;
@@ -51,7 +51,7 @@ export class KioskStreamsService implements OnModuleDestroy {
   private refreshing = false;
 
   constructor(
-    private readonly sessions: KioskSessionReader,
+    private readonly sessions: SessionScreenReader,
     private readonly clock: Clock,
     draining: Draining,
   ) {
@@ -60,7 +60,7 @@ export class KioskStreamsService implements OnModuleDestroy {
   }
 
   /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
-  async prepare(sessionId: string): Promise<KioskSessionState> {
+  async prepare(sessionId: string): Promise<SessionScreenState> {
     const watch = this.watches.get(sessionId);
     const admitting = this.admitting.get(sessionId) ?? 0;
     if ((watch?.viewers.size ?? 0) + admitting >= MAX_VIEWERS_PER_SESSION) {
@@ -74,7 +74,7 @@ export class KioskStreamsService implements OnModuleDestroy {
     // The place is taken before the await, so that screens arriving together cannot all pass the check.
     this.admitting.set(sessionId, admitting + 1);
     try {
-      return watch?.state ?? (await this.sessions.forKiosk(sessionId));
+      return watch?.state ?? (await this.sessions.forScreen(sessionId));
     } catch (error) {
       this.admitted(sessionId);
       throw error;
@@ -96,7 +96,7 @@ export class KioskStreamsService implements OnModuleDestroy {
   }
 
   /** Starts sending to a viewer: the current status and frame at once, then every change. */
-  attach(state: KioskSessionState, viewer: KioskViewer): void {
+  attach(state: SessionScreenState, viewer: KioskViewer): void {
     this.admitted(state.id);
     let watch = this.watches.get(state.id);
     viewer.send(sse('status', statusOf(watch?.state ?? state)));
@@ -152,7 +152,7 @@ export class KioskStreamsService implements OnModuleDestroy {
 
   /** A renewed order (autoRenew): frames continue at once from the new order, on the same stream. */
   private async followRenewal(watch: Watch): Promise<void> {
-    const fresh = await this.sessions.forKiosk(watch.state.id);
+    const fresh = await this.sessions.forScreen(watch.state.id);
     if (!fresh.qr) return;
     clearTimeout(watch.frameTimer);
     Object.assign(watch, { state: { ...fresh, hintCode: watch.state.hintCode }, orderTimeMs: fresh.orderTime.getTime(), lastQrTime: -1 });
@@ -225,7 +225,7 @@ export class KioskStreamsService implements OnModuleDestroy {
 }
 
 // The provider travels with every status, so a screen speaks the session's provider's words from the first event.
-const statusOf = (state: KioskSessionState) => ({
+const statusOf = (state: SessionScreenState) => ({
   status: state.status,
   provider: state.provider,
   ...(state.hintCode ? { hintCode: state.hintCode } : {}),

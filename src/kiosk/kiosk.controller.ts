@@ -8,9 +8,9 @@ import { isUuid } from '../common/validation/is-uuid.js';
 import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { loadKioskAssets, type KioskAsset } from './kiosk-assets.js';
-import { KioskLinks } from './kiosk-links.js';
+import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
-import { KioskSessionReader } from './kiosk-session-reader.js';
+import { SessionScreenReader } from '../sessions/session-screen-reader.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 
 // `<eid-qr>` runs on the RP's own pages: its files and the stream are readable from any origin. That is
@@ -34,7 +34,7 @@ export class KioskController {
   constructor(
     private readonly links: KioskLinks,
     private readonly streams: KioskStreamsService,
-    private readonly reader: KioskSessionReader,
+    private readonly reader: SessionScreenReader,
     @Inject(kioskConfig.KEY) config: KioskConfig,
     providers: EidProviderRegistry,
   ) {

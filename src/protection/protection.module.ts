@@ -43,7 +43,8 @@ import { RedisConnection } from './redis/redis-connection.js';
     // After AuthModule's AuthGuard: global guards run in the order their modules are imported (AppModule).
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
+  // RedisConnection and QuotaStore: readiness reports Redis's degraded mode (HealthController).
   // IpBlocksService and RateLimitsService: forward authentication applies them to a gateway's requests (docs/forward-auth.md).
-  exports: [QuotaStore, IpBlocksService, RateLimitsService],
+  exports: [QuotaStore, IpBlocksService, RateLimitsService, RedisConnection],
 })
 export class ProtectionModule {}

@@ -1,5 +1,6 @@
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import type { EidChannel, EidOperation, StartOrderRequest } from '../eid-providers/eid-provider.js';
+import { providerStartOptionsOf } from '../eid-providers/provider-start-options.dto.js';
 import type { StartSessionBody } from './dto/start-session-body.js';
 
 /** What the provider is asked for: the start body of any kind, with the returnUrl that carries our nonce. */
@@ -20,9 +21,7 @@ export function orderRequestOf(
     returnUrl,
     personalNumber: request.personalNumber,
     callInitiator: request.callInitiator,
-    userInfoType: request.userInfoType,
-    userInfo: request.userInfo,
-    minRegistrationLevel: request.minRegistrationLevel,
+    options: providerStartOptionsOf(request),
     userVisibleTransaction: request.userVisibleTransaction,
     riskFlags: request.riskFlags,
     web: request.web,

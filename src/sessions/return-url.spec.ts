@@ -42,7 +42,7 @@ describe(withReturnNonce.name, () => {
     expect(withReturnNonce(url, 'N')).toBe(expected);
   });
 
-  it('should keep the longest accepted address within BankID limit', () => {
+  it('should keep the longest accepted address within the app limit', () => {
     const longest = `https://rp.example/?${'a'.repeat(RETURN_URL_MAX_INPUT_LENGTH - 'https://rp.example/?'.length)}`;
     expect(withReturnNonce(longest, newReturnNonce())).toHaveLength(RETURN_URL_MAX_LENGTH);
   });

@@ -1,21 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { constantTimeEqual, sha256 } from '../common/crypto/constant-time.js';
 
-/** BankID's limit for returnUrl; it applies to the address the app receives, nonce included. */
+/** The apps' limit for returnUrl (docs/bankid.md): it applies to the address the app receives, nonce included. */
 export const RETURN_URL_MAX_LENGTH = 512;
 export const RETURN_NONCE_PARAMETER = 'eidgw_nonce';
 // 128 bits: unguessable for as long as a session lives, however many tries the limit allows.
 const NONCE_BYTES = 16;
 // "&eidgw_nonce=" plus 22 base64url characters.
 const NONCE_SUFFIX_LENGTH = 1 + RETURN_NONCE_PARAMETER.length + 1 + Math.ceil((NONCE_BYTES * 8) / 6);
-/** The longest returnUrl an RP may give: the nonce has to fit into BankID's 512 characters too. */
+/** The longest returnUrl an RP may give: the nonce has to fit into the app's 512 characters too. */
 export const RETURN_URL_MAX_INPUT_LENGTH = RETURN_URL_MAX_LENGTH - NONCE_SUFFIX_LENGTH;
-export const RETURN_URL_TOO_LONG = `returnUrl must be at most ${RETURN_URL_MAX_INPUT_LENGTH} characters (the service appends a ${NONCE_SUFFIX_LENGTH}-character nonce within BankID's ${RETURN_URL_MAX_LENGTH})`;
+export const RETURN_URL_TOO_LONG = `returnUrl must be at most ${RETURN_URL_MAX_INPUT_LENGTH} characters (the service appends a ${NONCE_SUFFIX_LENGTH}-character nonce within the app's limit of ${RETURN_URL_MAX_LENGTH})`;
 
 /**
  * Why a returnUrl is refused, or undefined when it is fine (docs/same-device.md): an absolute https URL
  * (http only outside production, for local demos), no credentials in it, no nonce of its own, and short
- * enough that it still fits BankID's limit with our nonce appended.
+ * enough that it still fits the app's limit with our nonce appended.
  */
 export function returnUrlProblem(raw: string, production: boolean): string | undefined {
   if (raw.length > RETURN_URL_MAX_INPUT_LENGTH) return RETURN_URL_TOO_LONG;

@@ -93,7 +93,7 @@ export class SessionMetrics {
       outcome = 'success';
       return result;
     } catch (error) {
-      // The provider answered, but refused the request (a 4xx of BankID's): not an outage.
+      // The provider answered, but refused the request (a 4xx of its API): not an outage.
       if (error instanceof DomainException) outcome = 'rejected';
       throw error;
     } finally {

@@ -7,7 +7,7 @@ const session = (overrides: Partial<Session> = {}): Session =>
     id: 'b5e0f8d3-6c2a-4d4f-8e3b-2a1f9c8d7e6b',
     teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
     environment: 'test',
-    provider: 'bankid',
+    provider: 'simulator',
     operation: 'auth',
     channel: 'app',
     status: 'complete',
@@ -17,7 +17,7 @@ const session = (overrides: Partial<Session> = {}): Session =>
   }) as Session;
 
 describe('signedTextsOf', () => {
-  it('should encode the visible text as the BankID client sends it, and keep non-visible data as given', () => {
+  it('should encode the visible text as the providers send it, and keep non-visible data as given', () => {
     expect(signedTextsOf({ userVisibleData: 'Logga in på Exempel' })).toEqual({
       userVisibleData: Buffer.from('Logga in på Exempel', 'utf8').toString('base64'),
     });
@@ -32,7 +32,7 @@ describe('sessionResult', () => {
       teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
       sessionId: 'b5e0f8d3-6c2a-4d4f-8e3b-2a1f9c8d7e6b',
       environment: 'test',
-      provider: 'bankid',
+      provider: 'simulator',
       operation: 'auth',
       channel: 'app',
       status: 'complete',
@@ -49,7 +49,7 @@ describe('sessionResult', () => {
       teamId: 'a4d9e7c2-5b1f-4c3e-9d2a-1f0e8b7c6d5a',
       sessionId: 'b5e0f8d3-6c2a-4d4f-8e3b-2a1f9c8d7e6b',
       environment: 'test',
-      provider: 'bankid',
+      provider: 'simulator',
       operation: 'sign',
       channel: 'phone',
       status: 'failed',

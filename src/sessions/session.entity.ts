@@ -28,7 +28,7 @@ export class Session {
   @Column('text')
   channel: EidChannel;
 
-  /** The provider's reference: BankID orderRef, Freja authRef. */
+  /** The provider's reference to its order (docs/providers.md). */
   @Column('text', { name: 'order_ref' })
   orderRef: string;
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
 import { EvidenceModule } from '../evidence/evidence.module.js';
-import { KioskTokenModule } from '../kiosk/kiosk-token.module.js';
+import { KioskTokenModule } from '../kiosk-tokens/kiosk-token.module.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
@@ -15,9 +15,13 @@ import { SessionsController } from './sessions.controller.js';
 import { SessionsListingController } from './sessions-listing.controller.js';
 import { SessionEventLog } from './session-event-log.js';
 import { SessionSettlement } from './session-settlement.js';
+import { SessionRenewal } from './session-renewal.js';
+import { SessionFinalisation } from './session-finalisation.js';
+import { SessionTransitionWriter } from './session-transition-writer.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
 import { SessionReader } from './session-reader.js';
+import { SessionScreenReader } from './session-screen-reader.js';
 import { SessionReturnsService } from './session-returns.service.js';
 import { SessionsService } from './sessions.service.js';
 import { PaymentController } from './payment.controller.js';
@@ -40,13 +44,17 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionsService,
     SessionReturnsService,
     SessionSettlement,
+    SessionRenewal,
+    SessionFinalisation,
+    SessionTransitionWriter,
     SessionEndListeners,
     SessionEventLog,
     SessionMetrics,
     SessionQrSources,
+    SessionScreenReader,
     SessionCollectorJob,
     SessionPiiPurgeJob,
   ],
-  exports: [SessionStore, SessionQrSources, SessionsService, SessionReader, SessionEndListeners],
+  exports: [SessionsService, SessionReader, SessionScreenReader, SessionEndListeners],
 })
 export class SessionsModule {}

@@ -9,12 +9,13 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import type { EidChannel, EidOperation, EidProvider } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { KioskLinks } from '../kiosk/kiosk-links.js';
+import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
 import type { StartSessionBody } from './dto/start-session-body.js';
 import { orderRequestOf } from './order-request.js';
 import { describeProviderError } from './provider-error.js';
 import { newReturnNonce, returnNonceHash, returnUrlProblem, withReturnNonce } from './return-url.js';
-import { launchUrlAad, qrSecretAad, renewalRequestAad, signedTextsAad } from './session-encryption.js';
+import { renewalRequestAad, signedTextsAad } from './session-encryption.js';
+import { orderColumnsOf } from './session-order-columns.js';
 import { signedTextsOf } from './session-result.js';
 import { SessionReader } from './session-reader.js';
 import { POLL_COLLECT_LAG_INTERVALS, SessionSettlement } from './session-settlement.js';
@@ -74,12 +75,9 @@ export class SessionsService {
       provider: provider.name,
       operation: kind.operation,
       channel: kind.channel,
-      orderRef: order.orderRef,
+      ...orderColumnsOf(this.cipher, id, order),
       status: 'pending',
       hintCode: 'outstandingTransaction',
-      qrStartToken: order.qr?.startToken ?? null,
-      qrStartSecretEnc: order.qr ? this.cipher.encrypt(order.qr.startSecret, qrSecretAad(id)) : null,
-      orderTime: order.orderTime,
       endUserIp: request.endUserIp ?? null,
       metadata: request.metadata ?? null,
       completionEnc: null,
@@ -95,7 +93,6 @@ export class SessionsService {
       returnNonceHash: returnNonce ? returnNonceHash(returnNonce) : null,
       returnNonceFailures: 0,
       returnedAt: null,
-      launchUrlEnc: order.launchUrl ? this.cipher.encrypt(order.launchUrl, launchUrlAad(id)) : null,
       autoRenew,
       renewalRequestEnc: autoRenew ? this.cipher.encryptJson(orderRequest, renewalRequestAad(id)) : null,
       renewals: 0,

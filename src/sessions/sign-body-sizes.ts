@@ -18,7 +18,7 @@ export const SIGN_INERT_FIELDS: ReadonlySet<string> = new Set(['userNonVisibleDa
 const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
- * A sign body held to BankID's limits before the input guard reads it, so the guard's work on these
+ * A sign body held to the limits of docs/api.md before the input guard reads it, so the guard's work on these
  * routes stays that of a body of the usual size (docs/protection.md, "Linear time"): the text to its
  * limit, the hidden data to its limit and to base64 (the guard then skips it, SIGN_INERT_FIELDS), and
  * everything else together to SIGN_OTHER_FIELDS_MAX_BYTES. The rest is validated later, in its usual place.

@@ -12,8 +12,8 @@ import { payloadAad } from './webhook-encryption.js';
 import { WebhookEndpointStore } from './webhook-endpoint.store.js';
 import { WEBHOOK_TEST_EVENT, type WebhookEventType, type WebhookMessageType } from './webhook-event-types.js';
 
-/** A session ended, or its pending hintCode changed (docs/webhooks.md, "Events"). */
-export interface SessionEvent {
+/** An event for the endpoints that want its type (docs/webhooks.md, "Events"): a session ended, or its pending hintCode changed. */
+export interface OutboxEvent {
   teamId: string;
   environment: ApiKeyEnvironment;
   sessionId: string;
@@ -44,7 +44,7 @@ export class WebhookOutbox {
    * Inside the caller's transaction: one message per enabled endpoint that wants each event, written
    * in two statements however many events there are (a collector batch ends many sessions at once).
    */
-  async enqueue(manager: EntityManager, events: SessionEvent[], now: Date): Promise<number> {
+  async enqueue(manager: EntityManager, events: OutboxEvent[], now: Date): Promise<number> {
     if (events.length === 0) return 0;
     const endpoints = await this.endpoints.enabledOfTeams(manager, [...new Set(events.map((event) => event.teamId))]);
     if (endpoints.length === 0) return 0;

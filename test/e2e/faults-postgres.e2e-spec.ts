@@ -88,4 +88,30 @@ describeFaults('Faults: PostgreSQL unreachable', () => {
       note: `back to normal ${((recovered - restoredAt) / 1000).toFixed(1)} s after the database returned; ${ledger.redelivered} redeliveries under the same id`,
     });
   }, 180_000);
+
+  it('should answer 503 within REQUEST_TIMEOUT when the database hangs (a partition: connections open, nothing answers)', async () => {
+    const { pgProxy, key } = lab.current;
+    const service = await lab.current.start({ DATABASE_QUERY_TIMEOUT: '2s' });
+    const start = async () => {
+      const at = Date.now();
+      const res = await fetch(`${service.baseUrl}/api/v1/auth/simulator/start`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ endUserIp: '192.0.2.1' }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      await res.arrayBuffer();
+      return { status: res.status, ms: Date.now() - at };
+    };
+    // Connections in the pool first, so that the requests meet open connections that carry nothing.
+    expect((await Promise.all([start(), start(), start()])).map((r) => r.status)).toEqual([200, 200, 200]);
+    await pgProxy.blackhole();
+    const hung = await Promise.all([start(), start(), start()]);
+    expect(hung.map((r) => r.status)).toEqual([503, 503, 503]);
+    // DATABASE_QUERY_TIMEOUT is 2 s here, REQUEST_TIMEOUT 5 s.
+    for (const { ms } of hung) expect(ms).toBeLessThan(5_000);
+    await pgProxy.restore();
+    await waitUntil(async () => (await start()).status === 200, 'a start answered 200 after the partition', 5_000);
+    expect(service.exitCode).toBeNull();
+  }, 120_000);
 });

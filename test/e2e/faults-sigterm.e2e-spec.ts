@@ -53,12 +53,15 @@ describeFaults('Faults: SIGTERM', () => {
     service.signal('SIGTERM');
     await pause(300);
 
-    // New connections are refused while the old work drains.
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect(Number(new URL(service.baseUrl).port), '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(false)));
-      socket.once('error', () => resolve(true));
-    });
+    // New connections are refused while the old work drains (once the process has handled the signal:
+    // on a loaded machine that has taken more than the 300 ms above).
+    const connectRefused = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(Number(new URL(service.baseUrl).port), '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(false)));
+        socket.once('error', () => resolve(true));
+      });
+    const refused = await waitUntil(connectRefused, 'new connections to be refused', 3_000).catch(() => false);
     const answered = await inFlight;
     const exitCode = await service.waitForExit();
     const exitedAfter = Date.now() - signalledAt;

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { KioskStreamsService } from '../../src/kiosk/kiosk-streams.service.js';
-import { KioskTokenSigner } from '../../src/kiosk/kiosk-token.js';
+import { KioskTokenSigner } from '../../src/kiosk-tokens/kiosk-token.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';

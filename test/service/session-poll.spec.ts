@@ -3,7 +3,7 @@ import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SimulatorProvider } from '../../src/eid-providers/simulator/simulator.provider.js';
-import { KioskTokenModule } from '../../src/kiosk/kiosk-token.module.js';
+import { KioskTokenModule } from '../../src/kiosk-tokens/kiosk-token.module.js';
 import { SessionSettlement } from '../../src/sessions/session-settlement.js';
 import { SessionStore } from '../../src/sessions/session.store.js';
 import { SessionsModule } from '../../src/sessions/sessions.module.js';

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service.js';
-import { WebhookOutbox, type SessionEvent } from '../../src/webhooks/webhook-outbox.js';
+import { WebhookOutbox, type OutboxEvent } from '../../src/webhooks/webhook-outbox.js';
 import { WebhooksModule } from '../../src/webhooks/webhooks.module.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SessionsModule } from '../../src/sessions/sessions.module.js';
@@ -36,16 +36,16 @@ describe(WebhookDispatcher.name, () => {
   const get = <T>(type: new (...args: never[]) => T) => context.module.get(type, { strict: false });
 
   /** An endpoint of a new pro team and one message for it, committed by the outbox. */
-  async function queuedMessage(): Promise<{ secret: string; endpointId: string; event: SessionEvent }> {
+  async function queuedMessage(): Promise<{ secret: string; endpointId: string; event: OutboxEvent }> {
     const { secret, endpointId, events } = await queuedMessages(1);
     return { secret, endpointId, event: events[0] };
   }
 
   /** An endpoint of a new pro team and `count` messages for it, committed by the outbox. */
-  async function queuedMessages(count: number): Promise<{ secret: string; endpointId: string; events: SessionEvent[] }> {
+  async function queuedMessages(count: number): Promise<{ secret: string; endpointId: string; events: OutboxEvent[] }> {
     const { team, apiKey } = await createTeamWithKey(context.module);
     const { endpoint, secret } = await get(WebhookEndpointsService).create(team.id, { url: receiver.url() });
-    const events: SessionEvent[] = [];
+    const events: OutboxEvent[] = [];
     for (let i = 0; i < count; i++) {
       // A message belongs to a session (a foreign key): a real one, though the event is made up here.
       const session = await get(SessionsService).start({ kind: 'apiKey', apiKey, team }, 'simulator', {

@@ -24,6 +24,8 @@ export interface FaultLab {
   readonly receiver: WebhookReceiver;
   /** The proxy between every service process and PostgreSQL. */
   readonly pgProxy: TcpProxy;
+  /** The test database, directly (not through the proxy), for the test's own checks. */
+  readonly databaseUrl: string;
   readonly key: string;
   readonly teamId: string;
   /** The environment of a service process (through the proxy) with `extra` on top. */
@@ -72,6 +74,9 @@ export function useFaultLab(): { readonly current: FaultLab } {
       WEBHOOK_TIMEOUT: '2s',
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,2s,5s,5s,10s',
       REQUEST_TIMEOUT: '5s',
+      // Below REQUEST_TIMEOUT, with room for a loaded machine: a tighter deadline gave up on the SIGTERM
+      // drain's recording of webhook attempts (sent again after their lease) at a load average of 15.
+      DATABASE_QUERY_TIMEOUT: '4s',
       SIMULATOR_START_TIMEOUT: '8s',
       PUBLIC_ROUTE_LIMIT_PER_MINUTE: '100000',
     };
@@ -91,6 +96,7 @@ export function useFaultLab(): { readonly current: FaultLab } {
       build,
       receiver,
       pgProxy,
+      databaseUrl: direct,
       key,
       teamId: team.id,
       env,

@@ -5,7 +5,7 @@ import { ConfigModule } from '@nestjs/config';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { CommonModule } from '../../src/common/common.module.js';
 import { Clock } from '../../src/common/clock/clock.js';
-import { bankIdConfig } from '../../src/config/bankid.config.js';
+import { bankIdConfig } from '../../src/eid-providers/bankid/bankid.config.js';
 import { databaseConfig } from '../../src/config/database.config.js';
 import { kioskConfig } from '../../src/config/kiosk.config.js';
 import { otpConfig } from '../../src/config/otp.config.js';

@@ -2,7 +2,7 @@ import type { X509Certificate } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent } from 'undici';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
-import { bankIdConfig, type BankIdConfig } from '../../config/bankid.config.js';
+import { bankIdConfig, type BankIdConfig } from './bankid.config.js';
 import { BankIdClient } from './bankid-client.js';
 import { loadMutualTls } from '../shared/mutual-tls.js';
 

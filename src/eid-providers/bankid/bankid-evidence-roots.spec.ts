@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BankIdConfig, BankIdEnvironmentConfig } from '../../config/bankid.config.js';
+import type { BankIdConfig, BankIdEnvironmentConfig } from './bankid.config.js';
 import { EvidenceAuthority } from '../shared/xml-evidence/evidence-authority.js';
 import { BankIdEvidenceRoots } from './bankid-evidence-roots.js';
 

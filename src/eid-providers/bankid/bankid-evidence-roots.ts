@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
-import { bankIdConfig, type BankIdConfig } from '../../config/bankid.config.js';
+import { bankIdConfig, type BankIdConfig } from './bankid.config.js';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 

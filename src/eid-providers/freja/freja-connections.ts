@@ -2,7 +2,7 @@ import type { X509Certificate } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent } from 'undici';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
-import { frejaConfig, type FrejaConfig } from '../../config/freja.config.js';
+import { frejaConfig, type FrejaConfig } from './freja.config.js';
 import { loadMutualTls } from '../shared/mutual-tls.js';
 import { FrejaClient } from './freja-client.js';
 import { FrejaJwsVerifier } from './freja-jws.js';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { frejaConfig } from '../../config/freja.config.js';
+import { frejaConfig } from './freja.config.js';
 import { rpCertificateCheckProvider } from '../rp-certificate.check.js';
 import { FREJA_CERTIFICATE_CHECK } from './freja-certificate-check.js';
 import { FrejaConnections } from './freja-connections.js';

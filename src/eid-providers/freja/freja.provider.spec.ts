@@ -2,7 +2,7 @@ import { TestClock } from '../../../test/support/test-clock.js';
 import { createFrejaSigner, type FrejaSigner } from '../../../test/fakes/freja-signing-certificates.js';
 import { FAKE_FREJA_USER, FakeFrejaServer } from '../../../test/fakes/freja-rp-fake.js';
 import { createTestPki, TEST_PASSPHRASE, type TestPki } from '../../../test/fakes/test-certificates.js';
-import type { FrejaConfig } from '../../config/freja.config.js';
+import type { FrejaConfig } from './freja.config.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { FrejaConnections } from './freja-connections.js';
 import { frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
@@ -161,8 +161,7 @@ describe(FrejaProvider.name, () => {
         operation: 'auth',
         channel: 'app',
         endUserIp: '192.0.2.1',
-        userInfoType: 'SSN',
-        userInfo: '199001012393',
+        options: { userInfoType: 'SSN', userInfo: '199001012393' },
       })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainException);

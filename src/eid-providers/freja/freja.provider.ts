@@ -17,6 +17,7 @@ import { FrejaConnections, type FrejaConnection } from './freja-connections.js';
 import { frejaEvidenceProfile } from './freja-evidence.js';
 import { decideFrejaFailure, loggableMessage } from './freja-failures.js';
 import { FrejaJwsRejected } from './freja-jws.js';
+import { frejaStartOptionsOf } from './freja-start-options.dto.js';
 import { completedResult, initAuthRequestBody, initSignRequestBody, STATUS_MAPPING } from './freja-order.js';
 import { FREJA_ERROR_CODES } from './freja-rp-api.js';
 import { FREJA_USER_MESSAGES } from './freja-user-messages.js';
@@ -62,10 +63,10 @@ export class FrejaProvider implements EidProvider {
     const reference =
       operation === 'sign'
         ? await connection.client
-            .initSignature(initSignRequestBody(request))
+            .initSignature(initSignRequestBody({ ...request, ...frejaStartOptionsOf(request.options) }))
             .catch((e: unknown) => this.fail(connection, 'initSignature', e))
         : await connection.client
-            .initAuthentication(initAuthRequestBody(request))
+            .initAuthentication(initAuthRequestBody({ ...request, ...frejaStartOptionsOf(request.options) }))
             .catch((e: unknown) => this.fail(connection, 'initAuthentication', e));
     // Freja's app link is the QR's content and opens the app on the same device too (docs/freja.md).
     return { orderRef: frejaOrderRef(operation, reference), orderTime: this.clock.now(), launchUrl: frejaQrData(reference) };

@@ -2,9 +2,16 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { TLSSocket, createSecureContext, type SecureContextOptions } from 'node:tls';
-import type { MutualTlsCredentials } from '../../config/mutual-tls-credentials.js';
 
-export type { MutualTlsCredentials } from '../../config/mutual-tls-credentials.js';
+/** The client credentials of one environment; each `source` entry names the variable a value came from. */
+export interface MutualTlsCredentials {
+  source: { pfx: string; passphrase: string; cert: string; key: string; ca: string };
+  pfx?: string;
+  passphrase?: string;
+  cert?: string;
+  key?: string;
+  ca?: string;
+}
 
 /** The client side of a provider's mutual TLS (BankID's, Freja's): the RP certificate and key, and the provider's CA pinned. */
 export interface MutualTls {

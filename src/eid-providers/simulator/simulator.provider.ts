@@ -29,6 +29,7 @@ import { xmlEvidenceProfile } from '../shared/xml-evidence/xml-evidence.profile.
 import { SimulatorEvidence } from './simulator-evidence.provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { NewSimulatorOrder, SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
+import { simulatorConfig, type SimulatorConfig } from './simulator.config.js';
 import { SimulatorOrderStore, type CollectedOrder } from './simulator-order.store.js';
 
 // docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
@@ -100,8 +101,9 @@ export class SimulatorProvider implements EidProvider {
     verifier: EvidenceVerifier,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
+    @Inject(simulatorConfig.KEY) simulator: SimulatorConfig,
   ) {
-    this.timings = { startTimeoutMs: config.simulatorStartTimeoutMs, orderTtlMs: config.sessionTtlMs };
+    this.timings = { startTimeoutMs: simulator.startTimeoutMs, orderTtlMs: config.sessionTtlMs };
     this.personalNumberKey = cipher.deriveKey('simulator-personal-number');
     // Its CA is trusted for simulator sessions of the test environment only (docs/evidence.md).
     this.evidence = xmlEvidenceProfile(verifier, (environment) => (environment === 'test' ? signer.trustRoots : []));

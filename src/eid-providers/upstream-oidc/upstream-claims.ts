@@ -1,5 +1,5 @@
 import type { IdentifiedUser } from '../eid-provider.js';
-import type { UpstreamConfig } from './upstream-oidc.config.js';
+import type { UpstreamConfig } from './upstream-oidc.env.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 

@@ -3,7 +3,8 @@ import * as client from 'openid-client';
 import { Clock } from '../../common/clock/clock.js';
 import { ProviderUnavailableError } from '../eid-provider.js';
 import { upstreamKeys, type UpstreamKey } from './upstream-keys.js';
-import { upstreamOidcConfig, type UpstreamConfig, type UpstreamOidcConfig } from './upstream-oidc.config.js';
+import { upstreamOidcConfig, type UpstreamOidcConfig } from './upstream-oidc.config.js';
+import type { UpstreamConfig } from './upstream-oidc.env.js';
 
 /** One upstream as the service talks to it: its discovered metadata and the service's keys. */
 export interface UpstreamConnection {

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../../common/clock/clock.js';
 import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
-import type { UpstreamConfig } from './upstream-oidc.config.js';
+import type { UpstreamConfig } from './upstream-oidc.env.js';
 
 const logger = new Logger('UpstreamEvidence');
 

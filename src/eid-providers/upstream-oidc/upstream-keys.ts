@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, importPKCS8, type CryptoKey } from 'jose';
-import type { UpstreamConfig } from './upstream-oidc.config.js';
+import type { UpstreamConfig } from './upstream-oidc.env.js';
 
 /** A private key as openid-client takes it, with the RFC 7638 thumbprint as its `kid`. */
 export interface UpstreamKey {

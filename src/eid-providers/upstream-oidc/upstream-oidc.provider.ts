@@ -17,7 +17,7 @@ import type {
 import type { UserMessageTable } from '../user-messages.js';
 import type { UpstreamConnections } from './upstream-connections.js';
 import { upstreamEvidenceProfile } from './upstream-evidence.js';
-import type { UpstreamConfig } from './upstream-oidc.config.js';
+import type { UpstreamConfig } from './upstream-oidc.env.js';
 import { completionAad, returnUrlAad } from './upstream-order-encryption.js';
 import type { UpstreamOrderStore } from './upstream-order.store.js';
 import { upstreamUserMessages } from './upstream-user-messages.js';

@@ -23,8 +23,12 @@ export class ReadyDto {
   @ApiProperty({
     type: 'object',
     description:
-      'The database and migrations, and for each provider with RP certificates a member `<provider>Certificates` (e.g. `frejaCertificates`): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md).',
-    properties: { database: { type: 'string', enum: ['up'] }, migrations: { type: 'string', enum: ['applied'] } },
+      'The database and migrations; `redis` when REDIS_URL is set (`degraded`: Redis is away and rate limits are counted per process, still ready); and for each provider with RP certificates a member `<provider>Certificates` (docs/providers.md): its certificates by environment (`test`, `live`), when it is configured (docs/operations.md).',
+    properties: {
+      database: { type: 'string', enum: ['up'] },
+      migrations: { type: 'string', enum: ['applied'] },
+      redis: { type: 'string', enum: ['up', 'degraded'] },
+    },
     required: ['database', 'migrations'],
     additionalProperties: { type: 'object', additionalProperties: { $ref: '#/components/schemas/CertificateStatusDto' } },
   })

@@ -13,6 +13,11 @@ export interface BlockInForce {
 
 /** Where failed attempts and blocks live: PostgreSQL by default, Redis when REDIS_URL is set. */
 export abstract class IpBlockStore {
+  /** False while the store is known to be away (Redis disconnected): checks then keep to their copy. */
+  get reachable(): boolean {
+    return true;
+  }
+
   /** When the address's block ends, or null when it is not blocked at `now`. */
   abstract blockedUntil(address: string, now: Date): Promise<Date | null>;
 

@@ -45,7 +45,8 @@ export class IpBlocksService {
     try {
       const address = clientAddressOf(ip);
       until = this.blocksInForce.get(address) ?? 0;
-      if (until <= now && performance.now() - this.syncedAt > SYNC_STALE_AFTER_MS) {
+      // With Redis away the copy is all there is: the blocks known stay in force (docs/protection.md).
+      if (until <= now && performance.now() - this.syncedAt > SYNC_STALE_AFTER_MS && this.store.reachable) {
         until = (await this.store.blockedUntil(address, new Date(now)))?.getTime() ?? 0;
         if (until > now) this.blocksInForce.set(address, until);
       }

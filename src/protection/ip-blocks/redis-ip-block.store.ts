@@ -10,6 +10,10 @@ export class RedisIpBlockStore extends IpBlockStore {
     super();
   }
 
+  override get reachable(): boolean {
+    return this.redis.status === 'ready';
+  }
+
   async blockedUntil(address: string, now: Date): Promise<Date | null> {
     const until = Number(await this.redis.get(this.key(address, 'block')));
     return until > now.getTime() ? new Date(until) : null;

@@ -25,8 +25,8 @@ interface KeyState {
   block: Block | null;
 }
 
-/** Gives unused admissions back to the month's count (the minute keeps counting them). */
-export type GiveBack = (apiKeyId: string, monthStart: Date, unused: number) => Promise<void>;
+/** Gives unused admissions back to the month's count and to the bucket of the second they were counted for. */
+export type GiveBack = (apiKeyId: string, unused: { monthStart: Date; second: number; count: number }) => Promise<void>;
 
 const secondOf = (now: Date): number => Math.floor(now.getTime() / 1000);
 const monthOf = (now: Date): number => now.getUTCFullYear() * 100 + now.getUTCMonth();
@@ -110,7 +110,8 @@ export class LocalAllowances {
     state.block = null;
     clearTimeout(block.timer);
     if (block.left === 0) return;
-    const pending = this.giveBack(apiKeyId, block.monthStart, block.left).finally(() => this.givingBack.delete(pending));
+    const unused = { monthStart: block.monthStart, second: block.second, count: block.left };
+    const pending = this.giveBack(apiKeyId, unused).finally(() => this.givingBack.delete(pending));
     this.givingBack.add(pending);
   }
 

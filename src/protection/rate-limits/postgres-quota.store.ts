@@ -29,7 +29,7 @@ export class PostgresQuotaStore extends QuotaStore implements OnModuleDestroy {
     maxBlock?: number,
   ) {
     super();
-    this.allowances = new LocalAllowances((apiKeyId, monthStart, unused) => this.giveBack(apiKeyId, monthStart, unused), maxBlock);
+    this.allowances = new LocalAllowances((apiKeyId, unused) => this.giveBack(apiKeyId, unused), maxBlock);
   }
 
   async consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage> {
@@ -71,17 +71,29 @@ export class PostgresQuotaStore extends QuotaStore implements OnModuleDestroy {
     await this.allowances.closeAll();
   }
 
-  /** The month counts only admissions made; the minute keeps the unused ones counted (conservative). */
-  private async giveBack(apiKeyId: string, monthStart: Date, unused: number): Promise<void> {
+  /**
+   * Unused admissions leave the month's count (of the block's own month) and the bucket of the second
+   * they were counted for, if it still counts: the store then holds exactly what was admitted. The
+   * consume statement may have counted the block into a newer second than its own (a lagging clock),
+   * never an older one, so taking it from its own second can only leave the count higher, never lower.
+   */
+  private async giveBack(apiKeyId: string, unused: { monthStart: Date; second: number; count: number }): Promise<void> {
     try {
       await queryPrepared(
         this.dataSource,
-        `UPDATE api_key_usage SET month_requests = greatest(month_requests - $3, 0)
-          WHERE api_key_id = $1 AND month = ($2::timestamptz AT TIME ZONE 'UTC')::date`,
-        [apiKeyId, monthStart, unused],
+        `UPDATE api_key_usage
+            SET month_requests = CASE WHEN month = ($2::timestamptz AT TIME ZONE 'UTC')::date
+                                      THEN greatest(month_requests - $4, 0) ELSE month_requests END,
+                minute_buckets = CASE WHEN minute_second - $3::bigint + 1 BETWEEN 1 AND cardinality(minute_buckets)
+                                      THEN minute_buckets[1:(minute_second - $3)::integer]
+                                           || greatest(minute_buckets[(minute_second - $3 + 1)::integer] - $4::integer, 0)
+                                           || minute_buckets[(minute_second - $3 + 2)::integer:61]
+                                      ELSE minute_buckets END
+          WHERE api_key_id = $1`,
+        [apiKeyId, unused.monthStart, unused.second, unused.count],
       );
     } catch (error) {
-      // The month then over-counts by these few: conservative, never generous.
+      // The counts then stay higher by these few: conservative, never generous.
       this.logger.error({ err: error }, 'Unused rate-limit allowance not given back');
     }
   }

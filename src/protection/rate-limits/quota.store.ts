@@ -27,6 +27,11 @@ export abstract class QuotaStore {
   /** Decides and records one request against every limit at once: all pass and it counts, or it does not. */
   abstract consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage>;
 
+  /** True while the store is away and each process counts alone (Redis only; docs/protection.md). */
+  get degraded(): boolean {
+    return false;
+  }
+
   /** Accepted requests and distinct addresses of each key this calendar month (UTC), for key listings. */
   abstract monthUsage(apiKeyIds: string[], now: Date): Promise<Map<string, MonthUsage>>;
 }

@@ -87,16 +87,54 @@ return {accepted and 1 or 0, recent, (oldest + 61) * 1000, requests, addresses, 
 `;
 
 /**
- * Gives a block's unused admissions back to the month's count (the minute keeps them counted), unless
- * the month has turned since: the new month started from zero without them.
- * KEYS: usage. ARGV: month of the block (yyyymm), unused admissions.
+ * Gives a block's unused admissions back: to the month's count unless the month has turned since (the
+ * new month started from zero without them), and to the bucket of the block's second while it still
+ * counts. The consume script may have counted the block into a newer second (a lagging clock), never
+ * an older one, so this leaves the minute's count at or above what was admitted.
+ * KEYS: usage, minute. ARGV: month of the block (yyyymm), its epoch second, unused admissions.
  */
 export const GIVE_BACK_QUOTA_LUA = `
-if tonumber(redis.call('HGET', KEYS[1], 'month') or '0') ~= tonumber(ARGV[1]) then
+local unused = tonumber(ARGV[3])
+if tonumber(redis.call('HGET', KEYS[1], 'month') or '0') == tonumber(ARGV[1]) then
+  local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
+  redis.call('HSET', KEYS[1], 'requests', math.max(requests - unused, 0))
+end
+local bucket = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
+if bucket > 0 then
+  redis.call('HSET', KEYS[2], ARGV[2], math.max(bucket - unused, 0))
+end
+return 1
+`;
+
+/**
+ * Hands what one process admitted on its own while Redis was away (docs/protection.md, "When Redis is
+ * away") to the shared counts: the minute's admissions into the current second's bucket (they count a
+ * little longer than they would have: conservative), the month's into its count unless a newer month
+ * has started, and the addresses into the month's set.
+ * KEYS: minute, usage, addresses. ARGV: now's epoch second, minute admissions, month (yyyymm), month
+ * admissions, ttl of the month keys in ms, then the addresses.
+ */
+export const RECORD_DEGRADED_LUA = `
+if tonumber(ARGV[2]) > 0 then
+  redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], 62000)
+end
+local month = tonumber(ARGV[3])
+local stored = tonumber(redis.call('HGET', KEYS[2], 'month') or '0')
+if stored > month then
   return 0
 end
-local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
-redis.call('HSET', KEYS[1], 'requests', math.max(requests - tonumber(ARGV[2]), 0))
+if stored == month then
+  redis.call('HINCRBY', KEYS[2], 'requests', ARGV[4])
+else
+  redis.call('HSET', KEYS[2], 'month', month, 'requests', ARGV[4])
+  redis.call('DEL', KEYS[3])
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+if #ARGV > 5 then
+  redis.call('SADD', KEYS[3], unpack(ARGV, 6))
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
 return 1
 `;
 

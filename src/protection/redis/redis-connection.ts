@@ -1,7 +1,8 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { errorForLog } from '../../common/logging/error-for-log.js';
 import { Redis } from 'ioredis';
 import { protectionConfig, type ProtectionConfig } from '../../config/protection.config.js';
-import { CONSUME_QUOTA_LUA, GIVE_BACK_QUOTA_LUA, RECORD_FAILURE_LUA } from './protection-scripts.js';
+import { CONSUME_QUOTA_LUA, GIVE_BACK_QUOTA_LUA, RECORD_DEGRADED_LUA, RECORD_FAILURE_LUA } from './protection-scripts.js';
 
 /** Lua scripts run atomically in Redis: each one is a whole decision, as the SQL functions are. */
 export interface ProtectionCommands {
@@ -11,7 +12,8 @@ export interface ProtectionCommands {
     addressesKey: string,
     ...args: (string | number)[]
   ): Promise<[number, number, number, number, number, number, number]>;
-  giveBackQuota(usageKey: string, month: number, unused: number): Promise<number>;
+  giveBackQuota(usageKey: string, minuteKey: string, month: number, second: number, unused: number): Promise<number>;
+  recordDegraded(minuteKey: string, usageKey: string, addressesKey: string, ...args: (string | number)[]): Promise<number>;
   recordFailure(failuresKey: string, blockKey: string, ...args: (string | number)[]): Promise<number>;
 }
 
@@ -22,19 +24,34 @@ export type ProtectionRedis = Redis & ProtectionCommands;
 export class RedisConnection implements OnModuleInit, OnModuleDestroy {
   readonly client: ProtectionRedis | null = null;
   readonly keyPrefix: string;
+  private readonly logger = new Logger(RedisConnection.name);
+  /** One warning per outage: ioredis reports every failed reconnection. */
+  private away = false;
 
   constructor(@Inject(protectionConfig.KEY) config: ProtectionConfig) {
     this.keyPrefix = config.redisKeyPrefix;
     if (!config.redisUrl) return;
     const client = new Redis(config.redisUrl, {
       lazyConnect: true,
-      // Fail a command fast instead of queueing it while Redis is away: callers fail open (docs/protection.md).
+      // Fail a command fast instead of queueing it while Redis is away: the rate limits count per process
+      // meanwhile, the IP-block checks use their copy (docs/protection.md, "When Redis is away").
       maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
       commandTimeout: 2_000,
     });
     client.defineCommand('consumeQuota', { numberOfKeys: 3, lua: CONSUME_QUOTA_LUA });
-    client.defineCommand('giveBackQuota', { numberOfKeys: 1, lua: GIVE_BACK_QUOTA_LUA });
+    client.defineCommand('giveBackQuota', { numberOfKeys: 2, lua: GIVE_BACK_QUOTA_LUA });
+    client.defineCommand('recordDegraded', { numberOfKeys: 3, lua: RECORD_DEGRADED_LUA });
     client.defineCommand('recordFailure', { numberOfKeys: 2, lua: RECORD_FAILURE_LUA });
+    client.on('error', (error: unknown) => {
+      if (this.away || client.status === 'ready') return;
+      this.away = true;
+      this.logger.warn({ err: errorForLog(error) }, 'Redis unreachable: protection in its degraded mode until it returns');
+    });
+    client.on('ready', () => {
+      if (this.away) this.logger.log('Redis reachable again');
+      this.away = false;
+    });
     this.client = client as ProtectionRedis;
   }
 

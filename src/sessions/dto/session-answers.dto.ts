@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EvidenceDto } from '../../eid-providers/evidence-answers.dto.js';
+import { PROVIDER_API_DOCS } from '../../eid-providers/provider-api-docs.js';
 
 const SESSION_ID = { format: 'uuid', example: '5f7c1a2e-3b4d-4e6f-8a9b-0c1d2e3f4a5b' };
 const ENVIRONMENT = { enum: ['test', 'live'], description: "The API key's environment, which chose the provider's environment." };
@@ -51,14 +52,14 @@ export class StartSessionAnswerDto {
 
   @ApiPropertyOptional({
     format: 'uri',
-    description: "Opens the e-ID app on the same device (BankID's universal link); see docs/same-device.md.",
-    example: 'https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null',
+    description: PROVIDER_API_DOCS.launchUrl.description,
+    example: PROVIDER_API_DOCS.launchUrl.example,
   })
   launchUrl?: string;
 }
 
 export class IdentifiedUserDto {
-  @ApiPropertyOptional({ example: '198507099805', description: 'Swedish personal number, 12 digits (BankID, Freja, the simulator).' })
+  @ApiPropertyOptional({ example: '198507099805', description: PROVIDER_API_DOCS.personalNumber })
   personalNumber?: string;
 
   @ApiPropertyOptional({
@@ -93,14 +94,14 @@ export class DeviceDto {
 export class UserMessageDto {
   @ApiProperty({
     example: 'RFA1',
-    description: "The message's code: BankID's recommended message (`RFA…`), or for a Freja session Freja's (`FREJA_…`).",
+    description: PROVIDER_API_DOCS.userMessage.code,
   })
   code: string;
 
-  @ApiProperty({ example: 'Starta BankID-appen.' })
+  @ApiProperty({ example: PROVIDER_API_DOCS.userMessage.sv })
   sv: string;
 
-  @ApiProperty({ example: 'Start your BankID app.' })
+  @ApiProperty({ example: PROVIDER_API_DOCS.userMessage.en })
   en: string;
 }
 
@@ -130,7 +131,7 @@ export class SessionStateDto {
   })
   hintCode?: string;
 
-  @ApiPropertyOptional({ type: UserMessageDto, description: "Pending and failed: BankID's recommended message to show the person." })
+  @ApiPropertyOptional({ type: UserMessageDto, description: PROVIDER_API_DOCS.userMessage.description })
   userMessage?: UserMessageDto;
 
   @ApiPropertyOptional({ type: IdentifiedUserDto, description: 'Once complete, until personal data is purged.' })
@@ -161,11 +162,11 @@ export class QrFrameDto {
   sessionId: string;
 
   @ApiProperty({
-    example: 'bankid.67df3917-fa0d-44e5-b327-edcc928297f8.1.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8',
+    example: PROVIDER_API_DOCS.qrData,
   })
   qrData: string;
 
-  @ApiPropertyOptional({ example: 1, description: 'Whole seconds since the order was made; absent for a static code (Freja eID).' })
+  @ApiPropertyOptional({ example: 1, description: PROVIDER_API_DOCS.qrTime })
   qrTime?: number;
 
   @ApiProperty({ enum: ['pending'] })

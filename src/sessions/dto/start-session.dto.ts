@@ -14,6 +14,8 @@ import {
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
+import { PROVIDER_API_DOCS } from '../../eid-providers/provider-api-docs.js';
+import { ProviderStartOptionsDto } from '../../eid-providers/provider-start-options.dto.js';
 import { RETURN_URL_MAX_INPUT_LENGTH, RETURN_URL_TOO_LONG } from '../return-url.js';
 import { AppDeviceDto, WebDeviceDto } from './device-data.dto.js';
 
@@ -50,7 +52,8 @@ function NotWithWeb(options?: ValidationOptions) {
     });
 }
 
-export class StartSessionDto {
+/** Provider-specific fields come from the providers' fragments (ProviderStartOptionsDto). */
+export class StartSessionDto extends ProviderStartOptionsDto {
   @ApiProperty({ example: '192.0.2.10', description: "The end user's IP address, IPv4 or IPv6, as your backend sees it." })
   @IsIP(undefined, { message: 'endUserIp must be an IPv4 or IPv6 address' })
   endUserIp: string;
@@ -95,40 +98,11 @@ export class StartSessionDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: 'Provider requirements (BankID: pinCode, mrtd, cardReader, certificatePolicies, personalNumber).',
+    description: PROVIDER_API_DOCS.requirement,
   })
   @IsOptional()
   @IsObject()
   requirement?: Record<string, unknown>;
-
-  // Who the provider should ask, for providers that can address a known user; each provider checks the values.
-  @ApiPropertyOptional({
-    example: 'INFERRED',
-    description: 'How userInfo names the user (Freja eID: INFERRED, SSN, EMAIL, PHONE; docs/freja.md).',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(16)
-  userInfoType?: string;
-
-  @ApiPropertyOptional({
-    maxLength: 256,
-    description: 'The user, as userInfoType says (a personal number, an email address, a phone number).',
-  })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  userInfo?: string;
-
-  @ApiPropertyOptional({
-    example: 'EXTENDED',
-    description: 'The lowest registration level the user must have (Freja eID: BASIC, EXTENDED, PLUS).',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(16)
-  minRegistrationLevel?: string;
 
   @ApiPropertyOptional({
     type: WebDeviceDto,

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { TestClock } from '../../../../test/support/test-clock.js';
 import { FakeBankIdEvidenceCa, type SignedOrder } from '../../../../test/fakes/bankid-evidence-ca.js';
-import type { EvidenceToVerify } from '../../../evidence/evidence-verification.js';
+import type { EvidenceToVerify } from './evidence-verifier.js';
 import { EvidenceVerifier } from './evidence-verifier.js';
 
 const USER = { personalNumber: '199001012393', name: 'Test Testsson', givenName: 'Test', surname: 'Testsson' };

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { TestClock } from '../../../../test/support/test-clock.js';
 import { EvidenceAuthority, type IssueEvidenceRequest } from './evidence-authority.js';
-import type { EvidenceToVerify } from '../../../evidence/evidence-verification.js';
+import type { EvidenceToVerify } from './evidence-verifier.js';
 import { EvidenceVerifier } from './evidence-verifier.js';
 
 const USER = { personalNumber: '199001012393', name: 'Test Testsson', givenName: 'Test', surname: 'Testsson' };

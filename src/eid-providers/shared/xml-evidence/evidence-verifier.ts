@@ -5,14 +5,36 @@ import { Injectable, Logger } from '@nestjs/common';
 import { PemConverter } from '@peculiar/x509';
 import * as pkijs from 'pkijs';
 import { Clock } from '../../../common/clock/clock.js';
-import { checkCertificateChain } from '../../../evidence/certificate-chain-check.js';
-import type { EvidenceToVerify, EvidenceVerification } from '../../../evidence/evidence-verification.js';
-import { checkOcspResponse, type OcspStatus } from '../../../evidence/ocsp-response-check.js';
-import { personalNumberOf } from '../../../evidence/signer-certificate-check.js';
+import { checkCertificateChain } from './certificate-chain-check.js';
+import type { EvidenceVerification, OcspStatus } from '../../../evidence/evidence-verification.js';
+import { checkOcspResponse } from './ocsp-response-check.js';
+import { personalNumberOf } from './signer-certificate-check.js';
+import type { EidOperation } from '../../eid-provider.js';
 import type { BankIdFunction } from './bankid-signature-xml.js';
 import { checkXmlSignature } from './xml-signature-check.js';
 
 type Parts = Omit<EvidenceVerification, 'status' | 'checkedAt'>;
+
+/** An XML-signature completion to verify (docs/evidence.md). */
+export interface EvidenceToVerify {
+  /** completionData.signature: base64 of the XML signature. */
+  signature: string;
+  /** completionData.ocspResponse: base64 of the DER OCSP response. */
+  ocspResponse: string;
+  /** What the session sent to the order, base64 as sent; absent when it sent none. */
+  expected: { userVisibleData?: string; userNonVisibleData?: string };
+  /** PEM certificates the user's certificate must chain to. */
+  trustRoots: readonly string[];
+  /** What the completion reports, which the evidence must be of (docs/evidence.md). */
+  completion: {
+    /** `auth` expects funcId Identification, `sign` and `payment` Signing. */
+    operation: EidOperation;
+    /** user.personalNumber of the completion: the signer certificate's must be the same. */
+    personalNumber?: string;
+    /** When the session completed: the signer certificate must be valid then, the OCSP response fresh. */
+    at: Date;
+  };
+}
 
 /**
  * Checks BankID evidence part by part (docs/evidence.md). A failed part makes the whole `failed` and

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SessionStateDto } from '../../sessions/dto/session-answers.dto.js';
+import { SessionStateDto } from './session-answers.dto.js';
 
-/** The event types the documentation lists; the relay sends those an endpoint subscribed to (docs/webhooks.md). */
+/** The session event types the documentation lists (sessions write them to the webhook outbox); the relay sends those an endpoint subscribed to (docs/webhooks.md). */
 export const DOCUMENTED_WEBHOOK_EVENTS = [
   { type: 'auth.session.completed', summary: 'An identification ended: the end user was identified' },
   { type: 'auth.session.failed', summary: 'An identification ended otherwise (userCancel, cancelled, expiredTransaction, …)' },

@@ -3,13 +3,13 @@ import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import type { QrSource } from '../qr/qr-frame.js';
-import { launchUrlAad } from '../sessions/session-encryption.js';
-import { SessionQrSources } from '../sessions/session-qr-sources.js';
-import type { Session } from '../sessions/session.entity.js';
-import { SessionStore, type SessionProgress } from '../sessions/session.store.js';
+import { launchUrlAad } from './session-encryption.js';
+import { SessionQrSources } from './session-qr-sources.js';
+import type { Session } from './session.entity.js';
+import { SessionStore, type SessionProgress } from './session.store.js';
 
-/** What a kiosk screen may know of a session: its QR and progress, never the identity. */
-export interface KioskSessionState {
+/** What a screen that shows a session (the kiosk) may know of it: its QR and progress, never the identity. */
+export interface SessionScreenState {
   id: string;
   /** Whose words the screen uses (docs/kiosk.md). */
   provider: string;
@@ -22,16 +22,19 @@ export interface KioskSessionState {
   qr?: QrSource;
 }
 
-/** The kiosk's read model of sessions: by id alone, since the kiosk's token already names the session. */
+/**
+ * The read model of sessions for screens (the kiosk, docs/kiosk.md): by id alone, since the screen's
+ * capability token already names the session. The kiosk reads sessions through this, never the store.
+ */
 @Injectable()
-export class KioskSessionReader {
+export class SessionScreenReader {
   constructor(
     private readonly sessions: SessionStore,
     private readonly qrSources: SessionQrSources,
     private readonly cipher: DataCipher,
   ) {}
 
-  async forKiosk(sessionId: string): Promise<KioskSessionState> {
+  async forScreen(sessionId: string): Promise<SessionScreenState> {
     const session = isUuid(sessionId) ? await this.sessions.findById(sessionId) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     const { id, provider, status, hintCode, orderTime, renewals } = session;

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import type { OcspStatus } from '../../../evidence/evidence-verification.js';
 import { sameCertificate } from './certificate-chain-check.js';
 import { isFreshOcspResponse } from './ocsp-freshness.js';
-
-export type OcspStatus = 'good' | 'revoked' | 'unknown' | 'invalid';
 
 const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
 const EXTENDED_KEY_USAGE = '2.5.29.37';

@@ -2,7 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseUpstreams } from './upstream-oidc.config.js';
+import { ConfigValidationError, validateEnv } from '../../config/env.validation.js';
+import { parseUpstreams } from './upstream-oidc.env.js';
 
 describe(parseUpstreams.name, () => {
   const dir = mkdtempSync(join(tmpdir(), 'upstreams-'));
@@ -21,7 +22,19 @@ describe(parseUpstreams.name, () => {
     claims: { nationalId: 'nnin' },
     country: 'NO',
   };
-  const parse = (entries: unknown[], production = false) => parseUpstreams(JSON.stringify(entries), production);
+  const parse = (entries: unknown[]) => parseUpstreams(JSON.stringify(entries));
+  /** The start's report for OIDC_UPSTREAMS naming a file with these entries. */
+  const startProblems = (entries: unknown[], env: NodeJS.ProcessEnv = {}): string[] => {
+    const file = join(dir, `upstreams-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify(entries));
+    try {
+      validateEnv({ ...env, OIDC_UPSTREAMS: file });
+      return [];
+    } catch (error) {
+      if (error instanceof ConfigValidationError) return error.problems;
+      throw error;
+    }
+  };
 
   it('should read a valid upstream with its key', () => {
     const [upstream] = parse([nbid]);
@@ -42,12 +55,19 @@ describe(parseUpstreams.name, () => {
     expect(() => parse([entry])).toThrow(message);
   });
 
-  it('should refuse a name used twice, a file that is not a list, and plain HTTP in production', () => {
+  it('should refuse a name used twice and a file that is not a list', () => {
     expect(() => parse([nbid, nbid])).toThrow('upstream "nbid", field name: is used twice');
-    expect(() => parseUpstreams('{}', false)).toThrow('must hold a list');
-    expect(() => parse([{ ...nbid, issuer: 'http://127.0.0.1:9000' }], true)).toThrow(
-      'field issuer: must be https when NODE_ENV=production',
+    expect(() => parseUpstreams('{}')).toThrow('must hold a list');
+  });
+
+  it('should check the file with the rest of the environment at start: plain HTTP only outside production', () => {
+    const http = { ...nbid, issuer: 'http://127.0.0.1:9000' };
+    expect(startProblems([http])).toEqual([]);
+    expect(validateEnv({ OIDC_UPSTREAMS: undefined }).OIDC_UPSTREAMS).toEqual([]);
+    expect(startProblems([http], { NODE_ENV: 'production' })).toContain(
+      'OIDC_UPSTREAMS upstream "nbid", field issuer: must be https when NODE_ENV=production',
     );
-    expect(parse([{ ...nbid, issuer: 'http://127.0.0.1:9000' }], false)).toHaveLength(1);
+    expect(startProblems([{ ...nbid, scope: 'profile' }])).toEqual(['OIDC_UPSTREAMS upstream "nbid", field scope: must include openid']);
+    expect(() => validateEnv({ OIDC_UPSTREAMS: join(dir, 'missing.json') })).toThrow('OIDC_UPSTREAMS the file cannot be read');
   });
 });

@@ -1,0 +1,8 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validatedEnv } from '../../config/env.validation.js';
+
+export const simulatorConfig = registerAs('simulator', () => ({
+  /** An order nobody scans fails with startFailed after this (as BankID's, docs/bankid.md: about 30 s). */
+  startTimeoutMs: validatedEnv().SIMULATOR_START_TIMEOUT,
+}));
+export type SimulatorConfig = ConfigType<typeof simulatorConfig>;
