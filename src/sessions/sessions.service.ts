@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyPrincipal } from '../common/access/principal.js';
@@ -141,6 +142,8 @@ export class SessionsService {
       return await this.metrics.timeProviderCall(provider.name, operation, call);
     } catch (error) {
       if (error instanceof DomainException || error instanceof ValidationProblemException) throw error;
+      // Our own database away (the simulator keeps its orders there) is a 503, not the provider's outage.
+      if (isDatabaseUnavailable(error)) throw error;
       this.logger.warn({ provider: provider.name, operation, err: describeProviderError(error) }, 'e-ID provider call failed');
       throw new DomainException('provider_unavailable', `The ${provider.name} provider did not answer; try again shortly.`);
     }
