@@ -132,4 +132,26 @@ export function webhookLedger(load: SessionLoad, receiver: WebhookReceiver) {
   return { sessions: load.started.size, finals: finals.size, lost, duplicated, redelivered };
 }
 
+/**
+ * The ledger once every accepted session has its final webhook, or as it stands when none arrived for
+ * `stallMs` (docs/reliability.md): on a loaded machine the collector settles a backlog of hundreds of
+ * sessions for minutes after the load stops (its evidence work is CPU), so a fixed deadline would
+ * count late sessions as lost; a stall (a job that makes no progress) still fails. Also answers how
+ * long the backlog took from `since`.
+ */
+export async function finalWebhooksOf(
+  load: SessionLoad,
+  receiver: WebhookReceiver,
+  { since = Date.now(), stallMs = 30_000 } = {},
+): Promise<ReturnType<typeof webhookLedger> & { drainedSeconds: number }> {
+  let progressAt = Date.now();
+  let finals = -1;
+  for (;;) {
+    const ledger = webhookLedger(load, receiver);
+    if (ledger.finals !== finals) [finals, progressAt] = [ledger.finals, Date.now()];
+    if (ledger.lost.length === 0 || Date.now() - progressAt > stallMs) return { ...ledger, drainedSeconds: (Date.now() - since) / 1000 };
+    await pause(100);
+  }
+}
+
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
