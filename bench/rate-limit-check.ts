@@ -56,7 +56,7 @@ export async function measureCheckCost(options: {
     : null;
   await redis?.onModuleInit();
   const storeOf = (name: 'PostgreSQL' | 'Redis', maxBlock?: number): PostgresQuotaStore | RedisQuotaStore =>
-    name === 'PostgreSQL' ? new PostgresQuotaStore(dataSource, maxBlock) : new RedisQuotaStore(redis!.client!, redis!.keyPrefix, maxBlock);
+    name === 'PostgreSQL' ? new PostgresQuotaStore(dataSource, maxBlock) : new RedisQuotaStore(redis!, maxBlock);
   try {
     for (const name of redis ? (['PostgreSQL', 'Redis'] as const) : (['PostgreSQL'] as const)) {
       // Blocks of 1: the per-request check itself, whose cost the limits are compared by (the allowance skips it).

@@ -27,13 +27,13 @@ import { RedisConnection } from './redis/redis-connection.js';
       provide: IpBlockStore,
       inject: [RedisConnection, DataSource],
       useFactory: (redis: RedisConnection, dataSource: DataSource) =>
-        redis.client ? new RedisIpBlockStore(redis.client, redis.keyPrefix) : new PostgresIpBlockStore(dataSource),
+        redis.client ? new RedisIpBlockStore(redis) : new PostgresIpBlockStore(dataSource),
     },
     {
       provide: QuotaStore,
       inject: [RedisConnection, DataSource],
       useFactory: (redis: RedisConnection, dataSource: DataSource) =>
-        redis.client ? new RedisQuotaStore(redis.client, redis.keyPrefix) : new PostgresQuotaStore(dataSource),
+        redis.client ? new RedisQuotaStore(redis) : new PostgresQuotaStore(dataSource),
     },
     IpBlocksService,
     RateLimitsService,

@@ -24,6 +24,8 @@ export class TcpProxy {
   private state: ProxyState = 'open';
   /** Connections accepted in all, for a test that wants to see the client reconnect. */
   connections = 0;
+  /** Sees every chunk a client sends, as it arrives (before any delay or blackhole): what the service asks. */
+  onClientData: ((chunk: Buffer) => void) | null = null;
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -102,6 +104,7 @@ export class TcpProxy {
   private accept(client: Socket): void {
     this.connections++;
     this.track(client);
+    client.on('data', (chunk: Buffer) => this.onClientData?.(chunk));
     if (this.state === 'blackhole') {
       client.on('data', () => undefined);
       return;

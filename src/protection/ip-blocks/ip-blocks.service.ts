@@ -64,6 +64,8 @@ export class IpBlocksService {
 
   /** Copies the blocks in force from the store, and forgets those that have ended. */
   async syncBlocks(): Promise<void> {
+    // Redis not answering: the copy stays as it is, and no sync waits out a command timeout.
+    if (!this.store.reachable) return;
     const startedAt = performance.now();
     const now = this.clock.now();
     const blocks = await this.store.blocksInForce(now);
@@ -77,7 +79,8 @@ export class IpBlocksService {
   /** Counts a failed attempt from the client's address; the one that reaches the threshold blocks it. */
   async recordFailure(ip: string): Promise<void> {
     // An exempt address is never blocked, so its failures are not worth a write either.
-    if (this.exempt.includes(ip)) return;
+    // Nor while Redis does not answer: the request must not wait out a command timeout (docs/protection.md).
+    if (this.exempt.includes(ip) || !this.store.reachable) return;
     try {
       const address = clientAddressOf(ip);
       const until = await this.store.recordFailure(address, this.clock.now(), this.policy);

@@ -47,7 +47,7 @@ afterAll(async () => {
 async function stream(name: string, perSecond: number, seconds: number): Promise<{ admitted: number[]; refused: number }> {
   const keyId = (await createTeamWithKey(testApp.app)).apiKey.id;
   const processes = Array.from({ length: PROCESSES }, () =>
-    name === 'Redis' ? new RedisQuotaStore(redis!.client!, prefix) : new PostgresQuotaStore(testApp.app.get(DataSource)),
+    name === 'Redis' ? new RedisQuotaStore(redis!) : new PostgresQuotaStore(testApp.app.get(DataSource)),
   );
   const admitted: number[] = [];
   let refused = 0;

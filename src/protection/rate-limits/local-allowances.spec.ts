@@ -62,7 +62,7 @@ async function admittedUntilRefused(stores: Store[], limits: KeyLimits, address 
 describe.each(backends)('Local allowances of the $name store', ({ name }) => {
   /** One service process's store; `maxBlock` stands in for a busier process's larger blocks. */
   const processStore = (maxBlock?: number): Store =>
-    name === 'Redis' ? new RedisQuotaStore(redis!.client!, prefix, maxBlock) : new PostgresQuotaStore(dataSource, maxBlock);
+    name === 'Redis' ? new RedisQuotaStore(redis!, maxBlock) : new PostgresQuotaStore(dataSource, maxBlock);
 
   /** What the store has counted for the key: the minute's buckets and the month. */
   async function storedUsage(): Promise<{ minute: number; month: number }> {

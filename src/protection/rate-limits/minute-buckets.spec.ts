@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 const storeOf = (name: string): QuotaStore =>
-  name === 'Redis' ? new RedisQuotaStore(redis!.client!, prefix) : new PostgresQuotaStore(testApp.app.get(DataSource));
+  name === 'Redis' ? new RedisQuotaStore(redis!) : new PostgresQuotaStore(testApp.app.get(DataSource));
 
 /** How many buckets the key's minute occupies in the store: the space it takes. */
 async function storedBuckets(name: string, apiKeyId: string): Promise<number> {

@@ -1,6 +1,6 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { errorForLog } from '../../common/logging/error-for-log.js';
-import type { ProtectionRedis } from '../redis/redis-connection.js';
+import type { ProtectionRedis, RedisConnection } from '../redis/redis-connection.js';
 import { DegradedQuota } from './degraded-quota.js';
 import { LocalAllowances } from './local-allowances.js';
 import { QuotaStore, type KeyLimits, type MonthUsage, type QuotaUsage } from './quota.store.js';
@@ -8,8 +8,6 @@ import { startOfNextMonthUtc } from './rate-limit-decision.js';
 
 // Month keys outlive their month by a day, so a replica whose clock lags still finds them.
 const MONTH_KEY_GRACE_MS = 86_400_000;
-// After a failed command Redis is left alone this long (a partition costs each try a command timeout).
-const RETRY_SHARED_AFTER_MS = 1_000;
 
 const limitArg = (limit: number | null): string => (limit === null ? '' : String(limit));
 const monthOf = (date: Date): number => date.getUTCFullYear() * 100 + date.getUTCMonth() + 1;
@@ -24,23 +22,24 @@ export class RedisQuotaStore extends QuotaStore implements OnModuleDestroy {
   private readonly logger = new Logger(RedisQuotaStore.name);
   private readonly allowances: LocalAllowances;
   private readonly alone = new DegradedQuota();
-  /** performance.now() before which Redis is not tried again; set by a failed command. */
-  private retrySharedAt = 0;
+  private readonly redis: ProtectionRedis;
+  private readonly keyPrefix: string;
   /** Whether this process has counted alone since Redis last answered. */
   private countedAlone = false;
 
   constructor(
-    private readonly redis: ProtectionRedis,
-    private readonly keyPrefix: string,
+    private readonly connection: RedisConnection,
     maxBlock?: number,
   ) {
     super();
+    this.redis = connection.client!;
+    this.keyPrefix = connection.keyPrefix;
     this.allowances = new LocalAllowances((apiKeyId, unused) => this.giveBack(apiKeyId, unused), maxBlock);
   }
 
   /** True while Redis does not answer and this process counts alone (readiness reports it). */
   override get degraded(): boolean {
-    return this.redis.status !== 'ready' || performance.now() < this.retrySharedAt;
+    return !this.connection.answering;
   }
 
   async consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage> {
@@ -51,7 +50,7 @@ export class RedisQuotaStore extends QuotaStore implements OnModuleDestroy {
     try {
       usage = await this.consumeShared(apiKeyId, address, now, limits);
     } catch (error) {
-      this.retrySharedAt = performance.now() + RETRY_SHARED_AFTER_MS;
+      this.connection.unanswered(error);
       if (!this.countedAlone) this.logger.warn({ err: errorForLog(error) }, 'Redis does not answer: rate limits counted per process');
       return this.consumeAlone(apiKeyId, address, now, limits);
     }

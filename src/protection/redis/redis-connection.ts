@@ -19,7 +19,16 @@ export interface ProtectionCommands {
 
 export type ProtectionRedis = Redis & ProtectionCommands;
 
-/** The Redis client of the protection stores, present only when REDIS_URL is set. */
+// While Redis does not answer, it is asked again this often, by a PING rather than by a request.
+const PROBE_INTERVAL_MS = 1_000;
+
+/**
+ * The Redis client of the protection stores, present only when REDIS_URL is set, and whether Redis
+ * answers. A dropped connection is seen at once (ioredis's status); a slow or partitioned Redis only
+ * by a command that timed out (2 s): the stores report it (`unanswered`), and from then on no request
+ * waits on Redis. A background PING, not a request, finds out when it answers again
+ * (docs/protection.md, "When Redis is away").
+ */
 @Injectable()
 export class RedisConnection implements OnModuleInit, OnModuleDestroy {
   readonly client: ProtectionRedis | null = null;
@@ -27,6 +36,8 @@ export class RedisConnection implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RedisConnection.name);
   /** One warning per outage: ioredis reports every failed reconnection. */
   private away = false;
+  /** A command timed out or failed on a connection that looks open; the probe runs until one answers. */
+  private probe: NodeJS.Timeout | null = null;
 
   constructor(@Inject(protectionConfig.KEY) config: ProtectionConfig) {
     this.keyPrefix = config.redisKeyPrefix;
@@ -44,15 +55,32 @@ export class RedisConnection implements OnModuleInit, OnModuleDestroy {
     client.defineCommand('recordDegraded', { numberOfKeys: 3, lua: RECORD_DEGRADED_LUA });
     client.defineCommand('recordFailure', { numberOfKeys: 2, lua: RECORD_FAILURE_LUA });
     client.on('error', (error: unknown) => {
-      if (this.away || client.status === 'ready') return;
-      this.away = true;
-      this.logger.warn({ err: errorForLog(error) }, 'Redis unreachable: protection in its degraded mode until it returns');
+      if (client.status === 'ready') return;
+      this.wentAway(error);
     });
-    client.on('ready', () => {
-      if (this.away) this.logger.log('Redis reachable again');
-      this.away = false;
-    });
+    // A new connection answered ioredis's ready check: Redis answers.
+    client.on('ready', () => this.answered());
     this.client = client as ProtectionRedis;
+  }
+
+  /** Whether requests may ask Redis: connected, and no command has gone unanswered since it last answered. */
+  get answering(): boolean {
+    return this.client?.status === 'ready' && !this.probe;
+  }
+
+  /** A store's command failed (a timeout: Redis slow or partitioned): stop asking it until a PING answers. */
+  unanswered(error: unknown): void {
+    if (!this.client || this.probe) return;
+    this.wentAway(error);
+    const ping = () => {
+      this.client!.ping().then(
+        () => this.answered(),
+        () => {
+          if (this.probe) this.probe = setTimeout(ping, PROBE_INTERVAL_MS);
+        },
+      );
+    };
+    this.probe = setTimeout(ping, PROBE_INTERVAL_MS);
   }
 
   /** A bad REDIS_URL or an unreachable Redis stops the start, like an unreachable database. */
@@ -67,6 +95,24 @@ export class RedisConnection implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopProbe();
     await this.client?.quit().catch(() => this.client?.disconnect());
+  }
+
+  private wentAway(error: unknown): void {
+    if (this.away) return;
+    this.away = true;
+    this.logger.warn({ err: errorForLog(error) }, 'Redis unreachable: protection in its degraded mode until it returns');
+  }
+
+  private answered(): void {
+    this.stopProbe();
+    if (this.away) this.logger.log('Redis reachable again');
+    this.away = false;
+  }
+
+  private stopProbe(): void {
+    if (this.probe) clearTimeout(this.probe);
+    this.probe = null;
   }
 }
