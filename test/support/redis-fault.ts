@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describeFaults, useFaultLab } from './fault-lab.js';
 import { protectionBackends, TEST_REDIS_URL } from './protection-backends.js';
-import { pause } from './session-load.js';
+import { pause, type SessionLoad } from './session-load.js';
 import type { ServiceProcess } from './service-process.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { waitUntil } from './webhooks.js';
@@ -28,8 +28,13 @@ export interface RedisFaultService {
   limited: Record<string, string>;
   probes: Probe[];
   ready: () => Promise<{ status: number; body: { status: string; checks: Record<string, unknown> } }>;
-  /** Stops the prober (also done after the file). */
-  stopProber: () => Promise<void>;
+  /**
+   * Restores Redis, waits until readiness says up, gives the shared counts 3 s, then stops the
+   * prober and `load`: when each happened.
+   */
+  restore: (load: SessionLoad) => Promise<{ restoredAt: number; recovered: number; loadStoppedAt: number }>;
+  /** The key's limit held: refusals between `from` and `to`, no 60 s admitting more than the limit, no 5xx or unanswered probe. */
+  expectLimitsHeld: (from: number, to: number) => void;
 }
 
 /**
@@ -91,7 +96,25 @@ export function useRedisFaultLab() {
         throw new Error(`${error.message}; the prober's answers: ${JSON.stringify(statuses)}`);
       },
     );
-    return { service, limited, probes, ready, stopProber };
+    const restore = async (load: SessionLoad) => {
+      await redisProxy.restore();
+      const restoredAt = Date.now();
+      const recovered = await waitUntil(
+        async () => (await ready()).body.checks.redis === 'up' && Date.now(),
+        'readiness to say Redis is up',
+        10_000,
+      );
+      await pause(3_000);
+      await stopProber();
+      await load.stop();
+      return { restoredAt, recovered, loadStoppedAt: Date.now() };
+    };
+    const expectLimitsHeld = (from: number, to: number) => {
+      expect(count(probes, (p) => p.status === 429, from, to)).toBeGreaterThan(0);
+      for (const { at } of probes) expect(count(probes, admitted, at, at + 60_000)).toBeLessThanOrEqual(PER_MINUTE);
+      expect(count(probes, (p) => p.status === 0 || p.status >= 500)).toBe(0);
+    };
+    return { service, limited, probes, ready, restore, expectLimitsHeld };
   };
 
   return {
