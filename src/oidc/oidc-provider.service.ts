@@ -7,9 +7,7 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
-import { clientMetadata } from './oidc-client-metadata.js';
-import { secretAad } from './oidc-client.js';
-import { OidcClientStore } from './oidc-client.store.js';
+import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary } from './oidc-library.js';
 import { OidcLoginRecords } from './oidc-login-records.js';
@@ -39,7 +37,7 @@ export class OidcProviderService {
 
   constructor(
     private readonly signingKeys: SigningKeysService,
-    private readonly clients: OidcClientStore,
+    private readonly clients: OidcClientCache,
     private readonly models: OidcModelStore,
     private readonly records: OidcLoginRecords,
     private readonly cipher: DataCipher,
@@ -87,7 +85,7 @@ export class OidcProviderService {
           store: this.models,
           cipher: this.cipher,
           clock: this.clock,
-          clients: { metadataOf: (clientId) => this.clientMetadataOf(clientId) },
+          clients: this.clients,
         }),
         findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token),
         pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
@@ -101,13 +99,6 @@ export class OidcProviderService {
     provider.on('server_error', (_ctx: unknown, error: Error) => this.logger.error({ err: error.message }, 'OpenID Provider error'));
     this.current = { kid: jwk.kid!, provider, checkedAt: now };
     return provider;
-  }
-
-  private async clientMetadataOf(clientId: string) {
-    const client = await this.clients.findByClientId(clientId);
-    if (!client) return undefined;
-    const secret = client.secretEnc ? this.cipher.decrypt(client.secretEnc, secretAad(client.id)) : undefined;
-    return clientMetadata(client, secret);
   }
 
   /**
