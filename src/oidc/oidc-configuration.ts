@@ -124,6 +124,10 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       // The phone channel and Freja over OpenID (docs/oidc.md, "CIBA").
       ciba: (input.ciba?.feature ?? { enabled: false }) as NonNullable<Configuration['features']>['ciba'],
     },
-    ttl: { ...OIDC_TTL, Grant: (_ctx, grant) => grantLifetime(grant), ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}) },
+    ttl: {
+      ...OIDC_TTL,
+      Grant: (_ctx, grant) => grantLifetime(grant),
+      ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}),
+    },
   };
 }

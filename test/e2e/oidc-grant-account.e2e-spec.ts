@@ -91,13 +91,13 @@ describe("The login's account in its grant", () => {
   it('should keep the claims in the grant, encrypted, with no record beside it, for the hour of the login', async () => {
     const subject = randomUUID();
     const grant = await saveLoginGrant(provider, { scope: SCOPE, account: accountOf(subject) });
-    const row = await rowOf('Grant', grant.jti!);
+    const row = await rowOf('Grant', grant.jti);
     expect(row.payload_enc.toString('latin1')).not.toMatch(/Andersson|198001019802/);
     expect(Math.round((row.expires_at.getTime() - Date.now()) / 1000)).toBeGreaterThan(HOUR - 60);
     expect(Math.round((row.expires_at.getTime() - Date.now()) / 1000)).toBeLessThanOrEqual(HOUR);
-    expect(await rowOf('EidgwAccount', grant.jti!)).toBeUndefined();
+    expect(await rowOf('EidgwAccount', grant.jti)).toBeUndefined();
 
-    const { idToken, userinfo: info } = await claimsOf(grant.jti!, subject);
+    const { idToken, userinfo: info } = await claimsOf(grant.jti, subject);
     const person = {
       sub: expect.any(String),
       name: 'Anna Andersson',
@@ -115,13 +115,13 @@ describe("The login's account in its grant", () => {
 
   it('should keep a grant with offline_access as long as its refresh token, 14 days', async () => {
     const grant = await saveLoginGrant(provider, { scope: `${SCOPE} offline_access`, account: accountOf(randomUUID()) });
-    const row = await rowOf('Grant', grant.jti!);
+    const row = await rowOf('Grant', grant.jti);
     expect(Math.round((row.expires_at.getTime() - Date.now()) / 1000 / HOUR)).toBe(14 * 24);
   });
 
   it('should give a grant written before the change the same claims from its own record', async () => {
     const subject = randomUUID();
-    const current = await claimsOf((await saveLoginGrant(provider, { scope: SCOPE, account: accountOf(subject) })).jti!, subject);
+    const current = await claimsOf((await saveLoginGrant(provider, { scope: SCOPE, account: accountOf(subject) })).jti, subject);
     const legacyGrantId = await legacyGrant(subject, true);
     const legacy = await claimsOf(legacyGrantId, subject);
     expect(legacy.idToken).toEqual({ ...current.idToken, jti: legacy.idToken.jti });

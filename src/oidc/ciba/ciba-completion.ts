@@ -7,7 +7,7 @@ import { TeamsService } from '../../teams/teams.service.js';
 import { AMR } from '../oidc-acr.js';
 import { personKeyOf, personSubject } from '../oidc-claims.js';
 import { OidcClientStore } from '../oidc-client.store.js';
-import { saveLoginGrant, type LoginGrant } from '../oidc-login-grant.js';
+import { saveLoginGrant } from '../oidc-login-grant.js';
 import { clientPrincipal } from '../oidc-principal.js';
 import { OidcProviderService } from '../oidc-provider.service.js';
 import { CibaRecords, type CibaLink } from './ciba-records.js';
@@ -79,7 +79,7 @@ export class CibaCompletion {
     const userSignature = link.operation === 'sign' ? await this.signatureOf(principal, link.sessionId) : undefined;
     const grant = await saveLoginGrant(provider, {
       scope: request.scope ?? 'openid',
-      claims: request.claims as LoginGrant['claims'],
+      claims: request.claims,
       account: {
         clientId: client.clientId,
         subject: accountId,
