@@ -116,14 +116,14 @@ describe("The login's account in its grant", () => {
   it('should erase the grant, and the claims in it, when a token of the login is revoked', async () => {
     const subject = randomUUID();
     const grant = await saveLoginGrant(provider, { scope: SCOPE, account: accountOf(subject) });
-    const { accessToken } = await claimsOf(grant.jti!, subject);
+    const { accessToken } = await claimsOf(grant.jti, subject);
     await e2e.http
       .post('/oidc/token/revocation')
       .auth(client.clientId, client.clientSecret)
       .type('form')
       .send({ token: accessToken, token_type_hint: 'access_token' })
       .expect(200);
-    expect(await rowOf('Grant', grant.jti!)).toBeUndefined();
+    expect(await rowOf('Grant', grant.jti)).toBeUndefined();
   });
 
   it('should keep a grant with offline_access as long as its refresh token, 14 days', async () => {
