@@ -92,9 +92,12 @@ export class OidcModelStore {
     await this.dataSource.query(`DELETE FROM oidc_models WHERE model = $1 AND id = $2`, [model, id]);
   }
 
-  /** A grant's codes and tokens of every model go together (a revoked grant, a code used twice). */
+  /**
+   * A grant's codes and tokens of every model go together (a revoked token, a revoked grant, a code
+   * used twice), and the grant with them: it carries the login's claims (docs/oidc.md, "State").
+   */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM oidc_models WHERE grant_id = $1`, [grantId]);
+    await this.dataSource.query(`DELETE FROM oidc_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [grantId]);
   }
 
   /** Deletes expired rows in batches, so one purge never holds a long lock; answers how many went. */
