@@ -9,6 +9,8 @@ export class RedisApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy
   private subscriber: Redis | null = null;
   private publisher: Redis | null = null;
   private subscribed = false;
+  /** One error line per outage: ioredis reports every failed reconnection (every few hundred ms). */
+  private failing = false;
 
   constructor(
     private readonly url: string,
@@ -36,6 +38,7 @@ export class RedisApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy
     });
     // ioredis subscribes again after a reconnect; changes missed meanwhile are unknown, so the cache starts over.
     subscriber.on('ready', () => {
+      this.failing = false;
       void subscriber.subscribe(this.channel).then(
         () => {
           this.subscribed = true;
@@ -50,7 +53,11 @@ export class RedisApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy
       this.changed(null);
       this.logger.warn('The API key change feed was lost; keys are not cached until it is back');
     });
-    subscriber.on('error', (error: Error) => this.logger.error({ err: error }, 'API key change feed error'));
+    subscriber.on('error', (error: Error) => {
+      if (this.failing) return;
+      this.failing = true;
+      this.logger.error({ err: error }, 'API key change feed error');
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
