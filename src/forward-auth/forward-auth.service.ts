@@ -5,6 +5,7 @@ import { credentialFrom } from '../auth/credentials.js';
 import { PrincipalAuthenticator } from '../auth/principal-authenticator.js';
 import type { Principal } from '../common/access/principal.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
+import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { forwardAuthConfig, type ForwardAuthConfig } from '../config/forward-auth.config.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { assertCleanInput } from '../protection/input-guard/input-guard-refusal.js';
@@ -73,7 +74,12 @@ export class ForwardAuthService {
     // 6. The key's limits count these requests like any other.
     const headers = identityHeaders(principal);
     if (principal.kind === 'apiKey') {
-      const decision = await this.rateLimits.consume(principal.apiKey, clientIp);
+      // Our database away: the upstream does not need it, so its requests go through uncounted, as on any
+      // failure of the limits' store (docs/protection.md, "When the store fails").
+      const decision = await this.rateLimits.consume(principal.apiKey, clientIp).catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) return null;
+        throw error;
+      });
       if (decision && !decision.accepted) throw rateLimitRefusal(decision);
       if (decision) Object.assign(headers, decision.headers);
     }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ApiKey } from '../../api-keys/api-key.entity.js';
 import { Clock } from '../../common/clock/clock.js';
+import { isDatabaseUnavailable } from '../../database/database-unavailable.js';
 import { clientAddressOf } from '../client-address.js';
 import { QuotaStore, type KeyLimits } from './quota.store.js';
 import { decideRateLimit, type RateLimitDecision } from './rate-limit-decision.js';
@@ -25,6 +26,10 @@ export class RateLimitsService {
       const usage = await this.store.consume(apiKey.id, clientAddressOf(ip), now, limits);
       return decideRateLimit(limits, usage, now);
     } catch (error) {
+      // Our own database away or hung (the PostgreSQL store): the request's own work needs it too, so it
+      // answers 503 now, not after one more statement's deadline (docs/reliability.md). Forward
+      // authentication, whose upstreams do not need our database, admits instead.
+      if (isDatabaseUnavailable(error)) throw error;
       // Fail open, as Kong and Envoy do by default: a store outage must not refuse every paying client.
       this.logger.error({ err: error }, 'Rate limit check failed; request let through');
       return null;
