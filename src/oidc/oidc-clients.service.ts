@@ -10,7 +10,7 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { CreateOidcClientDto, UpdateOidcClientDto } from './dto/create-oidc-client.dto.js';
 import { secretAad, type OidcClient } from './oidc-client.js';
 import { clientProblems } from './oidc-client-rules.js';
-import { OidcClientStore } from './oidc-client.store.js';
+import { OidcClientStore, type OidcClientChanges } from './oidc-client.store.js';
 
 const newSecret = () => randomBytes(32).toString('base64url');
 
@@ -67,7 +67,7 @@ export class OidcClientsService {
 
   async update(teamId: string, id: string, body: UpdateOidcClientDto) {
     const current = await this.find(teamId, id);
-    const changes: Partial<OidcClient> = {
+    const changes: OidcClientChanges = {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.redirectUris !== undefined ? { redirectUris: body.redirectUris } : {}),
       ...(body.postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris: body.postLogoutRedirectUris } : {}),
