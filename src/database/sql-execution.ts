@@ -21,10 +21,10 @@ export function postgresPool(dataSource: DataSource): Pool {
  */
 export async function execute<Row extends QueryResultRow>(db: Db, text: string, values: unknown[], prepare = false): Promise<QueryResult<Row>> {
   const manager = db instanceof DataSource ? db.manager : db;
-  const { logger } = manager.connection;
+  const { logger } = manager.dataSource;
   const runner = manager.queryRunner;
   if (runner?.isReleased) throw new Error('The transaction of this EntityManager has ended');
-  const client: Pool | PoolClient = runner ? ((await runner.connect()) as PoolClient) : postgresPool(manager.connection);
+  const client: Pool | PoolClient = runner ? ((await runner.connect()) as PoolClient) : postgresPool(manager.dataSource);
   logger.logQuery(text, values);
   try {
     return await client.query<Row>(prepare ? { name: statementName(text), text, values } : { text, values });
