@@ -5,7 +5,6 @@ import { execute, type Db } from './sql-execution.js';
 // PostgreSQL takes at most 65,535 parameters per statement.
 const MAX_PARAMETERS = 60_000;
 
-
 /**
  * Multi-row INSERT statements for one entity, built from TypeORM's column metadata and values
  * converted by its driver, as its insert() would write them. Every insertable column is written, so

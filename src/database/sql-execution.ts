@@ -19,7 +19,12 @@ export function postgresPool(dataSource: DataSource): Pool {
  * one name always means one statement. (A pooler in transaction mode needs protocol-level prepared
  * statements for this: PgBouncer 1.21 or later, docs/operations.md.)
  */
-export async function execute<Row extends QueryResultRow>(db: Db, text: string, values: unknown[], prepare = false): Promise<QueryResult<Row>> {
+export async function execute<Row extends QueryResultRow>(
+  db: Db,
+  text: string,
+  values: unknown[],
+  prepare = false,
+): Promise<QueryResult<Row>> {
   const manager = db instanceof DataSource ? db.manager : db;
   const { logger } = manager.dataSource;
   const runner = manager.queryRunner;

@@ -22,7 +22,15 @@ export interface ModelRow {
 type Stored = { payload_enc: Buffer; consumed_at: Date | null };
 
 const upsertSql = statement<
-  [model: string, id: string, payloadEnc: Buffer, grantId: string | null, uid: string | null, userCode: string | null, expiresAt: Date | null]
+  [
+    model: string,
+    id: string,
+    payloadEnc: Buffer,
+    grantId: string | null,
+    uid: string | null,
+    userCode: string | null,
+    expiresAt: Date | null,
+  ]
 >(
   `INSERT INTO oidc_models (model, id, payload_enc, grant_id, uid, user_code, expires_at)
    VALUES ($1, $2, $3, $4, $5, $6, $7)

@@ -26,7 +26,10 @@ const replaceCodeSql = statement<
 const throttleSql = statement<[userGuid: string], { issued_at: Date; locked_until: Date | null }>(
   `SELECT issued_at, locked_until FROM otp_challenges WHERE user_guid = $1`,
 );
-const countTrySql = statement<[userGuid: string, teamId: string | null, now: Date, maxAttempts: number], { code_hmac: Buffer; attempts: number }>(
+const countTrySql = statement<
+  [userGuid: string, teamId: string | null, now: Date, maxAttempts: number],
+  { code_hmac: Buffer; attempts: number }
+>(
   `UPDATE otp_challenges SET attempts = attempts + 1
     WHERE user_guid = $1 AND ($2::uuid IS NULL OR team_id = $2) AND code_hmac IS NOT NULL AND used_at IS NULL
       AND expires_at > $3 AND attempts < $4 AND (locked_until IS NULL OR locked_until <= $3)

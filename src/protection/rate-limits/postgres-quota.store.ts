@@ -6,7 +6,15 @@ import { QuotaStore, type KeyLimits, type MonthUsage, type QuotaUsage } from './
 
 // Every limited request that no local allowance admits: prepared.
 const consumeQuota = statement<
-  [apiKeyId: string, address: string, now: Date, perMinute: number, monthly: number, addresses: number, blockWanted: number],
+  [
+    apiKeyId: string,
+    address: string,
+    now: Date,
+    perMinute: number | null,
+    monthly: number | null,
+    addresses: number | null,
+    blockWanted: number,
+  ],
   {
     accepted: boolean;
     recent_count: number;
