@@ -5,10 +5,8 @@ import type { Session } from './session.entity.js';
 
 type Status = Session['status'];
 
-// Every poll that finds its session due (docs/performance.md): prepared.
 export const claimForCollectSql = statement<[id: string, now: Date, dueBefore: Date]>(
   `UPDATE sessions SET last_collected_at = $2 WHERE id = $1 AND status = 'pending' AND last_collected_at <= $3`,
-  { prepare: true },
 );
 // The collector's batch: prepared, it runs every interval on every replica.
 export const claimDueSql = statement<
