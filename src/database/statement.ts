@@ -1,4 +1,4 @@
-import { execute, type Db } from './sql-execution.js';
+import { execute, type Db, type Rows } from './sql-execution.js';
 
 type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 /** A row as a statement answers it: its snake_case columns as camelCase properties. */
@@ -6,12 +6,6 @@ export type Camelized<Row> = { [K in keyof Row as Camel<K & string>]: Row[K] };
 
 /** The row a statement answers, for the signatures of the methods that hand it on. */
 export type RowOf<S> = S extends Statement<never[], infer Row> ? Camelized<Row> : never;
-
-export interface StatementResult<Row> {
-  rows: Row[];
-  /** Rows the statement changed (UPDATE, DELETE, INSERT) or answered (SELECT). */
-  rowCount: number;
-}
 
 const defined = new Set<string>();
 
@@ -35,9 +29,9 @@ export class Statement<Params extends unknown[], Row extends object> {
     registerStatement(sql);
   }
 
-  async run(db: Db, ...params: Params): Promise<StatementResult<Camelized<Row>>> {
+  async run(db: Db, ...params: Params): Promise<Rows<Camelized<Row>>> {
     const result = await execute<Record<string, unknown>>(db, this.sql, params, this.prepared);
-    return { rows: result.rows.map((row) => camelize(row) as Camelized<Row>), rowCount: result.rowCount ?? 0 };
+    return { rows: result.rows.map((row) => camelize(row) as Camelized<Row>), rowCount: result.rowCount };
   }
 }
 
