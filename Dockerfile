@@ -8,6 +8,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
+# The build's last step packs the embedded database's migrated seed (docs/performance.md, "Start-up").
+COPY scripts/build-embedded-seed.mjs ./scripts/
 # The team console's front-end, built by Vite into dist/console (docs/console.md).
 COPY console ./console
 RUN npm run build && npm prune --omit=dev

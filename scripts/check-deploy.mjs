@@ -170,8 +170,10 @@ function checkDashboard() {
     }
   }
   const exported = exportedMetricNames();
-  const missing = [...queried].filter((name) => !exported.has(name));
-  return { queried: queried.size, missing };
+  // A panel over a name the service does not export stays empty without a word: the dashboard once
+  // queried the session metrics without their `eid_` prefix.
+  for (const name of queried) if (!exported.has(name)) fail(where, `queries ${name}, which the service does not export`);
+  return { queried: queried.size };
 }
 
 const PROMQL_WORDS = new Set([
@@ -232,8 +234,6 @@ for (const problem of problems) console.error(`✗ ${problem}`);
 console.log(
   `Kubernetes manifests: API schemas (kubernetes-models) and cross-references; compose.yaml: Compose Specification schema and references; Caddyfile: ${caddy}.`,
 );
-console.log(
-  `Dashboard: ${dashboard.queried} metrics queried${dashboard.missing.length ? `; not exported by the service yet: ${dashboard.missing.join(', ')}` : ', all exported'}.`,
-);
+console.log(`Dashboard: ${dashboard.queried} metrics queried, each checked against the names the service exports.`);
 console.log(problems.length ? `${problems.length} problem(s)` : 'deploy/: no problems found');
 process.exitCode = problems.length ? 1 : 0;

@@ -5,15 +5,14 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup.js';
 import { validatedEnv } from '../../src/config/env.validation.js';
-import { OIDC_TTL } from '../../src/oidc/oidc-configuration.js';
-import { OidcLoginRecords } from '../../src/oidc/oidc-login-records.js';
+import { saveLoginGrant } from '../../src/oidc/oidc-login-grant.js';
 import { OidcProviderService } from '../../src/oidc/oidc-provider.service.js';
 import { CODE_CHALLENGE, type CodeInit, inBatches, REDIRECT_URI, SCOPE, serveMints } from './mint.js';
 
 /**
  * The service as src/main.ts starts it (one process), plus the bench's way to finish logins without an
- * e-ID: a grant, the login's account record and a code, written as OidcInteractionsService.done writes
- * them. Minting happens between measurements; only the HTTP requests are measured.
+ * e-ID: a grant carrying the login's account (saveLoginGrant, as OidcInteractionsService.done writes
+ * it) and a code. Minting happens between measurements; only the HTTP requests are measured.
  */
 const env = validatedEnv();
 const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(env), { bufferLogs: true });
@@ -21,7 +20,6 @@ await configureApp(app, { shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT });
 await app.listen({ port: env.PORT, host: '127.0.0.1' });
 
 const oidc = app.get(OidcProviderService);
-const records = app.get(OidcLoginRecords);
 const clientId = process.env.BENCH_CLIENT_ID!;
 
 serveMints(async (count) => {
@@ -29,12 +27,10 @@ serveMints(async (count) => {
   const client = (await provider.Client.find(clientId))!;
   return inBatches(count, 10, async () => {
     const accountId = randomUUID();
-    const grant = new provider.Grant({ accountId, clientId });
-    grant.addOIDCScope(SCOPE);
-    const grantId = await grant.save();
-    await records.saveAccount(
-      grantId,
-      {
+    // The same code as OidcInteractionsService.done: a grant carrying the login's account.
+    const grant = await saveLoginGrant(provider, {
+      scope: SCOPE,
+      account: {
         clientId,
         subject: accountId,
         user: { name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson', birthdate: '1980-01-01' },
@@ -42,14 +38,13 @@ serveMints(async (count) => {
         acr: 'urn:eidgw:simulator',
         personalNumberClaim: null,
       },
-      OIDC_TTL.Session,
-    );
+    });
     const authTime = Math.floor(Date.now() / 1000);
     // @types/oidc-provider still requires v8's `gty`, which v9 no longer has.
     const code = new provider.AuthorizationCode({
       accountId,
       client,
-      grantId,
+      grantId: grant.jti,
       scope: SCOPE,
       redirectUri: REDIRECT_URI,
       codeChallenge: CODE_CHALLENGE,

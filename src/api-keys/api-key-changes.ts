@@ -1,7 +1,9 @@
 /**
- * Tells every replica that an API key changed (revoked, blocked), so each drops its cached copy
- * within a second (docs/security.md, the key cache): PostgreSQL LISTEN/NOTIFY by default, Redis
- * pub/sub when REDIS_URL is set.
+ * Tells every replica that an API key changed (revoked, blocked), or an OIDC client (changed, its
+ * secret rotated, deleted; its `client_id`), so each drops its cached copy within a second
+ * (docs/security.md, the key cache; docs/oidc.md, "Registering a client"): PostgreSQL LISTEN/NOTIFY
+ * by default, Redis pub/sub when REDIS_URL is set. An API key's id is a UUID and a client_id starts
+ * with `eidc_`, so one feed serves both caches.
  *
  * `generation` moves on every change heard and whenever the feed is (re)connected or lost. A lookup
  * reads it before asking the database and caches its answer only if it has not moved and the feed
@@ -9,7 +11,7 @@
  */
 export abstract class ApiKeyChanges {
   private generationCount = 0;
-  private listener: ((apiKeyId: string | null) => void) | null = null;
+  private readonly listeners: ((id: string | null) => void)[] = [];
 
   get generation(): number {
     return this.generationCount;
@@ -18,20 +20,20 @@ export abstract class ApiKeyChanges {
   /** True while changes from other replicas are heard; the cache is used only then. */
   abstract get live(): boolean;
 
-  /** Announces a committed change of the key to every replica, this one included. */
-  abstract publish(apiKeyId: string): Promise<void>;
+  /** Announces a committed change of the key (or client) to every replica, this one included. */
+  abstract publish(id: string): Promise<void>;
 
   /** Starts hearing changes (on first use: the command line never needs to). */
   abstract listen(): void;
 
-  /** `apiKeyId` null: anything may have changed (the feed was lost or came back). */
-  onChange(listener: (apiKeyId: string | null) => void): void {
-    this.listener = listener;
+  /** `id` null: anything may have changed (the feed was lost or came back). */
+  onChange(listener: (id: string | null) => void): void {
+    this.listeners.push(listener);
   }
 
-  protected changed(apiKeyId: string | null): void {
+  protected changed(id: string | null): void {
     this.generationCount++;
-    this.listener?.(apiKeyId);
+    for (const listener of this.listeners) listener(id);
   }
 }
 

@@ -6,6 +6,7 @@ import { databaseConfig } from '../config/database.config.js';
 import { protectionConfig } from '../config/protection.config.js';
 import { TeamsModule } from '../teams/teams.module.js';
 import { ApiKey } from './api-key.entity.js';
+import { ApiKeyChanges } from './api-key-changes.js';
 import { apiKeyChangesProvider } from './api-key-changes.provider.js';
 import { ApiKeyLastUseFlushJob } from './api-key-last-use-flush.job.js';
 import { ApiKeyLastUseService } from './api-key-last-use.service.js';
@@ -23,6 +24,6 @@ import { ApiKeysService } from './api-keys.service.js';
   ],
   controllers: [ApiKeysController],
   providers: [ApiKeysService, apiKeyChangesProvider, ApiKeyLastUseStore, ApiKeyLastUseService, ApiKeyLastUseFlushJob],
-  exports: [ApiKeysService, ApiKeyLastUseService],
+  exports: [ApiKeysService, ApiKeyLastUseService, ApiKeyChanges],
 })
 export class ApiKeysModule {}

@@ -30,6 +30,7 @@ import { UsersService } from '../users/users.service.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { WebhookEndpointStore } from '../webhooks/webhook-endpoint.store.js';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.js';
+import { OidcClientCache } from '../oidc/oidc-client-cache.js';
 import { OidcClientStore } from '../oidc/oidc-client.store.js';
 import { OidcClientsService } from '../oidc/oidc-clients.service.js';
 
@@ -67,6 +68,7 @@ import { OidcClientsService } from '../oidc/oidc-clients.service.js';
     AuditStore,
     AuditLog,
     OidcClientStore,
+    OidcClientCache,
     OidcClientsService,
   ],
 })

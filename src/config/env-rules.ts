@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 
@@ -30,6 +31,26 @@ export const durationList = (fallback: string) =>
 
 export const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 export const optionalText = z.string().min(1).optional();
+
+/**
+ * A variable naming a file that is read and parsed with the rest of the environment, so a bad file stops
+ * the start before anything connects; unset, `empty`. Problems name the variable, never the content.
+ */
+export const fileVariable = <T>(empty: T, parse: (text: string) => { value: T } | { problems: string[] }) =>
+  optionalText.transform((path, ctx): T => {
+    if (!path) return empty;
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `the file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      return z.NEVER;
+    }
+    const parsed = parse(text);
+    if ('value' in parsed) return parsed.value;
+    for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  });
 
 /** What a fragment's cross-checks see beside its own variables. */
 export interface EnvContext {

@@ -1,4 +1,5 @@
-import { ConfigValidationError, validatedEnv, validateEnv } from './env.validation.js';
+import { problemsOf } from '../../test/support/env-problems.js';
+import { validatedEnv, validateEnv } from './env.validation.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 // What production refuses (docs/security.md), each on top of an otherwise complete production configuration.
@@ -30,16 +31,6 @@ const PRODUCTION_REFUSALS: Array<[Record<string, string | undefined>, string]> =
   [{ OTP_DELIVERY: 'http', OTP_HTTP_URL: 'http://sms.example/send' }, 'OTP_HTTP_URL'],
   [{ SMTP_URL: 'smtp://mail' }, 'SMTP_URL'],
 ];
-
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    validateEnv(env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigValidationError) return error.problems;
-    throw error;
-  }
-}
 
 describe(validateEnv.name, () => {
   it('should give the documented defaults for an empty environment', () => {

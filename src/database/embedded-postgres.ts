@@ -1,6 +1,8 @@
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -42,6 +44,19 @@ export function isEmbeddedDatabaseServing(dataDir: string): Promise<boolean> {
   });
 }
 
+/** Where `npm run build` leaves the seed (src/database/embedded-seed.ts): dist/embedded, beside dist/src. */
+export const EMBEDDED_SEED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'embedded', 'pgdata.tar.gz');
+
+/**
+ * The packed, migrated data directory for a first start, when the build made one: unpacking it costs a
+ * fraction of initdb and the migrations (docs/performance.md, "Start-up"). A folder that already holds
+ * a database, or a run from the sources without a build, starts as before.
+ */
+async function seedFor(pgdata: string, seed: string): Promise<Blob | undefined> {
+  if (existsSync(join(pgdata, 'PG_VERSION')) || !existsSync(seed)) return undefined;
+  return new Blob([await readFile(seed)]);
+}
+
 /**
  * PostgreSQL in-process (PGlite) for `npm start` on a machine with nothing installed.
  *
@@ -61,7 +76,7 @@ export class EmbeddedPostgres {
     return embeddedDatabaseUrl(this.dataDir);
   }
 
-  static async open(dataDir: string): Promise<EmbeddedPostgres> {
+  static async open(dataDir: string, seed = EMBEDDED_SEED): Promise<EmbeddedPostgres> {
     const path = socketPath(dataDir);
     if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
       throw new Error(`DATA_DIR is too long for the embedded database's Unix socket (${path}); choose a shorter path.`);
@@ -78,7 +93,7 @@ export class EmbeddedPostgres {
     const pgdata = join(dataDir, 'pgdata');
     await mkdir(pgdata, { recursive: true, mode: 0o700 });
     await chmod(pgdata, 0o700);
-    const db = await PGlite.create({ dataDir: pgdata });
+    const db = await PGlite.create({ dataDir: pgdata, loadDataDir: await seedFor(pgdata, seed) });
     const server = new PGLiteSocketServer({ db, path, maxConnections: MAX_CONNECTIONS });
     try {
       await server.start();

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { API_KEY_SCOPES } from '../api-keys/api-key.entity.js';
 import type { EndpointAccess } from '../auth/access-checks.js';
+import { fileVariable } from '../config/env-rules.js';
 
 // The route policy of forward authentication (docs/forward-auth.md, "The route policy"): which of a
 // gateway's routes exist, and who may call them. What it does not list is refused.
@@ -84,20 +84,7 @@ function describe(raw: unknown): string {
  * `FORWARD_AUTH_POLICY` as an environment variable: the path of the policy file, read and validated with
  * the rest of the environment, so a bad file stops the start before anything connects. Unset: no route.
  */
-export const routePolicyFile = z
-  .string()
-  .optional()
-  .transform((path, ctx): PolicyRoute[] => {
-    if (!path) return [];
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
-      return z.NEVER;
-    }
-    const parsed = parseRoutePolicy(text);
-    if ('routes' in parsed) return parsed.routes;
-    for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
-    return z.NEVER;
-  });
+export const routePolicyFile = fileVariable<PolicyRoute[]>([], (text) => {
+  const parsed = parseRoutePolicy(text);
+  return 'routes' in parsed ? { value: parsed.routes } : parsed;
+});

@@ -10,6 +10,7 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { CreateOidcClientDto, UpdateOidcClientDto } from './dto/create-oidc-client.dto.js';
 import { secretAad, type OidcClient } from './oidc-client.js';
 import { clientProblems } from './oidc-client-rules.js';
+import { OidcClientCache } from './oidc-client-cache.js';
 import { OidcClientStore, type OidcClientChanges } from './oidc-client.store.js';
 
 const newSecret = () => randomBytes(32).toString('base64url');
@@ -19,6 +20,7 @@ const newSecret = () => randomBytes(32).toString('base64url');
 export class OidcClientsService {
   constructor(
     private readonly store: OidcClientStore,
+    private readonly cache: OidcClientCache,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
@@ -87,6 +89,7 @@ export class OidcClientsService {
     const updated = { ...current, ...changes };
     this.assertValid(updated);
     await this.store.update(id, teamId, changes);
+    await this.cache.changed(current.clientId);
     return this.view(updated);
   }
 
@@ -94,10 +97,11 @@ export class OidcClientsService {
   async remove(teamId: string, id: string) {
     const removed = isUuid(id) ? await this.store.delete(id, teamId) : undefined;
     if (!removed) throw new DomainException('not_found', 'No such OIDC client.');
+    await this.cache.changed(removed.clientId);
     return this.view(removed);
   }
 
-  /** A new secret replaces the old one at once: the client's configuration must change with it. */
+  /** A new secret replaces the old one at once (on every replica within a second): the client's configuration must change with it. */
   async rotateSecret(teamId: string, id: string) {
     const client = await this.find(teamId, id);
     if (!client.tokenEndpointAuthMethod.startsWith('client_secret_')) {
@@ -106,6 +110,7 @@ export class OidcClientsService {
     const secret = newSecret();
     const updatedAt = this.clock.now();
     await this.store.update(id, teamId, { secretEnc: this.cipher.encrypt(secret, secretAad(id)), updatedAt });
+    await this.cache.changed(client.clientId);
     return { ...this.view({ ...client, updatedAt }), clientSecret: secret };
   }
 

@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import type { AdapterFactory, Configuration, FindAccount } from 'oidc-provider';
+import type { AdapterFactory, Configuration, FindAccount, Grant } from 'oidc-provider';
 import { ACR_VALUES } from './oidc-acr.js';
 import { scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
@@ -14,11 +14,18 @@ export const OIDC_TTL = {
   // An e-ID login takes a few minutes at most; the page must outlive a session (SESSION_TTL).
   Interaction: 900,
   Session: 3600,
-  Grant: 14 * 24 * 3600,
   RefreshToken: 14 * 24 * 3600,
   PushedAuthorizationRequest: 120,
   BackchannelAuthenticationRequest: 600,
 } as const;
+
+/**
+ * A grant carries its login's claims (docs/oidc.md, "State"), so it lives only as long as a token of
+ * the login may ask for them: the session's hour, or the refresh token's 14 days with offline_access.
+ */
+export function grantLifetime(grant: Grant): number {
+  return (grant.openid?.scope ?? '').split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session;
+}
 
 export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment'] as const;
 
@@ -117,6 +124,10 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       // The phone channel and Freja over OpenID (docs/oidc.md, "CIBA").
       ciba: (input.ciba?.feature ?? { enabled: false }) as NonNullable<Configuration['features']>['ciba'],
     },
-    ttl: { ...OIDC_TTL, ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}) },
+    ttl: {
+      ...OIDC_TTL,
+      Grant: (_ctx, grant) => grantLifetime(grant),
+      ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}),
+    },
   };
 }

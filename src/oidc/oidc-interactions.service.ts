@@ -14,6 +14,7 @@ import { personKeyOf, personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
+import { saveLoginGrant, type LoginGrant } from './oidc-login-grant.js';
 import { loginStartFor } from './oidc-login-start.js';
 import { OidcLoginRecords, type InteractionLogin } from './oidc-login-records.js';
 import { clientPrincipal } from './oidc-principal.js';
@@ -100,24 +101,16 @@ export class OidcInteractionsService {
       personSubject(this.oidc.personSubjectKey, client.environment, personKeyOf(view.user)),
     );
     const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
-    const provider = await this.oidc.provider();
-    const grant = new provider.Grant({ accountId, clientId: client.clientId });
-    grant.addOIDCScope(scope);
-    // A payment's details are granted as approved; the token response names them (docs/oidc.md, "Payment").
-    if (login.operation === 'payment' && typeof details.params.authorization_details === 'string') {
-      for (const detail of JSON.parse(details.params.authorization_details) as AuthorizationDetail[]) grant.addRar(detail);
-    }
-    const claims =
-      typeof details.params.claims === 'string'
-        ? (JSON.parse(details.params.claims) as Record<string, Record<string, unknown> | undefined>)
-        : {};
-    const requestedClaims = [...Object.keys(claims.id_token ?? {}), ...Object.keys(claims.userinfo ?? {})];
-    if (requestedClaims.length) grant.addOIDCClaims(requestedClaims);
-    const grantId = await grant.save();
-    // The login's claims, by its grant: every token of this login (and only of it) reads them.
-    await this.records.saveAccount(
-      grantId,
-      {
+    // The login's claims ride in its grant: every token of this login (and only of it) reads them.
+    const grant = await saveLoginGrant(await this.oidc.provider(), {
+      scope,
+      claims: typeof details.params.claims === 'string' ? (JSON.parse(details.params.claims) as LoginGrant['claims']) : undefined,
+      // A payment's details are granted as approved; the token response names them (docs/oidc.md, "Payment").
+      rar:
+        login.operation === 'payment' && typeof details.params.authorization_details === 'string'
+          ? (JSON.parse(details.params.authorization_details) as AuthorizationDetail[])
+          : undefined,
+      account: {
         clientId: client.clientId,
         subject: accountId,
         user: view.user,
@@ -127,12 +120,11 @@ export class OidcInteractionsService {
         acr: login.acr,
         personalNumberClaim: client.personalNumberClaim,
       },
-      scope.split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session,
-    );
+    });
     const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await this.finish(request, reply, {
       login: { accountId, acr: login.acr, amr: [AMR[login.provider] ?? login.provider], ts: Math.floor(completedAt / 1000) },
-      consent: { grantId },
+      consent: { grantId: grant.jti },
     });
     return true;
   }

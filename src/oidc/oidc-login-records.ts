@@ -17,7 +17,7 @@ export interface InteractionLogin {
   operation?: EidOperation;
 }
 
-/** An account as findAccount reads it: the login's claims and the client's plain personal number name. */
+/** What one login proved, as its grant carries it: the login's claims and the client's plain personal number name. */
 export interface StoredAccount extends OidcAccount {
   acr: string;
   personalNumberClaim: string | null;
@@ -25,7 +25,9 @@ export interface StoredAccount extends OidcAccount {
 
 // Our own records beside oidc-provider's models, in the same table under names the library never uses.
 const LOGIN = 'EidgwInteractionLogin';
-const ACCOUNT = 'EidgwAccount';
+// Where grants written before the account moved into the grant find it (docs/oidc.md, "State"); none is
+// written any more, and the last expires 14 days after the release that moved it.
+const LEGACY_ACCOUNT = 'EidgwAccount';
 const aad = (model: string, id: string) => `oidc_models:${model}:${id}`;
 
 /** What our login interaction keeps between requests (docs/oidc.md, "State"), encrypted like the provider's models. */
@@ -45,22 +47,17 @@ export class OidcLoginRecords {
     return this.get(LOGIN, uid);
   }
 
-  /** Kept while a token of the login may still ask for its claims: the refresh token's life with offline_access. */
-  saveAccount(grantId: string, account: StoredAccount, ttlSeconds: number): Promise<void> {
-    // Filed under its grant too: revoking the grant (a revoked token, a code used twice) erases it.
-    return this.put(ACCOUNT, grantId, account, ttlSeconds, grantId);
+  /** The account of a grant written before grants carried it (filed under its grant, so revoking the grant erased it). */
+  findLegacyAccount(grantId: string): Promise<StoredAccount | undefined> {
+    return this.get(LEGACY_ACCOUNT, grantId);
   }
 
-  findAccount(grantId: string): Promise<StoredAccount | undefined> {
-    return this.get(ACCOUNT, grantId);
-  }
-
-  private async put(model: string, id: string, value: unknown, ttlSeconds: number, grantId: string | null = null): Promise<void> {
+  private async put(model: string, id: string, value: unknown, ttlSeconds: number): Promise<void> {
     await this.store.upsert({
       model,
       id,
       payloadEnc: this.cipher.encryptJson(value, aad(model, id)),
-      grantId,
+      grantId: null,
       uid: null,
       userCode: null,
       expiresAt: new Date(this.clock.nowMs() + ttlSeconds * 1000),

@@ -56,7 +56,7 @@ const consumeSql = statement<[model: string, id: string, now: Date]>(
   `UPDATE oidc_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`,
 );
 const destroySql = statement<[model: string, id: string]>(`DELETE FROM oidc_models WHERE model = $1 AND id = $2`);
-const revokeByGrantSql = statement<[grantId: string]>(`DELETE FROM oidc_models WHERE grant_id = $1`);
+const revokeByGrantSql = statement<[grantId: string]>(`DELETE FROM oidc_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`);
 const purgeExpiredSql = statement<[now: Date, batchSize: number]>(
   `DELETE FROM oidc_models WHERE ctid IN (
      SELECT ctid FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= $1 LIMIT $2)`,
@@ -103,7 +103,10 @@ export class OidcModelStore {
     await destroySql.run(this.dataSource, model, id);
   }
 
-  /** A grant's codes and tokens of every model go together (a revoked grant, a code used twice). */
+  /**
+   * A grant's codes and tokens of every model go together (a revoked token, a revoked grant, a code
+   * used twice), and the grant with them: it carries the login's claims (docs/oidc.md, "State").
+   */
   async revokeByGrantId(grantId: string): Promise<void> {
     await revokeByGrantSql.run(this.dataSource, grantId);
   }

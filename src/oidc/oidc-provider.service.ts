@@ -7,12 +7,11 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
-import { clientMetadata } from './oidc-client-metadata.js';
-import { secretAad } from './oidc-client.js';
-import { OidcClientStore } from './oidc-client.store.js';
+import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
-import { loadOidcLibrary } from './oidc-library.js';
-import { OidcLoginRecords } from './oidc-login-records.js';
+import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
+import { accountOfGrant, grantKeepsAccount } from './oidc-login-grant.js';
+import { OidcLoginRecords, type StoredAccount } from './oidc-login-records.js';
 import { OidcModelStore } from './oidc-model.store.js';
 
 /** What the CIBA front gives the provider (docs/oidc.md, "CIBA"): its feature hooks and a per-instance setup. */
@@ -39,7 +38,7 @@ export class OidcProviderService {
 
   constructor(
     private readonly signingKeys: SigningKeysService,
-    private readonly clients: OidcClientStore,
+    private readonly clients: OidcClientCache,
     private readonly models: OidcModelStore,
     private readonly records: OidcLoginRecords,
     private readonly cipher: DataCipher,
@@ -87,7 +86,7 @@ export class OidcProviderService {
           store: this.models,
           cipher: this.cipher,
           clock: this.clock,
-          clients: { metadataOf: (clientId) => this.clientMetadataOf(clientId) },
+          clients: this.clients,
         }),
         findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token),
         pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
@@ -95,6 +94,7 @@ export class OidcProviderService {
         ciba: this.ciba ? { feature: this.ciba.feature(), ttl: (ctx) => this.ciba!.ttl(ctx) } : undefined,
       }),
     );
+    grantKeepsAccount(provider);
     this.ciba?.configure(provider);
     // The mount sets X-Forwarded-* from PUBLIC_BASE_URL, so every URL the provider writes starts with the issuer.
     provider.proxy = true;
@@ -103,30 +103,41 @@ export class OidcProviderService {
     return provider;
   }
 
-  private async clientMetadataOf(clientId: string) {
-    const client = await this.clients.findByClientId(clientId);
-    if (!client) return undefined;
-    const secret = client.secretEnc ? this.cipher.decrypt(client.secretEnc, secretAad(client.id)) : undefined;
-    return clientMetadata(client, secret);
-  }
-
   /**
    * The account is the person (accountId = their stable subject); the claims are those of the e-ID
-   * login behind the token's grant, for the client that asked for it only (docs/oidc.md, "State").
+   * login its grant carries, for the client that asked for it only (docs/oidc.md, "State").
    */
   private async findAccount(ctx: KoaContextWithOIDC, accountId: string, token?: { grantId?: string }): Promise<Account | undefined> {
     // Without a token (the authorization endpoint checking its session) only the subject is needed.
     if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
-    const account = await this.records.findAccount(token.grantId);
-    if (!account || account.clientId !== ctx.oidc.client?.clientId || account.subject !== accountId) return undefined;
+    const grantId = token.grantId;
+    // The token endpoint has read the grant already: an unknown account refuses the grant here.
+    if (ctx.oidc.grant) {
+      const account = await this.accountOf(ctx, grantId, accountId);
+      return account && { accountId, claims: (use) => accountClaimsFor(account, use) };
+    }
+    // Userinfo reads the grant after this call and before it asks for the claims.
     return {
       accountId,
-      claims: (use) => {
-        const claims = accountClaims(account, account.personalNumberClaim);
-        // The signature extension: a signature is delivered in the id token, never from userinfo (docs/oidc.md, "Signing").
-        if (use === 'userinfo') delete claims[CLAIM.userSignature];
-        return claims as Awaited<ReturnType<Account['claims']>>;
+      claims: async (use) => {
+        const account = await this.accountOf(ctx, grantId, accountId);
+        if (!account) throw new (oidcErrors().InvalidToken)('associated account not found');
+        return accountClaimsFor(account, use);
       },
     };
   }
+
+  /** The grant's account; a grant written before grants carried it has it in its own record. */
+  private async accountOf(ctx: KoaContextWithOIDC, grantId: string, accountId: string): Promise<StoredAccount | undefined> {
+    const grant = ctx.oidc.grant;
+    const account = (grant?.jti === grantId ? accountOfGrant(grant) : undefined) ?? (await this.records.findLegacyAccount(grantId));
+    return account?.clientId === ctx.oidc.client?.clientId && account?.subject === accountId ? account : undefined;
+  }
+}
+
+function accountClaimsFor(account: StoredAccount, use: string) {
+  const claims = accountClaims(account, account.personalNumberClaim);
+  // The signature extension: a signature is delivered in the id token, never from userinfo (docs/oidc.md, "Signing").
+  if (use === 'userinfo') delete claims[CLAIM.userSignature];
+  return claims as Awaited<ReturnType<Account['claims']>>;
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module.js';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { TeamsModule } from '../teams/teams.module.js';
@@ -8,6 +9,7 @@ import { CibaCompletion } from './ciba/ciba-completion.js';
 import { CibaPingSender } from './ciba/ciba-ping.js';
 import { CibaRecords } from './ciba/ciba-records.js';
 import { CibaService } from './ciba/ciba.service.js';
+import { OidcClientCache } from './oidc-client-cache.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OidcClientsController } from './oidc-clients.controller.js';
 import { OidcClientsService } from './oidc-clients.service.js';
@@ -22,11 +24,12 @@ import { OidcController } from './oidc.controller.js';
 
 /** The OpenID Provider front (docs/oidc.md). The interaction controller comes first: its routes are more specific. */
 @Module({
-  imports: [SessionsModule, TeamsModule, TokensModule, EidProvidersModule, WebhooksModule],
+  imports: [ApiKeysModule, SessionsModule, TeamsModule, TokensModule, EidProvidersModule, WebhooksModule],
   controllers: [OidcClientsController, OidcInteractionController, OidcController],
   providers: [
     OidcModelStore,
     OidcClientStore,
+    OidcClientCache,
     OidcClientsService,
     OidcLoginRecords,
     OidcProviderService,

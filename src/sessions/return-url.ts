@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { constantTimeEqual, sha256 } from '../common/crypto/constant-time.js';
+import { pooledRandomBytes } from '../common/crypto/random-pool.js';
 
 /** The apps' limit for returnUrl (docs/bankid.md): it applies to the address the app receives, nonce included. */
 export const RETURN_URL_MAX_LENGTH = 512;
@@ -32,7 +32,7 @@ export function returnUrlProblem(raw: string, production: boolean): string | und
 }
 
 /** A fresh return nonce: 128 random bits, base64url. */
-export const newReturnNonce = (): string => randomBytes(NONCE_BYTES).toString('base64url');
+export const newReturnNonce = (): string => pooledRandomBytes(NONCE_BYTES).toString('base64url');
 
 /**
  * The RP's address with `eidgw_nonce` appended to its query, before any fragment. The RP's own query is

@@ -63,7 +63,14 @@ export class SessionStore {
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    this.sessionRows = new PreparedSelect(dataSource, Session, 'id = $1 AND team_id = $2 AND environment = $3');
+    // The scope is a filter on the row the primary key finds, never an index condition: a plan made
+    // before the table's statistics (a new database, a tenant growing fast) walked the team's index
+    // instead, every session of the team per poll (docs/performance.md, issue 32).
+    this.sessionRows = new PreparedSelect(
+      dataSource,
+      Session,
+      'id = $1 AND team_id IS NOT DISTINCT FROM $2 AND environment IS NOT DISTINCT FROM $3',
+    );
     this.sessionsByIds = new PreparedSelect(dataSource, Session, 'id = ANY ($1::uuid[])');
     this.newSessions = new InsertBatcher(dataSource, Session);
   }

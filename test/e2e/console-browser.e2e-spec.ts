@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { UsersService } from '../../src/users/users.service.js';
-import { describeInBrowser, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, describeInBrowser, keepScreenshot, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectProblem } from '../support/problem.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
@@ -13,20 +9,12 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 // Set to a folder (e.g. docs) to keep screenshots of each page; docs/console.md's are made this way.
 const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOT_DIR;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SESSIONS = 12;
 
 /** What the functions run in the page use of it (the tests compile without the DOM library). */
 interface InPage {
   document: { cookie: string; documentElement: { scrollWidth: number }; activeElement: { textContent: string | null } | null };
   navigator: { clipboard: { readText(): Promise<string> } };
-  axe?: { run(context: unknown, options: object): Promise<{ violations: AxeViolation[] }> };
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[] }[];
 }
 
 describeInBrowser('Team console in a browser (headless Chromium)', () => {
@@ -73,22 +61,10 @@ describeInBrowser('Team console in a browser (headless Chromium)', () => {
   // The "last used" column of a key's row (the sixth).
   const lastUsedOf = (row: Locator) => row.locator('td').nth(5);
 
-  const shoot = async (target: Page, name: string) => {
-    if (!SCREENSHOT_DIR) return;
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
-    await writeFile(join(SCREENSHOT_DIR, name), await target.screenshot({ fullPage: true }));
-  };
+  const shoot = (target: Page, name: string) => keepScreenshot(target, SCREENSHOT_DIR, name);
 
-  /** axe-core in the page, as an evaluated script (the page's CSP admits no injected script tag). */
   const expectAccessible = async (target: Page) => {
-    if (!(await target.evaluate(() => 'axe' in globalThis))) await target.evaluate(AXE_SOURCE);
-    const violations = await target.evaluate(async () => {
-      const page = globalThis as unknown as InPage;
-      const result = await page.axe!.run(page.document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-    });
+    const violations = await accessibilityViolations(target);
     if (process.env.CONSOLE_AXE_REPORT) process.stdout.write(`axe: ${JSON.stringify(violations)}\n`);
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
   };

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { UsersService } from '../../src/users/users.service.js';
-import { describeInBrowser, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, describeInBrowser, keepScreenshot, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { seedOverview } from '../support/overview-seed.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
@@ -12,13 +8,9 @@ import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.j
 
 // Set to a folder (e.g. docs) to keep screenshots of each page; docs/console.md's are made this way.
 const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOT_DIR;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface InPage {
   document: { documentElement: { scrollWidth: number } };
-  axe?: {
-    run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
-  };
 }
 
 /** Text as a reader sees it: Swedish thousands separators are no-break spaces. */
@@ -51,22 +43,8 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
   });
 
   const main = (target: Page, name: string) => target.waitForSelector(`main[data-page="${name}"]`);
-  const shoot = async (target: Page, name: string) => {
-    if (!SCREENSHOT_DIR) return;
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
-    await writeFile(join(SCREENSHOT_DIR, name), await target.screenshot({ fullPage: true }));
-  };
-  const expectAccessible = async (target: Page) => {
-    if (!(await target.evaluate(() => 'axe' in globalThis))) await target.evaluate(AXE_SOURCE);
-    const violations = await target.evaluate(async () => {
-      const inPage = globalThis as unknown as InPage & typeof globalThis;
-      const result = await inPage.axe!.run((inPage as unknown as { document: unknown }).document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target) }));
-    });
-    expect(violations).toEqual([]);
-  };
+  const shoot = (target: Page, name: string) => keepScreenshot(target, SCREENSHOT_DIR, name);
+  const expectAccessible = async (target: Page) => expect(await accessibilityViolations(target)).toEqual([]);
   /** The cells of a table's rows, as the reader reads them. */
   const rowsOf = (target: Page, selector: string) =>
     target

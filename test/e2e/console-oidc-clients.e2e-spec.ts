@@ -1,23 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
 import { UsersService } from '../../src/users/users.service.js';
-import { describeInBrowser, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, describeInBrowser, keepScreenshot, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 
 // Set to a folder (e.g. docs) to keep screenshots of each page; docs/console.md's are made this way.
 const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOT_DIR;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface InPage {
-  document: unknown;
-  axe?: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string | null }[] }> };
-}
 
 describeInBrowser('The console OIDC clients page in a browser (headless Chromium)', () => {
   let browser: Browser;
@@ -43,20 +33,9 @@ describeInBrowser('The console OIDC clients page in a browser (headless Chromium
     await smtp?.close();
   });
 
-  const shoot = async (name: string) => {
-    if (!SCREENSHOT_DIR) return;
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
-    await writeFile(join(SCREENSHOT_DIR, name), await page.screenshot({ fullPage: true }));
-  };
+  const shoot = (name: string) => keepScreenshot(page, SCREENSHOT_DIR, name);
   const expectAccessible = async () => {
-    if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const inPage = globalThis as unknown as InPage;
-      const result = await inPage.axe!.run(inPage.document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact }));
-    });
+    const violations = await accessibilityViolations(page);
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
   };
   /** How the token endpoint takes a client secret: 401 invalid_client, or past authentication to the (fake) code. */

@@ -1,7 +1,10 @@
-import { chmod, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
+import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { writeEmbeddedSeed } from '../../src/database/embedded-seed.js';
 import { MIGRATIONS } from '../../src/database/entities.js';
 import { createTestApp, withEnv } from '../support/create-test-app.js';
 import { httpOf, useTestDatabase } from '../support/e2e.js';
@@ -73,6 +76,32 @@ describe('Embedded database (PGlite): first start, restart, CLI beside the serve
         await expect(createTestApp(database.current.env)).rejects.toThrow(/already open in another process/);
       } finally {
         await running.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    "should start a new DATA_DIR from the build's seed with every migration applied and its folder closed",
+    async () => {
+      const scratch = await mkdtemp(join(tmpdir(), 'eidgw-seed-test-'));
+      try {
+        const seed = join(scratch, 'pgdata.tar.gz');
+        await writeEmbeddedSeed(seed);
+        const embedded = await EmbeddedPostgres.open(join(scratch, 'data'), seed);
+        const dataSource = new DataSource({ type: 'postgres', url: embedded.url, poolSize: 1 });
+        try {
+          await dataSource.initialize();
+          const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM migrations');
+          expect(n).toBe(MIGRATIONS.length);
+          expect(await dataSource.query('SELECT id FROM teams')).toEqual([]);
+          expect((await stat(join(scratch, 'data', 'pgdata'))).mode & 0o077).toBe(0);
+        } finally {
+          await dataSource.destroy();
+          await embedded.close();
+        }
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
       }
     },
     SLOW,

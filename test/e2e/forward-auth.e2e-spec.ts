@@ -230,7 +230,7 @@ describe('Forward authentication: cost and configuration', () => {
         /FORWARD_AUTH_POLICY routes\[0\] \(GET \/companies\/\{id\}\): features/,
       );
       await expect(createTestApp({ ...e2e.env, FORWARD_AUTH_POLICY: join(dir, 'missing.json') })).rejects.toThrow(
-        /FORWARD_AUTH_POLICY cannot be read \(ENOENT\)/,
+        /FORWARD_AUTH_POLICY the file cannot be read \(ENOENT\)/,
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

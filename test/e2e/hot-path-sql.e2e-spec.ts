@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Pool, QueryConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { InsertBatcher } from '../../src/database/insert-batcher.js';
 import { PreparedSelect } from '../../src/database/prepared-select.js';
 import { Session } from '../../src/sessions/session.entity.js';
+import { SessionStore } from '../../src/sessions/session.store.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { useE2eApp } from '../support/e2e.js';
 
@@ -132,5 +134,38 @@ describe('Hot-path SQL on the sessions table', () => {
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/fk_sessions_team/);
     expect(await e2e.app.get(DataSource).getRepository(Session).countBy({ teamId: team.id })).toBe(5);
+  });
+
+  it("should plan a team's session read on the primary key even before the table has statistics", async () => {
+    // Rows of one team written just now, as the bench's start step leaves them: no analysis has seen them.
+    const { team } = await createTeamWithKey(e2e.app);
+    const dataSource = e2e.app.get(DataSource);
+    const rows = Array.from({ length: 300 }, () => sessionOf(team.id));
+    await dataSource.getRepository(Session).insert(rows);
+    // The statement a poll sends, taken on its way to the pool (it still runs).
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    const query = pool.query.bind(pool) as (config: QueryConfig) => Promise<unknown>;
+    const sent: string[] = [];
+    (pool as unknown as { query: typeof query }).query = (config) => (sent.push(config.text), query(config));
+    try {
+      expect((await e2e.app.get(SessionStore, { strict: false }).findForKey(rows[0].id, team.id, 'test'))?.id).toBe(rows[0].id);
+    } finally {
+      (pool as unknown as { query: typeof query }).query = query;
+    }
+    expect(sent).toHaveLength(1);
+    // The generic plan a prepared statement keeps after five runs; it does not depend on the values.
+    const plan = await dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
+      await manager.query(`PREPARE session_for_key AS ${sent[0]}`);
+      try {
+        const [row] = await manager.query(
+          `EXPLAIN (FORMAT JSON) EXECUTE session_for_key('00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000000', 'test')`,
+        );
+        return JSON.stringify(row['QUERY PLAN']);
+      } finally {
+        await manager.query(`DEALLOCATE session_for_key`);
+      }
+    });
+    expect(plan).toContain('"Index Name":"pk_sessions"');
   });
 });

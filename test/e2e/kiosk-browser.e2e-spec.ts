@@ -1,11 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { KioskStreamsService } from '../../src/kiosk/kiosk-streams.service.js';
 import { KioskTokenSigner } from '../../src/kiosk-tokens/kiosk-token.js';
 import { decodeQrPng } from '../support/decode-qr.js';
-import { describeInBrowser, launchChromium } from '../support/browser.js';
+import { describeInBrowser, keepScreenshot, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 
 // Set to a folder (e.g. docs) to keep screenshots of the page; the README's are made this way.
@@ -41,11 +39,7 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     return Number(qrTime);
   };
 
-  const shoot = async (page: Page, name: string) => {
-    if (!SCREENSHOT_DIR) return;
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
-    await writeFile(join(SCREENSHOT_DIR, name), await page.screenshot());
-  };
+  const shoot = (page: Page, name: string) => keepScreenshot(page, SCREENSHOT_DIR, name, false);
 
   it('should redraw a valid QR every second, survive a dropped stream, and show the outcome after a scan', async () => {
     const { sessionId, qrStartSecret, path } = await start();

@@ -1,15 +1,7 @@
-import { ConfigValidationError, validateEnv } from '../../config/env.validation.js';
+import { validateEnv } from '../../config/env.validation.js';
+import { problemsOf } from '../../../test/support/env-problems.js';
 
 // BankID's fragment (bankid.env.ts) through the start's validation of the whole environment.
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    validateEnv(env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigValidationError) return error.problems;
-    throw error;
-  }
-}
 
 describe('BankID configuration', () => {
   it.each([

@@ -69,51 +69,59 @@ export class FrejaJwsVerifier {
    * transaction's approval. Never throws.
    */
   async check(details: string, operation: FrejaOperation, reference: string, at: Date): Promise<FrejaEvidenceParts> {
-    let header: ReturnType<typeof decodeProtectedHeader> | undefined;
-    try {
-      header = decodeProtectedHeader(details);
-    } catch {
-      header = undefined;
-    }
-    const certificate = typeof header?.x5t === 'string' ? this.certificates.get(header.x5t) : undefined;
-    if (!certificate) return { signatureValid: false, certificateTrusted: false, signedDataMatches: false };
-    const certificateTrusted = validAt(certificate, at);
-    try {
-      const verified = await compactVerify(details, certificate.key, { algorithms: ['RS256'] });
-      const parsed = detailsPayloadSchema.safeParse(JSON.parse(new TextDecoder().decode(verified.payload)));
-      const matches = parsed.success && parsed.data[REFERENCE_FIELD[operation]] === reference && parsed.data.status === 'APPROVED';
-      return { signatureValid: true, certificateTrusted, signedDataMatches: matches };
-    } catch {
-      return { signatureValid: false, certificateTrusted, signedDataMatches: false };
-    }
+    const found = await this.inspect(details, operation, reference, at);
+    const signed = found.failed !== 'format' && found.failed !== 'certificate' && found.failed !== 'signature';
+    return { signatureValid: signed, certificateTrusted: found.trusted, signedDataMatches: found.failed === null };
   }
 
   /** A result's `details`, believed only when signed by a configured certificate valid at `at` (now). */
   async verify(details: string, operation: FrejaOperation, reference: string, at: Date): Promise<DetailsPayload> {
+    const found = await this.inspect(details, operation, reference, at);
+    if (found.failed === 'format' || found.failed === 'certificate') throw new FrejaJwsRejected(REJECTED[found.failed]);
+    if (!found.trusted) throw new FrejaJwsRejected('details is signed with a certificate outside its validity');
+    if (found.failed !== null) throw new FrejaJwsRejected(REJECTED[found.failed]);
+    return found.payload;
+  }
+
+  /** Each step of believing `details`, up to the first that fails: `check` reports them, `verify` refuses on any. */
+  private async inspect(details: string, operation: FrejaOperation, reference: string, at: Date): Promise<Inspection> {
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {
       header = decodeProtectedHeader(details);
     } catch {
-      throw new FrejaJwsRejected('details is not a compact JWS');
+      return { failed: 'format', trusted: false };
     }
     const certificate = typeof header.x5t === 'string' ? this.certificates.get(header.x5t) : undefined;
-    if (!certificate) throw new FrejaJwsRejected('details is signed with a certificate that is not configured (x5t)');
-    if (!validAt(certificate, at)) throw new FrejaJwsRejected('details is signed with a certificate outside its validity');
+    if (!certificate) return { failed: 'certificate', trusted: false };
+    const trusted = validAt(certificate, at);
     let payload: unknown;
     try {
       const verified = await compactVerify(details, certificate.key, { algorithms: ['RS256'] });
       payload = JSON.parse(new TextDecoder().decode(verified.payload));
     } catch {
-      throw new FrejaJwsRejected('details does not verify with the certificate it names');
+      return { failed: 'signature', trusted };
     }
     const parsed = detailsPayloadSchema.safeParse(payload);
-    if (!parsed.success) throw new FrejaJwsRejected('details carries a payload that is not Freja RP API 1.0');
-    if (parsed.data[REFERENCE_FIELD[operation]] !== reference || parsed.data.status !== 'APPROVED') {
-      throw new FrejaJwsRejected('details speaks of another transaction or status');
-    }
-    return parsed.data;
+    if (!parsed.success) return { failed: 'payload', trusted };
+    if (parsed.data[REFERENCE_FIELD[operation]] !== reference || parsed.data.status !== 'APPROVED')
+      return { failed: 'transaction', trusted };
+    return { failed: null, trusted, payload: parsed.data };
   }
 }
+
+type Step = 'format' | 'certificate' | 'signature' | 'payload' | 'transaction';
+
+/** Why `verify` refused, by the step that failed: for the operator's log, never the token itself. */
+const REJECTED: Record<Step, string> = {
+  format: 'details is not a compact JWS',
+  certificate: 'details is signed with a certificate that is not configured (x5t)',
+  signature: 'details does not verify with the certificate it names',
+  payload: 'details carries a payload that is not Freja RP API 1.0',
+  transaction: 'details speaks of another transaction or status',
+};
+
+/** `trusted`: the certificate was valid at the time asked about (false when none was found). */
+type Inspection = { failed: Step; trusted: boolean } | { failed: null; trusted: boolean; payload: DetailsPayload };
 
 const validAt = (certificate: SigningCertificate, at: Date): boolean =>
   certificate.validFrom.getTime() <= at.getTime() && at.getTime() <= certificate.validTo.getTime();

@@ -2,7 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigValidationError, validateEnv } from '../../config/env.validation.js';
+import { validateEnv } from '../../config/env.validation.js';
+import { problemsOf } from '../../../test/support/env-problems.js';
 import { parseUpstreams } from './upstream-oidc.env.js';
 
 describe(parseUpstreams.name, () => {
@@ -27,13 +28,7 @@ describe(parseUpstreams.name, () => {
   const startProblems = (entries: unknown[], env: NodeJS.ProcessEnv = {}): string[] => {
     const file = join(dir, `upstreams-${Math.random().toString(36).slice(2)}.json`);
     writeFileSync(file, JSON.stringify(entries));
-    try {
-      validateEnv({ ...env, OIDC_UPSTREAMS: file });
-      return [];
-    } catch (error) {
-      if (error instanceof ConfigValidationError) return error.problems;
-      throw error;
-    }
+    return problemsOf({ ...env, OIDC_UPSTREAMS: file });
   };
 
   it('should read a valid upstream with its key', () => {

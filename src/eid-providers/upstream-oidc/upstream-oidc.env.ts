@@ -2,7 +2,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
-import { optionalText, type EnvContext, type EnvIssue } from '../../config/env-rules.js';
+import { fileVariable, type EnvContext, type EnvIssue } from '../../config/env-rules.js';
 
 // Names the service's own providers and the family already use (docs/upstream-oidc.md).
 const RESERVED_NAMES = ['simulator', 'bankid', 'freja', 'oidc'];
@@ -109,21 +109,12 @@ export function parseUpstreams(text: string): UpstreamConfig[] {
  * start before anything connects.
  */
 export const UPSTREAM_OIDC_ENV = {
-  OIDC_UPSTREAMS: optionalText.transform((path, ctx): UpstreamConfig[] => {
-    if (!path) return [];
-    let text: string;
+  OIDC_UPSTREAMS: fileVariable<UpstreamConfig[]>([], (text) => {
     try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'the file cannot be read' });
-      return z.NEVER;
-    }
-    try {
-      return parseUpstreams(text);
+      return { value: parseUpstreams(text) };
     } catch (error) {
       if (!(error instanceof UpstreamConfigError)) throw error;
-      ctx.addIssue({ code: 'custom', message: error.message });
-      return z.NEVER;
+      return { problems: [error.message] };
     }
   }),
 };

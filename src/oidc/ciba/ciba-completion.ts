@@ -7,8 +7,7 @@ import { TeamsService } from '../../teams/teams.service.js';
 import { AMR } from '../oidc-acr.js';
 import { personKeyOf, personSubject } from '../oidc-claims.js';
 import { OidcClientStore } from '../oidc-client.store.js';
-import { OIDC_TTL } from '../oidc-configuration.js';
-import { OidcLoginRecords } from '../oidc-login-records.js';
+import { saveLoginGrant } from '../oidc-login-grant.js';
 import { clientPrincipal } from '../oidc-principal.js';
 import { OidcProviderService } from '../oidc-provider.service.js';
 import { CibaRecords, type CibaLink } from './ciba-records.js';
@@ -31,7 +30,6 @@ export class CibaCompletion {
     private readonly teams: TeamsService,
     private readonly sessions: SessionsService,
     private readonly reader: SessionReader,
-    private readonly records: OidcLoginRecords,
     private readonly links: CibaRecords,
   ) {}
 
@@ -78,16 +76,11 @@ export class CibaCompletion {
       );
       return view;
     }
-    const grant = new provider.Grant({ accountId, clientId: client.clientId });
-    grant.addOIDCScope(request.scope ?? 'openid');
-    const claims = (request.claims ?? {}) as { id_token?: object; userinfo?: object };
-    const requested = [...Object.keys(claims.id_token ?? {}), ...Object.keys(claims.userinfo ?? {})];
-    if (requested.length) grant.addOIDCClaims(requested);
-    const grantId = await grant.save();
     const userSignature = link.operation === 'sign' ? await this.signatureOf(principal, link.sessionId) : undefined;
-    await this.records.saveAccount(
-      grantId,
-      {
+    const grant = await saveLoginGrant(provider, {
+      scope: request.scope ?? 'openid',
+      claims: request.claims,
+      account: {
         clientId: client.clientId,
         subject: accountId,
         user: view.user,
@@ -97,8 +90,7 @@ export class CibaCompletion {
         acr: link.acr,
         personalNumberClaim: client.personalNumberClaim,
       },
-      (request.scope ?? '').split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session,
-    );
+    });
     const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await provider.backchannelResult(request, grant, {
       acr: link.acr,

@@ -130,10 +130,12 @@ export const VIEWS: Record<AttackCategory, (folded: string) => string[]> = {
   sql_injection: (text) => {
     if (!/[/#+]/.test(text)) return [text];
     // `union/**/select`, `/*!50000select*/` and `#...\n` comments read as whitespace to a SQL server;
-    // `+` too: it is a space once a form or query decoder has seen it (`1+union+select+1`).
+    // `+` too: it is a space once a form or query decoder has seen it (`1+union+select+1`). A run of them
+    // is one space to SQL: collapsed, padding cannot push a statement past a bounded window, and a
+    // 64 KiB run costs the signatures nothing (docs/protection.md, "Linear time").
     const stripped = replaceComments(replaceComments(text, '/*', '*/', ' ', '!'), '#', '\n', ' ')
       .replace(/\/\*!\d*|\*\//g, ' ')
-      .replace(/\+/g, ' ');
+      .replace(/[+\s]+/g, ' ');
     // and with comments removed outright, for `uni/**/on sel/**/ect` aimed at filters that delete them.
     const joined = replaceComments(text, '/*', '*/', '');
     return [...new Set([text, stripped, joined])];

@@ -22,6 +22,10 @@ describe(detectAttack.name, () => {
     expect(benign.length).toBeGreaterThanOrEqual(200);
     expect(refused).toEqual([]);
   });
+
+  it('should read a run of plus signs as one space, so padding cannot push a statement past a bounded window', () => {
+    expect(detectAttack(`1 and cast(${'+'.repeat(100)}password as int)=1`)).toBe('sql_injection');
+  });
 });
 
 describe(inspectRequest.name, () => {
