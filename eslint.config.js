@@ -62,6 +62,25 @@ export default defineConfig(
       ],
     },
   },
+  {
+    // One typed way to run SQL (docs/architecture.md, "Data access"): statements declared with statement(),
+    // PreparedSelect, or a TypeORM repository. Raw query calls and TypeORM's untyped pool stay in src/database/.
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'Declare the SQL with statement() (src/database/statement.ts) and run it; see docs/architecture.md, "Data access".',
+        },
+        {
+          selector: "MemberExpression[property.name='master']",
+          message: "TypeORM's pool is read by postgresPool() in src/database/sql-execution.ts only.",
+        },
+      ],
+    },
+  },
   ...PROVIDER_FOLDERS.map((folder) => ({
     // One provider never imports another; what two share lives in eid-providers/shared/.
     files: [`src/eid-providers/${folder}/**/*.ts`],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ProtectionConfig } from '../src/config/protection.config.js';
+import { postgresPool } from '../src/database/sql-execution.js';
 import { PostgresQuotaStore } from '../src/protection/rate-limits/postgres-quota.store.js';
 import type { QuotaStore } from '../src/protection/rate-limits/quota.store.js';
 import { RedisQuotaStore } from '../src/protection/rate-limits/redis-quota.store.js';
@@ -42,9 +42,14 @@ export async function measureCheckCost(options: {
   seconds: number;
 }): Promise<CheckCost[]> {
   const results: CheckCost[] = [];
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: CONCURRENCY, application_name: 'bench-check' });
-  // The store reaches TypeORM's pg pool (queryPrepared); this pool stands in for it.
-  const dataSource = { driver: { master: pool } } as unknown as DataSource;
+  // No entities: the store runs its statements on TypeORM's pool, as in the service.
+  const dataSource = await new DataSource({
+    type: 'postgres',
+    url: options.databaseUrl,
+    poolSize: CONCURRENCY,
+    extra: { application_name: 'bench-check' },
+  }).initialize();
+  const pool = postgresPool(dataSource);
   const cpu = new PostgresBackendCpu(options.databaseUrl);
   await cpu.connect();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => pool.query('SELECT 1')));
@@ -111,7 +116,7 @@ export async function measureCheckCost(options: {
     if (keys.length > 0) await redis!.client!.del(...keys);
     await redis?.onModuleDestroy();
     await cpu.close();
-    await pool.end();
+    await dataSource.destroy();
   }
   return results;
 }

@@ -1,5 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { statement } from '../database/statement.js';
+
+const recordSql = statement<[ids: string[], at: string[]]>(
+  `WITH due AS MATERIALIZED (
+     SELECT k.id, u.at FROM api_keys k JOIN unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) ON u.id = k.id
+      WHERE k.last_used_at IS NULL OR k.last_used_at < u.at
+      ORDER BY k.id
+        FOR UPDATE OF k
+   )
+   UPDATE api_keys AS k SET last_used_at = greatest(k.last_used_at, due.at) FROM due WHERE k.id = due.id`,
+);
 
 @Injectable()
 export class ApiKeyLastUseStore {
@@ -11,15 +22,10 @@ export class ApiKeyLastUseStore {
    * may have written a later one).
    */
   async record(uses: Map<string, Date>): Promise<void> {
-    await this.dataSource.query(
-      `WITH due AS MATERIALIZED (
-         SELECT k.id, u.at FROM api_keys k JOIN unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) ON u.id = k.id
-          WHERE k.last_used_at IS NULL OR k.last_used_at < u.at
-          ORDER BY k.id
-            FOR UPDATE OF k
-       )
-       UPDATE api_keys AS k SET last_used_at = greatest(k.last_used_at, due.at) FROM due WHERE k.id = due.id`,
-      [[...uses.keys()], [...uses.values()].map((at) => at.toISOString())],
+    await recordSql.run(
+      this.dataSource,
+      [...uses.keys()],
+      [...uses.values()].map((at) => at.toISOString()),
     );
   }
 }

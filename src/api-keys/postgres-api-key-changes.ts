@@ -1,9 +1,12 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
+import { postgresPool } from '../database/sql-execution.js';
+import { statement } from '../database/statement.js';
 import { API_KEY_CHANGES_CHANNEL, ApiKeyChanges } from './api-key-changes.js';
 
 const RECONNECT_DELAY_MS = 1_000;
+const notify = statement<[channel: string, apiKeyId: string]>('SELECT pg_notify($1, $2)');
 
 /** LISTEN/NOTIFY on one connection of the pool, held while the process runs. */
 export class PostgresApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy {
@@ -21,7 +24,7 @@ export class PostgresApiKeyChanges extends ApiKeyChanges implements OnModuleDest
   }
 
   async publish(apiKeyId: string): Promise<void> {
-    await this.dataSource.query('SELECT pg_notify($1, $2)', [API_KEY_CHANGES_CHANNEL, apiKeyId]);
+    await notify.run(this.dataSource, API_KEY_CHANGES_CHANNEL, apiKeyId);
   }
 
   listen(): void {
@@ -37,14 +40,15 @@ export class PostgresApiKeyChanges extends ApiKeyChanges implements OnModuleDest
   }
 
   private async connect(): Promise<void> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
     try {
-      const client = await pool.connect();
+      const client = await postgresPool(this.dataSource).connect();
       client.on('notification', (message) => {
         if (message.channel === API_KEY_CHANGES_CHANNEL && message.payload) this.changed(message.payload);
       });
       client.on('error', (error) => this.lost(client, error));
       client.on('end', () => this.lost(client, new Error('The listening connection ended')));
+      // The one statement outside the stores' statements: it holds this connection, taken from the pool, for the process's life.
+      // eslint-disable-next-line no-restricted-syntax
       await client.query(`LISTEN ${API_KEY_CHANGES_CHANNEL}`);
       if (this.closed) return client.release(true);
       this.client = client;

@@ -1,6 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { statement } from '../database/statement.js';
+
+const retryAtSql = statement<[userGuid: string, address: string, now: Date], { retry_at: Date }>(
+  `SELECT retry_at FROM console_login_failures WHERE user_guid = $1 AND address = $2 AND retry_at > $3`,
+);
+// A first failure never waits: freeFailures is at least 1.
+const recordFailureSql = statement<
+  [userGuid: string, address: string, now: Date, forgottenBefore: Date, freeFailures: number, baseMs: number, maxMs: number],
+  { failures: number; retry_at: Date }
+>(
+  `INSERT INTO console_login_failures AS f (user_guid, address, failures, last_failed_at, retry_at) VALUES ($1, $2, 1, $3, $3)
+   ON CONFLICT (user_guid, address) DO UPDATE
+     SET failures = CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END,
+         last_failed_at = EXCLUDED.last_failed_at,
+         retry_at = $3::timestamptz + (CASE WHEN (CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END) <= $5 THEN 0
+           ELSE LEAST($7::float8, $6::float8 * power(2, LEAST((CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END) - $5 - 1, 30))) END)
+           * interval '1 millisecond'
+   RETURNING failures, retry_at`,
+);
+const clearSql = statement<[userGuid: string, address: string]>(`DELETE FROM console_login_failures WHERE user_guid = $1 AND address = $2`);
+const clearUserSql = statement<[userGuid: string]>(`DELETE FROM console_login_failures WHERE user_guid = $1`);
+const deleteForgottenSql = statement<[forgottenBefore: Date, now: Date]>(
+  `DELETE FROM console_login_failures WHERE last_failed_at <= $1 AND retry_at <= $2`,
+);
 
 /** Every statement on console_login_failures: wrong console codes per user and client address. */
 @Injectable()
@@ -9,11 +33,7 @@ export class ConsoleLoginFailureStore {
 
   /** Until when this user may not try a code from this address; null when it may now. */
   async retryAt(userGuid: string, address: string, now: Date): Promise<Date | null> {
-    const [row]: { retry_at: Date }[] = await this.dataSource.query(
-      `SELECT retry_at FROM console_login_failures WHERE user_guid = $1 AND address = $2 AND retry_at > $3`,
-      [userGuid, address, now],
-    );
-    return row?.retry_at ?? null;
+    return (await retryAtSql.run(this.dataSource, userGuid, address, now)).rows[0]?.retryAt ?? null;
   }
 
   /**
@@ -28,32 +48,30 @@ export class ConsoleLoginFailureStore {
     forgottenBefore: Date,
     delay: { freeFailures: number; baseMs: number; maxMs: number },
   ): Promise<{ failures: number; retryAt: Date }> {
-    const [row]: { failures: number; retry_at: Date }[] = await this.dataSource.query(
-      // A first failure never waits: freeFailures is at least 1.
-      `INSERT INTO console_login_failures AS f (user_guid, address, failures, last_failed_at, retry_at) VALUES ($1, $2, 1, $3, $3)
-       ON CONFLICT (user_guid, address) DO UPDATE
-         SET failures = CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END,
-             last_failed_at = EXCLUDED.last_failed_at,
-             retry_at = $3::timestamptz + (CASE WHEN (CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END) <= $5 THEN 0
-               ELSE LEAST($7::float8, $6::float8 * power(2, LEAST((CASE WHEN f.last_failed_at <= $4 THEN 1 ELSE f.failures + 1 END) - $5 - 1, 30))) END)
-               * interval '1 millisecond'
-       RETURNING failures, retry_at`,
-      [userGuid, address, now, forgottenBefore, delay.freeFailures, delay.baseMs, delay.maxMs],
+    const { rows } = await recordFailureSql.run(
+      this.dataSource,
+      userGuid,
+      address,
+      now,
+      forgottenBefore,
+      delay.freeFailures,
+      delay.baseMs,
+      delay.maxMs,
     );
-    return { failures: row.failures, retryAt: row.retry_at };
+    return rows[0];
   }
 
   /** A right code from this address forgets its wrong ones. */
   async clear(userGuid: string, address: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM console_login_failures WHERE user_guid = $1 AND address = $2`, [userGuid, address]);
+    await clearSql.run(this.dataSource, userGuid, address);
   }
 
   /** Every address's count for a user (the CLI's `users unlock`). */
   async clearUser(userGuid: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM console_login_failures WHERE user_guid = $1`, [userGuid]);
+    await clearUserSql.run(this.dataSource, userGuid);
   }
 
   async deleteForgotten(forgottenBefore: Date, now: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM console_login_failures WHERE last_failed_at <= $1 AND retry_at <= $2`, [forgottenBefore, now]);
+    await deleteForgottenSql.run(this.dataSource, forgottenBefore, now);
   }
 }

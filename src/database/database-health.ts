@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { migrationsUpToDate } from './migrate.js';
+import { statement } from './statement.js';
+
+const ping = statement<[]>('SELECT 1');
 
 /** What the readiness probe asks of the database. */
 @Injectable()
@@ -10,7 +13,7 @@ export class DatabaseHealth {
 
   /** Rejects when the database does not answer. */
   async ping(): Promise<void> {
-    await this.dataSource.query('SELECT 1');
+    await ping.run(this.dataSource);
   }
 
   migrationsApplied(): Promise<boolean> {

@@ -1,13 +1,9 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { execute, type Db } from './sql-execution.js';
 
 // PostgreSQL takes at most 65,535 parameters per statement.
 const MAX_PARAMETERS = 60_000;
-
-/** Whatever runs SQL: a DataSource, or an EntityManager inside a transaction. */
-export interface Queryable {
-  query(sql: string, parameters?: unknown[]): Promise<unknown>;
-}
 
 /**
  * Multi-row INSERT statements for one entity, built from TypeORM's column metadata and values
@@ -38,17 +34,17 @@ export class EntityInsert<T extends ObjectLiteral> {
     return this.columns.map((column): unknown => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
   }
 
-  /** Inserts rows of values (from valuesOf) through `runner`, in as few statements as the limit allows. */
-  async insertValues(runner: Queryable, rows: unknown[][]): Promise<void> {
+  /** Inserts rows of values (from valuesOf) through `db`, in as few statements as the limit allows. */
+  async insertValues(db: Db, rows: unknown[][]): Promise<void> {
     for (let start = 0; start < rows.length; start += this.maxRows) {
       const chunk = rows.slice(start, start + this.maxRows);
-      await runner.query(this.statementFor(chunk.length), chunk.flat());
+      await execute(db, this.statementFor(chunk.length), chunk.flat());
     }
   }
 
-  insert(runner: Queryable, entities: T[]): Promise<void> {
+  insert(db: Db, entities: T[]): Promise<void> {
     return this.insertValues(
-      runner,
+      db,
       entities.map((entity) => this.valuesOf(entity)),
     );
   }

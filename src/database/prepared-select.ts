@@ -1,7 +1,8 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
-import { queryPrepared } from './prepared-statement.js';
+import { execute } from './sql-execution.js';
+import { registerStatement } from './statement.js';
 
 /**
  * Entities by one fixed condition, for the hottest reads (a session by id on every poll and QR frame,
@@ -12,7 +13,7 @@ import { queryPrepared } from './prepared-statement.js';
  * thousands of times a second and needs a few columns then allocates for those alone.
  */
 export class PreparedSelect<T extends ObjectLiteral, K extends keyof T & string = keyof T & string> {
-  /** The columns read (every column of the entity unless `properties` was given), quoted, for a SELECT list or a RETURNING clause. */
+  /** The columns read (every column of the entity unless `properties` was given), quoted. */
   readonly columnList: string;
   private readonly metadata: EntityMetadata;
   private readonly columns: ColumnMetadata[];
@@ -31,23 +32,27 @@ export class PreparedSelect<T extends ObjectLiteral, K extends keyof T & string 
     this.columns = properties?.map((property) => this.columnOf(property)) ?? this.metadata.columns;
     this.columnList = this.columns.map((column) => `"${column.databaseName}"`).join(', ');
     this.sql = `SELECT ${this.columnList} FROM "${this.metadata.tableName}" WHERE ${where}`;
+    registerStatement(this.sql);
+    registerStatement(`${this.sql} LIMIT 1`);
   }
 
   async one(parameters: unknown[]): Promise<Pick<T, K> | null> {
-    const [row] = await queryPrepared<Record<string, unknown>>(this.dataSource, `${this.sql} LIMIT 1`, parameters);
+    const {
+      rows: [row],
+    } = await execute<Record<string, unknown>>(this.dataSource, `${this.sql} LIMIT 1`, parameters, true);
     return row ? this.hydrate(row) : null;
   }
 
   async many(parameters: unknown[]): Promise<Pick<T, K>[]> {
-    const rows = await queryPrepared<Record<string, unknown>>(this.dataSource, this.sql, parameters);
+    const { rows } = await execute<Record<string, unknown>>(this.dataSource, this.sql, parameters, true);
     return rows.map((row) => this.hydrate(row));
   }
 
   /**
-   * An entity from a row that holds the columns read (see columnList). With `properties`, a plain
-   * object of those alone: an instance of the entity's class would carry a slot for every column.
+   * An entity from a row that holds the columns read. With `properties`, a plain object of those
+   * alone: an instance of the entity's class would carry a slot for every column.
    */
-  hydrate(row: Record<string, unknown>): Pick<T, K> {
+  private hydrate(row: Record<string, unknown>): Pick<T, K> {
     const entity = (this.whole ? this.metadata.create() : {}) as T;
     for (const column of this.columns)
       column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { execute } from '../database/sql-execution.js';
 import type { ListingDefinition } from './listing-definition.js';
 import { compileListing, type ListingScope } from './listing-query.js';
 import type { ListingRequestDto } from './listing-request.dto.js';
@@ -21,12 +22,14 @@ export class ListingStore {
 
   async page(definition: ListingDefinition, request: ListingRequestDto, scope: ListingScope): Promise<ListingPage> {
     const { page, count, pageSize } = compileListing(definition, request, scope);
-    const records: Record<string, unknown>[] = await this.dataSource.query(page.sql, page.parameters);
+    // Compiled per request from the definition's fixed columns and operators (listing-query.ts), so
+    // not a statement declared ahead; the listings' e2e tests run every definition.
+    const { rows: records } = await execute<Record<string, unknown>>(this.dataSource, page.sql, page.parameters);
     if (records.length > pageSize) return { success: true, rows: records.slice(0, pageSize).map(toRow), lastrow: -1 };
     let lastrow = request.startRow + records.length;
     if (records.length === 0 && request.startRow > 0) {
-      const [{ total }]: { total: number }[] = await this.dataSource.query(count.sql, count.parameters);
-      lastrow = total;
+      const { rows } = await execute<{ total: number }>(this.dataSource, count.sql, count.parameters);
+      lastrow = rows[0].total;
     }
     return { success: true, rows: records.map(toRow), lastrow };
   }

@@ -11,7 +11,7 @@ import type { CreateOidcClientDto, UpdateOidcClientDto } from './dto/create-oidc
 import { secretAad, type OidcClient } from './oidc-client.js';
 import { clientProblems } from './oidc-client-rules.js';
 import { OidcClientCache } from './oidc-client-cache.js';
-import { OidcClientStore } from './oidc-client.store.js';
+import { OidcClientStore, type OidcClientChanges } from './oidc-client.store.js';
 
 const newSecret = () => randomBytes(32).toString('base64url');
 
@@ -69,7 +69,7 @@ export class OidcClientsService {
 
   async update(teamId: string, id: string, body: UpdateOidcClientDto) {
     const current = await this.find(teamId, id);
-    const changes: Partial<OidcClient> = {
+    const changes: OidcClientChanges = {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.redirectUris !== undefined ? { redirectUris: body.redirectUris } : {}),
       ...(body.postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris: body.postLogoutRedirectUris } : {}),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { statement } from '../database/statement.js';
 
 /** One row of oidc_models as the adapter reads it back. */
 export interface StoredModel {
@@ -18,13 +19,48 @@ export interface ModelRow {
   expiresAt: Date | null;
 }
 
-interface Row {
-  payload_enc: Buffer;
-  consumed_at: Date | null;
-}
+type Stored = { payload_enc: Buffer; consumed_at: Date | null };
 
-const toStored = (row: Row | undefined): StoredModel | undefined =>
-  row ? { payloadEnc: row.payload_enc, consumedAt: row.consumed_at } : undefined;
+const upsertSql = statement<
+  [
+    model: string,
+    id: string,
+    payloadEnc: Buffer,
+    grantId: string | null,
+    uid: string | null,
+    userCode: string | null,
+    expiresAt: Date | null,
+  ]
+>(
+  `INSERT INTO oidc_models (model, id, payload_enc, grant_id, uid, user_code, expires_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7)
+   ON CONFLICT (model, id) DO UPDATE
+     SET payload_enc = EXCLUDED.payload_enc, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
+         user_code = EXCLUDED.user_code, expires_at = EXCLUDED.expires_at`,
+);
+const takeLeaseSql = statement<[model: string, id: string, until: Date, now: Date, emptyPayload: Buffer]>(
+  `INSERT INTO oidc_models (model, id, payload_enc, expires_at) VALUES ($1, $2, $5, $3)
+   ON CONFLICT (model, id) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE oidc_models.expires_at <= $4`,
+);
+const findSql = statement<[model: string, id: string, now: Date], Stored>(
+  `SELECT payload_enc, consumed_at FROM oidc_models
+    WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+);
+const findBySql = (column: 'uid' | 'user_code') =>
+  statement<[model: string, value: string, now: Date], Stored & { id: string }>(
+    `SELECT id, payload_enc, consumed_at FROM oidc_models
+      WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > $3) LIMIT 1`,
+  );
+const findByColumn = { uid: findBySql('uid'), user_code: findBySql('user_code') };
+const consumeSql = statement<[model: string, id: string, now: Date]>(
+  `UPDATE oidc_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`,
+);
+const destroySql = statement<[model: string, id: string]>(`DELETE FROM oidc_models WHERE model = $1 AND id = $2`);
+const revokeByGrantSql = statement<[grantId: string]>(`DELETE FROM oidc_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`);
+const purgeExpiredSql = statement<[now: Date, batchSize: number]>(
+  `DELETE FROM oidc_models WHERE ctid IN (
+     SELECT ctid FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= $1 LIMIT $2)`,
+);
 
 /** Every statement on oidc_models: the storage of oidc-provider's models (docs/oidc.md, "State"). */
 @Injectable()
@@ -32,14 +68,7 @@ export class OidcModelStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async upsert(row: ModelRow): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO oidc_models (model, id, payload_enc, grant_id, uid, user_code, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (model, id) DO UPDATE
-         SET payload_enc = EXCLUDED.payload_enc, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
-             user_code = EXCLUDED.user_code, expires_at = EXCLUDED.expires_at`,
-      [row.model, row.id, row.payloadEnc, row.grantId, row.uid, row.userCode, row.expiresAt],
-    );
+    await upsertSql.run(this.dataSource, row.model, row.id, row.payloadEnc, row.grantId, row.uid, row.userCode, row.expiresAt);
   }
 
   /**
@@ -47,22 +76,11 @@ export class OidcModelStore {
    * row, or the last lease has run out), false while another holds it. The row carries no payload.
    */
   async takeLease(model: string, id: string, until: Date, now: Date): Promise<boolean> {
-    const taken: unknown[] = await this.dataSource.query(
-      `INSERT INTO oidc_models (model, id, payload_enc, expires_at) VALUES ($1, $2, $5, $3)
-       ON CONFLICT (model, id) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE oidc_models.expires_at <= $4
-       RETURNING 1`,
-      [model, id, until, now, Buffer.alloc(0)],
-    );
-    return taken.length > 0;
+    return (await takeLeaseSql.run(this.dataSource, model, id, until, now, Buffer.alloc(0))).rowCount > 0;
   }
 
   async find(model: string, id: string, now: Date): Promise<StoredModel | undefined> {
-    const [row]: Row[] = await this.dataSource.query(
-      `SELECT payload_enc, consumed_at FROM oidc_models
-        WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > $3)`,
-      [model, id, now],
-    );
-    return toStored(row);
+    return (await findSql.run(this.dataSource, model, id, now)).rows[0];
   }
 
   async findBy(
@@ -71,25 +89,18 @@ export class OidcModelStore {
     value: string,
     now: Date,
   ): Promise<{ id: string; stored: StoredModel } | undefined> {
-    // The column name is one of two literals, never input.
-    const [row]: (Row & { id: string })[] = await this.dataSource.query(
-      `SELECT id, payload_enc, consumed_at FROM oidc_models
-        WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > $3) LIMIT 1`,
-      [model, value, now],
-    );
-    return row ? { id: row.id, stored: toStored(row)! } : undefined;
+    const {
+      rows: [row],
+    } = await findByColumn[column].run(this.dataSource, model, value, now);
+    return row ? { id: row.id, stored: { payloadEnc: row.payloadEnc, consumedAt: row.consumedAt } } : undefined;
   }
 
   async consume(model: string, id: string, now: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE oidc_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`, [
-      model,
-      id,
-      now,
-    ]);
+    await consumeSql.run(this.dataSource, model, id, now);
   }
 
   async destroy(model: string, id: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM oidc_models WHERE model = $1 AND id = $2`, [model, id]);
+    await destroySql.run(this.dataSource, model, id);
   }
 
   /**
@@ -97,16 +108,11 @@ export class OidcModelStore {
    * used twice), and the grant with them: it carries the login's claims (docs/oidc.md, "State").
    */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM oidc_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [grantId]);
+    await revokeByGrantSql.run(this.dataSource, grantId);
   }
 
   /** Deletes expired rows in batches, so one purge never holds a long lock; answers how many went. */
   async purgeExpired(now: Date, batchSize: number): Promise<number> {
-    const [, deleted]: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM oidc_models WHERE ctid IN (
-         SELECT ctid FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= $1 LIMIT $2)`,
-      [now, batchSize],
-    );
-    return deleted;
+    return (await purgeExpiredSql.run(this.dataSource, now, batchSize)).rowCount;
   }
 }

@@ -3,16 +3,24 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
-import { queryPrepared } from '../database/prepared-statement.js';
 import { Session } from './session.entity.js';
+import {
+  changedSinceSql,
+  claimDueSql,
+  claimForCollectSql,
+  countReturnNonceFailureSql,
+  markReturnedSql,
+  countPendingByProviderSql,
+  purgePersonalDataSql,
+  renewOrderSql,
+  writeTransitionsSql,
+} from './session.statements.js';
 
 /**
  * What a collect reads of each session it claims: enough to ask the provider and to see whether
  * anything changes. Most pending sessions stay as they were, and only those that move on are read whole.
  */
-const COLLECT_COLUMNS = ['id', 'provider', 'environment', 'orderRef', 'status', 'hintCode', 'expiresAt'] as const;
-type CollectColumn = (typeof COLLECT_COLUMNS)[number];
-export type CollectClaim = Pick<Session, CollectColumn>;
+export type CollectClaim = Pick<Session, 'id' | 'provider' | 'environment' | 'orderRef' | 'status' | 'hintCode' | 'expiresAt'>;
 
 /** The columns a transition writes, for one session (a progress keeps the pending values). */
 export interface SessionTransitionRow {
@@ -49,8 +57,6 @@ export class SessionStore {
   private readonly sessionRows: PreparedSelect<Session>;
   /** Whole sessions by ids: those of a collect that move on. */
   private readonly sessionsByIds: PreparedSelect<Session>;
-  /** The collector's claims: their column list and hydration serve claimDue's RETURNING. */
-  private readonly claimRows: PreparedSelect<Session, CollectColumn>;
   private readonly newSessions: InsertBatcher<Session>;
 
   constructor(
@@ -66,7 +72,6 @@ export class SessionStore {
       'id = $1 AND team_id IS NOT DISTINCT FROM $2 AND environment IS NOT DISTINCT FROM $3',
     );
     this.sessionsByIds = new PreparedSelect(dataSource, Session, 'id = ANY ($1::uuid[])');
-    this.claimRows = new PreparedSelect(dataSource, Session, 'id = ANY ($1::uuid[])', COLLECT_COLUMNS);
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
@@ -93,11 +98,7 @@ export class SessionStore {
 
   /** Takes the right to collect this session now; false when another poll or replica did since `dueBefore`. */
   async claimForCollect(id: string, now: Date, dueBefore: Date): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.dataSource.query(
-      `UPDATE sessions SET last_collected_at = $2 WHERE id = $1 AND status = 'pending' AND last_collected_at <= $3`,
-      [id, now, dueBefore],
-    );
-    return affected > 0;
+    return (await claimForCollectSql.run(this.dataSource, id, now, dueBefore)).rowCount > 0;
   }
 
   /**
@@ -107,17 +108,7 @@ export class SessionStore {
    */
   async claimDue(now: Date, dueBefore: Date, limit: number, skipProviders: readonly string[] = []): Promise<CollectClaim[]> {
     // skipProviders: providers whose previous collect is still in flight (docs/reliability.md).
-    const rows = await queryPrepared<Record<string, unknown>>(
-      this.dataSource,
-      `UPDATE sessions SET last_collected_at = $1
-        WHERE id IN (SELECT id FROM sessions
-                      WHERE status = 'pending' AND last_collected_at <= $2 AND provider <> ALL ($4::text[])
-                      ORDER BY last_collected_at LIMIT $3
-                      FOR UPDATE SKIP LOCKED)
-        RETURNING ${this.claimRows.columnList}`,
-      [now, dueBefore, limit, skipProviders],
-    );
-    return rows.map((row) => this.claimRows.hydrate(row));
+    return (await claimDueSql.run(this.dataSource, now, dueBefore, limit, skipProviders)).rows;
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -129,22 +120,15 @@ export class SessionStore {
    * statement however many there are; answers the ids it wrote (the others ended meanwhile).
    */
   async writeTransitions(manager: EntityManager, changed: SessionTransitionRow[]): Promise<Set<string>> {
-    const [rows]: [{ id: string }[]] = await manager.query(
-      `UPDATE sessions s SET status = v.status, hint_code = v.hint_code, completion_enc = v.completion_enc, completed_at = v.completed_at,
-              evidence_enc = v.evidence_enc, result_token_enc = v.result_token_enc
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bytea[], $5::timestamptz[], $6::bytea[], $7::bytea[])
-              AS v (id, status, hint_code, completion_enc, completed_at, evidence_enc, result_token_enc)
-        WHERE s.id = v.id AND s.status = 'pending'
-       RETURNING s.id`,
-      [
-        changed.map((row) => row.id),
-        changed.map((row) => row.status),
-        changed.map((row) => row.hintCode),
-        changed.map((row) => row.completionEnc),
-        changed.map((row) => row.completedAt),
-        changed.map((row) => row.evidenceEnc),
-        changed.map((row) => row.resultTokenEnc),
-      ],
+    const { rows } = await writeTransitionsSql.run(
+      manager,
+      changed.map((row) => row.id),
+      changed.map((row) => row.status),
+      changed.map((row) => row.hintCode),
+      changed.map((row) => row.completionEnc),
+      changed.map((row) => row.completedAt),
+      changed.map((row) => row.evidenceEnc),
+      changed.map((row) => row.resultTokenEnc),
     );
     return new Set(rows.map((row) => row.id));
   }
@@ -155,14 +139,13 @@ export class SessionStore {
    */
   async changedSince(known: Omit<SessionProgress, 'status'>[]): Promise<SessionProgress[]> {
     if (known.length === 0) return [];
-    const rows: { id: string; status: Session['status']; hint_code: string | null; renewals: number }[] = await this.dataSource.query(
-      `SELECT s.id, s.status, s.hint_code, s.renewals
-         FROM sessions s
-         JOIN unnest($1::uuid[], $2::text[], $3::int[]) AS known(id, hint_code, renewals) ON known.id = s.id
-        WHERE s.status <> 'pending' OR s.hint_code IS DISTINCT FROM known.hint_code OR s.renewals <> known.renewals`,
-      [known.map((k) => k.id), known.map((k) => k.hintCode), known.map((k) => k.renewals)],
+    const { rows } = await changedSinceSql.run(
+      this.dataSource,
+      known.map((k) => k.id),
+      known.map((k) => k.hintCode),
+      known.map((k) => k.renewals),
     );
-    return rows.map((row) => ({ id: row.id, status: row.status, hintCode: row.hint_code, renewals: row.renewals }));
+    return rows;
   }
 
   /**
@@ -170,14 +153,18 @@ export class SessionStore {
    * that order (docs/same-device.md); false when something else changed it first.
    */
   async renewOrder(id: string, failedOrderRef: string, order: RenewedOrderRow, now: Date): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.dataSource.query(
-      `UPDATE sessions
-          SET order_ref = $3, qr_start_token = $4, qr_start_secret_enc = $5, order_time = $6, launch_url_enc = $7,
-              hint_code = 'outstandingTransaction', renewals = renewals + 1, last_collected_at = $8
-        WHERE id = $1 AND order_ref = $2 AND status = 'pending'`,
-      [id, failedOrderRef, order.orderRef, order.qrStartToken, order.qrStartSecretEnc, order.orderTime, order.launchUrlEnc, now],
+    const { rowCount } = await renewOrderSql.run(
+      this.dataSource,
+      id,
+      failedOrderRef,
+      order.orderRef,
+      order.qrStartToken,
+      order.qrStartSecretEnc,
+      order.orderTime,
+      order.launchUrlEnc,
+      now,
     );
-    return affected > 0;
+    return rowCount > 0;
   }
 
   /**
@@ -185,43 +172,23 @@ export class SessionStore {
    * return was accepted already or the limit was reached (such a call is not counted).
    */
   async countReturnNonceFailure(id: string, limit: number): Promise<number | null> {
-    const [rows]: [{ failures: number }[]] = await this.dataSource.query(
-      `UPDATE sessions SET return_nonce_failures = return_nonce_failures + 1
-        WHERE id = $1 AND returned_at IS NULL AND return_nonce_failures < $2
-       RETURNING return_nonce_failures AS failures`,
-      [id, limit],
-    );
+    const { rows } = await countReturnNonceFailureSql.run(this.dataSource, id, limit);
     return rows[0]?.failures ?? null;
   }
 
   /** Accepts the one return of a complete session; false when it was accepted before or the nonce was locked. */
   async markReturned(id: string, now: Date, limit: number): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.dataSource.query(
-      `UPDATE sessions SET returned_at = $2
-        WHERE id = $1 AND status = 'complete' AND returned_at IS NULL AND return_nonce_failures < $3`,
-      [id, now, limit],
-    );
-    return affected > 0;
+    return (await markReturnedSql.run(this.dataSource, id, now, limit)).rowCount > 0;
   }
 
   /** Erases the personal data of sessions that ended at or before `endedBefore`; keeps status and times. */
   async purgePersonalData(now: Date, endedBefore: Date): Promise<number> {
-    const [, purged]: [unknown, number] = await this.dataSource.query(
-      `UPDATE sessions
-          SET completion_enc = NULL, qr_start_secret_enc = NULL, end_user_ip = NULL, metadata = NULL,
-              launch_url_enc = NULL, renewal_request_enc = NULL,
-              signed_texts_enc = NULL, evidence_enc = NULL, result_token_enc = NULL, pii_purged_at = $1
-        WHERE pii_purged_at IS NULL AND status <> 'pending' AND completed_at <= $2`,
-      [now, endedBefore],
-    );
-    return purged;
+    return (await purgePersonalDataSql.run(this.dataSource, now, endedBefore)).rowCount;
   }
 
   /** Pending sessions of every team, by provider: an operator's gauge (the partial index ix_sessions_pending_due covers it). */
   async countPendingByProvider(): Promise<Map<string, number>> {
-    const rows: { provider: string; pending: number }[] = await this.dataSource.query(
-      `SELECT provider, count(*)::int AS pending FROM sessions WHERE status = 'pending' GROUP BY provider`,
-    );
+    const { rows } = await countPendingByProviderSql.run(this.dataSource);
     return new Map(rows.map((row) => [row.provider, row.pending]));
   }
 }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
+import { statement } from '../database/statement.js';
 import { Team } from './team.entity.js';
+
+const lockSql = statement<[id: string]>(`SELECT 1 FROM teams WHERE id = $1 FOR UPDATE`);
 
 /** Every statement on teams. */
 @Injectable()
@@ -17,7 +20,7 @@ export class TeamStore {
   }
 
   async lockForUpdate(id: string, manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT 1 FROM teams WHERE id = $1 FOR UPDATE`, [id]);
+    await lockSql.run(manager, id);
   }
 
   list(): Promise<Team[]> {

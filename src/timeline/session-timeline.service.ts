@@ -32,48 +32,48 @@ export class SessionTimelineService {
         operation: session.operation,
         channel: session.channel,
         status: session.status,
-        hintCode: session.hint_code,
-        createdAt: session.created_at,
-        expiresAt: session.expires_at,
-        completedAt: session.completed_at,
+        hintCode: session.hintCode,
+        createdAt: session.createdAt,
+        expiresAt: session.expiresAt,
+        completedAt: session.completedAt,
         renewals: session.renewals,
       },
       // The start is the first change; the settlement wrote the rest as they happened.
       events: [
-        { at: session.created_at, status: 'pending', hintCode: 'outstandingTransaction' },
-        ...events.map((event) => ({ at: event.occurred_at, status: event.status, hintCode: event.hint_code })),
+        { at: session.createdAt, status: 'pending', hintCode: 'outstandingTransaction' },
+        ...events.map((event) => ({ at: event.occurredAt, status: event.status, hintCode: event.hintCode })),
       ],
       webhooks: deliveries.map((delivery) => ({
         id: delivery.id,
-        messageId: delivery.message_id,
-        eventType: delivery.event_type,
+        messageId: delivery.messageId,
+        eventType: delivery.eventType,
         status: delivery.status,
         url: delivery.url,
-        createdAt: delivery.created_at,
-        deliveredAt: delivery.delivered_at,
+        createdAt: delivery.createdAt,
+        deliveredAt: delivery.deliveredAt,
         attempts: attempts
-          .filter((attempt) => attempt.delivery_id === delivery.id)
+          .filter((attempt) => attempt.deliveryId === delivery.id)
           .map((attempt) => ({
-            number: attempt.attempt_number,
-            attemptedAt: attempt.attempted_at,
+            number: attempt.attemptNumber,
+            attemptedAt: attempt.attemptedAt,
             trigger: attempt.trigger,
             outcome: attempt.outcome,
-            statusCode: attempt.status_code,
-            latencyMs: attempt.latency_ms,
+            statusCode: attempt.statusCode,
+            latencyMs: attempt.latencyMs,
             error: attempt.error,
           })),
       })),
       evidence: this.evidenceOf(session),
-      oidcClientId: session.oidc_client_id,
+      oidcClientId: session.oidcClientId,
     };
   }
 
   /** Only the verdict and its parts, never the signature, certificates or the signed data. */
   private evidenceOf(session: TimelineSessionRow) {
-    if (session.evidence_enc) {
-      const stored = this.cipher.decryptJson<StoredEvidence>(session.evidence_enc, evidenceAad(session.id));
+    if (session.evidenceEnc) {
+      const stored = this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id));
       return stored.verification ? { state: 'checked' as const, verification: stored.verification } : { state: 'none' as const };
     }
-    return { state: session.pii_purged_at ? ('purged' as const) : ('none' as const) };
+    return { state: session.piiPurgedAt ? ('purged' as const) : ('none' as const) };
   }
 }

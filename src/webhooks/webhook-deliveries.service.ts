@@ -101,7 +101,7 @@ export class WebhookDeliveriesService {
 }
 
 /** As the listing writes its rows: times in ISO 8601 UTC, absent values left out. */
-function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
+function withoutNulls(record: object): Record<string, unknown> {
   const view: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if (value !== null && value !== undefined) view[key] = value instanceof Date ? value.toISOString() : value;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import { statement } from '../database/statement.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 /** An enabled endpoint as the outbox matches events against it. */
@@ -11,6 +12,15 @@ export interface EndpointSubscription {
   environment: ApiKeyEnvironment;
   eventTypes: string[];
 }
+
+const enabledOfTeamsSql = statement<
+  [teamIds: string[]],
+  { id: string; team_id: string; environment: ApiKeyEnvironment; event_types: string[] }
+>(
+  `SELECT e.id, e.team_id, e.environment, e.event_types
+     FROM webhook_endpoints e
+    WHERE e.team_id = ANY ($1::uuid[]) AND e.disabled_at IS NULL`,
+);
 
 /** Every statement on webhook_endpoints but the dispatcher's (WebhookDeliveryStore joins them to claims). */
 @Injectable()
@@ -59,12 +69,6 @@ export class WebhookEndpointStore {
 
   /** Inside the caller's transaction: the enabled endpoints of these teams. */
   async enabledOfTeams(manager: EntityManager, teamIds: string[]): Promise<EndpointSubscription[]> {
-    const rows: { id: string; team_id: string; environment: ApiKeyEnvironment; event_types: string[] }[] = await manager.query(
-      `SELECT e.id, e.team_id, e.environment, e.event_types
-         FROM webhook_endpoints e
-        WHERE e.team_id = ANY ($1::uuid[]) AND e.disabled_at IS NULL`,
-      [teamIds],
-    );
-    return rows.map((row) => ({ id: row.id, teamId: row.team_id, environment: row.environment, eventTypes: row.event_types }));
+    return (await enabledOfTeamsSql.run(manager, teamIds)).rows;
   }
 }

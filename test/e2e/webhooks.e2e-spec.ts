@@ -288,17 +288,18 @@ describe('Webhooks: delivery, signatures, retries, redelivery, rotation, managem
     const ok = { outcome: 'success' as const, statusCode: 200, latencyMs: 3, error: null, responseExcerpt: 'ok' };
 
     const statements: string[] = [];
-    const query = dataSource.query.bind(dataSource);
-    // Counts this store's statements (a record starts WITH input); the real query still runs.
-    dataSource.query = ((sql: string, parameters?: unknown[]) => (
+    const { logger } = dataSource;
+    const logQuery = logger.logQuery.bind(logger);
+    // Counts this store's statements (a record starts WITH input) at TypeORM's logger, which every statement passes.
+    logger.logQuery = (sql, parameters, runner) => (
       sql.startsWith('WITH input') && statements.push(sql),
-      query(sql, parameters)
-    )) as typeof dataSource.query;
+      logQuery(sql, parameters, runner)
+    );
     try {
       const recorded = await Promise.all(claims.slice(0, 4).map((claim) => store.record(claim, ok, due, null)));
       expect(recorded.map((r) => r.status)).toEqual(Array(4).fill('delivered'));
     } finally {
-      dataSource.query = query;
+      logger.logQuery = logQuery;
     }
     // The first alone, the three that came while it was on its way together.
     expect(statements).toHaveLength(2);

@@ -1,18 +1,47 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { queryPrepared } from '../../database/prepared-statement.js';
+import { statement } from '../../database/statement.js';
 import { LocalAllowances } from './local-allowances.js';
 import { QuotaStore, type KeyLimits, type MonthUsage, type QuotaUsage } from './quota.store.js';
 
-interface UsageRow {
-  accepted: boolean;
-  recent_count: number;
-  minute_frees_at: Date;
-  month_count: number;
-  address_count: number;
-  address_known: boolean;
-  granted: number;
-}
+// Every limited request that no local allowance admits: prepared.
+const consumeQuota = statement<
+  [
+    apiKeyId: string,
+    address: string,
+    now: Date,
+    perMinute: number | null,
+    monthly: number | null,
+    addresses: number | null,
+    blockWanted: number,
+  ],
+  {
+    accepted: boolean;
+    recent_count: number;
+    minute_frees_at: Date;
+    month_count: number;
+    address_count: number;
+    address_known: boolean;
+    granted: number;
+  }
+>('SELECT * FROM consume_api_key_quota($1, $2, $3, $4, $5, $6, $7)', { prepare: true });
+// A row of an earlier month is this month's zero (consume_api_key_quota starts it over on use).
+const monthUsageSql = statement<[apiKeyIds: string[], now: Date], { api_key_id: string; requests: number; addresses: number }>(
+  `SELECT api_key_id, month_requests AS requests, cardinality(month_addresses) AS addresses
+     FROM api_key_usage WHERE api_key_id = ANY ($1::uuid[]) AND month >= date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC')::date`,
+);
+const giveBackSql = statement<[apiKeyId: string, monthStart: Date, second: number, count: number]>(
+  `UPDATE api_key_usage
+      SET month_requests = CASE WHEN month = ($2::timestamptz AT TIME ZONE 'UTC')::date
+                                THEN greatest(month_requests - $4, 0) ELSE month_requests END,
+          minute_buckets = CASE WHEN minute_second - $3::bigint + 1 BETWEEN 1 AND cardinality(minute_buckets)
+                                THEN minute_buckets[1:(minute_second - $3)::integer]
+                                     || greatest(minute_buckets[(minute_second - $3 + 1)::integer] - $4::integer, 0)
+                                     || minute_buckets[(minute_second - $3 + 2)::integer:61]
+                                ELSE minute_buckets END
+    WHERE api_key_id = $1`,
+  { prepare: true },
+);
 
 /**
  * One round trip: consume_api_key_quota() locks the key's usage row, decides and records in one statement
@@ -35,7 +64,10 @@ export class PostgresQuotaStore extends QuotaStore implements OnModuleDestroy {
   async consume(apiKeyId: string, address: string, now: Date, limits: KeyLimits): Promise<QuotaUsage> {
     const local = this.allowances.take(apiKeyId, address, now, limits);
     if (local) return local;
-    const [row] = await queryPrepared<UsageRow>(this.dataSource, 'SELECT * FROM consume_api_key_quota($1, $2, $3, $4, $5, $6, $7)', [
+    const {
+      rows: [{ granted, ...usage }],
+    } = await consumeQuota.run(
+      this.dataSource,
       apiKeyId,
       address,
       now,
@@ -43,27 +75,14 @@ export class PostgresQuotaStore extends QuotaStore implements OnModuleDestroy {
       limits.monthly,
       limits.addresses,
       this.allowances.blockWanted(apiKeyId),
-    ]);
-    const usage: QuotaUsage = {
-      accepted: row.accepted,
-      recentCount: row.recent_count,
-      minuteFreesAt: row.minute_frees_at,
-      monthCount: row.month_count,
-      addressCount: row.address_count,
-      addressKnown: row.address_known,
-    };
-    this.allowances.record(apiKeyId, address, now, limits, usage, row.granted);
+    );
+    this.allowances.record(apiKeyId, address, now, limits, usage, granted);
     return usage;
   }
 
   async monthUsage(apiKeyIds: string[], now: Date): Promise<Map<string, MonthUsage>> {
-    // A row of an earlier month is this month's zero (consume_api_key_quota starts it over on use).
-    const rows: { api_key_id: string; requests: number; addresses: number }[] = await this.dataSource.query(
-      `SELECT api_key_id, month_requests AS requests, cardinality(month_addresses) AS addresses
-         FROM api_key_usage WHERE api_key_id = ANY ($1::uuid[]) AND month >= date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC')::date`,
-      [apiKeyIds, now],
-    );
-    return new Map(rows.map((row) => [row.api_key_id, { requests: row.requests, addresses: row.addresses }]));
+    const { rows } = await monthUsageSql.run(this.dataSource, apiKeyIds, now);
+    return new Map(rows.map((row) => [row.apiKeyId, { requests: row.requests, addresses: row.addresses }]));
   }
 
   /** A stopping process gives back what its allowances did not use, before the database closes. */
@@ -79,19 +98,7 @@ export class PostgresQuotaStore extends QuotaStore implements OnModuleDestroy {
    */
   private async giveBack(apiKeyId: string, unused: { monthStart: Date; second: number; count: number }): Promise<void> {
     try {
-      await queryPrepared(
-        this.dataSource,
-        `UPDATE api_key_usage
-            SET month_requests = CASE WHEN month = ($2::timestamptz AT TIME ZONE 'UTC')::date
-                                      THEN greatest(month_requests - $4, 0) ELSE month_requests END,
-                minute_buckets = CASE WHEN minute_second - $3::bigint + 1 BETWEEN 1 AND cardinality(minute_buckets)
-                                      THEN minute_buckets[1:(minute_second - $3)::integer]
-                                           || greatest(minute_buckets[(minute_second - $3 + 1)::integer] - $4::integer, 0)
-                                           || minute_buckets[(minute_second - $3 + 2)::integer:61]
-                                      ELSE minute_buckets END
-          WHERE api_key_id = $1`,
-        [apiKeyId, unused.monthStart, unused.second, unused.count],
-      );
+      await giveBackSql.run(this.dataSource, apiKeyId, unused.monthStart, unused.second, unused.count);
     } catch (error) {
       // The counts then stay higher by these few: conservative, never generous.
       this.logger.error({ err: error }, 'Unused rate-limit allowance not given back');
