@@ -37,6 +37,20 @@ describe(CoalescingWriter.name, () => {
     expect(batches).toEqual([[1], [2, -3, 4], [2], [-3], [4]]);
   });
 
+  it('should fail the batch and every item queued behind it at once when the database is away', async () => {
+    const batches: number[][] = [];
+    // node-postgres's text when a statement's answer never came (a partition).
+    const away = new Error('Query read timeout');
+    const writer = new CoalescingWriter(async (items: number[]) => {
+      batches.push(items);
+      await new Promise((resolve) => setImmediate(resolve));
+      throw away;
+    }, 2);
+    const results = await Promise.allSettled([1, 2, 3, 4].map((n) => writer.submit(n)));
+    expect(results.map((result) => result.status === 'rejected' && result.reason === away)).toEqual([true, true, true, true]);
+    expect(batches).toEqual([[1]]);
+  });
+
   it('should send an item at once again after the queue ran dry', async () => {
     const { writer, batches } = doubling();
     await writer.submit(1);
