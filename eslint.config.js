@@ -125,6 +125,9 @@ export default defineConfig(
     },
   },
   { files: ['src/kiosk/assets/**/*.js', 'src/oidc/assets/**/*.js'], languageOptions: { globals: globals.browser } },
-  { files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', 'jest.config.js'], languageOptions: { globals: globals.node } },
+  {
+    files: ['examples/**/*.mjs', 'clients/typescript/examples/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', 'jest.config.js'],
+    languageOptions: { globals: globals.node },
+  },
   prettier,
 );

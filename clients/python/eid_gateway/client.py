@@ -29,7 +29,14 @@ def _body(body: Optional[JSON], fields: Dict[str, Any]) -> JSON:
     return merged
 
 
-def _list_all(transport: Transport, path: str, environment: str, filter_model: Optional[JSON], sort_model: Optional[List[JSON]], page_size: int) -> Iterator[JSON]:
+def _list_all(
+    transport: Transport,
+    path: str,
+    environment: str,
+    filter_model: Optional[JSON],
+    sort_model: Optional[List[JSON]],
+    page_size: int,
+) -> Iterator[JSON]:
     """Every row of a tabular listing (docs/listings.md), page by page, of the client's environment unless the filter names it."""
     filters: JSON = {"environment": {"filterType": "set", "values": [environment]}}
     filters.update(filter_model or {})
@@ -86,11 +93,10 @@ class Sessions:
         return self._transport.json("GET", f"{self._path(session_id)}/qr", "api_key", query={"format": "json"})
 
     def qr_png(self, session_id: str, size: Optional[int] = None) -> bytes:
-        return self._transport.send("GET", f"{self._path(session_id)}/qr", "api_key", query={"format": "png", "size": size}, accept="image/png")[2]
+        return self._qr_image(session_id, "png", "image/png", size)
 
     def qr_svg(self, session_id: str, size: Optional[int] = None) -> str:
-        answer = self._transport.send("GET", f"{self._path(session_id)}/qr", "api_key", query={"format": "svg", "size": size}, accept="image/svg+xml")
-        return answer[2].decode("utf-8")
+        return self._qr_image(session_id, "svg", "image/svg+xml", size).decode("utf-8")
 
     def wait_for_result(
         self,
@@ -123,6 +129,10 @@ class Sessions:
     def list(self, *, filter_model: Optional[JSON] = None, sort_model: Optional[List[JSON]] = None, page_size: int = 100) -> Iterator[JSON]:
         """The team's sessions of this environment, without personal data, page by page (needs access_token)."""
         return _list_all(self._transport, "/api/v1/sessions", self._environment, filter_model, sort_model, page_size)
+
+    def _qr_image(self, session_id: str, kind: str, accept: str, size: Optional[int]) -> bytes:
+        query = {"format": kind, "size": size}
+        return self._transport.send("GET", f"{self._path(session_id)}/qr", "api_key", query=query, accept=accept)[2]
 
     def _start(self, path: str, body: JSON) -> JSON:
         return self._transport.json("POST", path, "api_key", body=body)

@@ -1,8 +1,8 @@
 """What the tests against the running service share: its address and credentials, a receiver, the simulator.
 
 The jest test test/e2e/clients/python-client.e2e-spec.ts starts the service and runs this suite with
-EIDGW_BASE_URL, EIDGW_API_KEY (a test key of a `pro` team), EIDGW_ACCESS_TOKEN (a member of that team),
-EIDGW_TEAM_ID and EIDGW_LIMITED_API_KEY (a key at its per-minute limit for a few more seconds).
+EIDGW_BASE_URL, EIDGW_API_KEY (a test key of a `pro` team), EIDGW_ACCESS_TOKEN (a member of that team)
+and EIDGW_LIMITED_API_KEY (a key at its per-minute limit for a few more seconds).
 """
 
 from __future__ import annotations

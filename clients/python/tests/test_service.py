@@ -29,7 +29,8 @@ class SessionsTest(unittest.TestCase):
             self.assertIn("<svg", client.sessions.qr_svg(started["sessionId"]))
 
             updates: List[Dict[str, Any]] = []
-            scanned = threading.Timer(0.5, lambda: simulator("scan", {"qrData": client.sessions.qr(started["sessionId"])["qrData"], **PERSON}))
+            frame = client.sessions.qr(started["sessionId"])
+            scanned = threading.Timer(0.5, lambda: simulator("scan", {"qrData": frame["qrData"], **PERSON}))
             scanned.start()
             result = client.sessions.wait_for_result(started["sessionId"], on_update=updates.append)
             scanned.join()
@@ -56,7 +57,8 @@ class SessionsTest(unittest.TestCase):
                 end_user_ip="192.0.2.10",
                 user_visible_transaction={"transactionType": "npa", "recipient": {"name": "Acme AB"}},
             )
-            for session, operation, channel in [(sign, "sign", "app"), (phone, "auth", "phone"), (phone_sign, "sign", "phone"), (payment, "payment", "app")]:
+            expected = [(sign, "sign", "app"), (phone, "auth", "phone"), (phone_sign, "sign", "phone"), (payment, "payment", "app")]
+            for session, operation, channel in expected:
                 state = client.sessions.poll(session["sessionId"])
                 self.assertEqual((state["operation"], state["channel"], state["status"]), (operation, channel, "pending"))
 

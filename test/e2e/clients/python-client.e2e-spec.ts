@@ -59,7 +59,6 @@ function run(
         EIDGW_BASE_URL: e2e.baseUrl,
         EIDGW_API_KEY: key,
         EIDGW_ACCESS_TOKEN: token,
-        EIDGW_TEAM_ID: team.id,
         EIDGW_LIMITED_API_KEY: limited.key,
       },
     });
