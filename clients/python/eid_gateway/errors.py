@@ -11,7 +11,7 @@ class EidGatewayError(Exception):
     Either a problem-details answer of the service (RFC 9457, docs/api.md) with its ``status``,
     ``code`` and fields, or a refusal before any answer (``status`` is None and ``code`` one of
     ``environment_mismatch``, ``invalid_api_key_format``, ``access_token_required``, ``timeout``,
-    ``network_error``, ``invalid_webhook_signature``). The message never carries a key, token or secret.
+    ``network_error``, ``invalid_webhook_signature``, ``cancelled``). The message never carries a key, token or secret.
     """
 
     def __init__(
