@@ -63,7 +63,7 @@ export class Transport {
 
   async #attempt(call: Call, url: string, headers: Headers, body: string | undefined): Promise<Response> {
     const timeout = AbortSignal.timeout(this.#options.timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const { signal, release } = either(call.signal, timeout);
     try {
       return await this.#options.fetch(url, { method: call.method, headers, body, signal, redirect: 'error' });
     } catch (error) {
@@ -72,6 +72,8 @@ export class Transport {
         throw new EidGatewayError(`${call.method} ${call.path} got no answer within ${this.#options.timeoutMs} ms`, { code: 'timeout' });
       }
       throw new EidGatewayError(`${call.method} ${call.path} failed: ${(error as Error).message}`, { code: 'network_error', cause: error });
+    } finally {
+      release();
     }
   }
 
@@ -104,6 +106,23 @@ function parseRetryAfter(value: string | null): number | undefined {
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** The caller's signal or the timeout, whichever fires first (AbortSignal.any needs Node 20.3, the package promises 20). */
+function either(caller: AbortSignal | undefined, timeout: AbortSignal): { signal: AbortSignal; release: () => void } {
+  if (!caller) return { signal: timeout, release: () => undefined };
+  const controller = new AbortController();
+  const forward = (source: AbortSignal) => () => controller.abort(source.reason);
+  const onCaller = forward(caller);
+  const onTimeout = forward(timeout);
+  if (caller.aborted) onCaller();
+  caller.addEventListener('abort', onCaller, { once: true });
+  timeout.addEventListener('abort', onTimeout, { once: true });
+  const release = () => {
+    caller.removeEventListener('abort', onCaller);
+    timeout.removeEventListener('abort', onTimeout);
+  };
+  return { signal: controller.signal, release };
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
