@@ -89,6 +89,11 @@ describe('The TypeScript client (clients/typescript) against the running service
     expect(updates[0]).toBe('outstandingTransaction');
     expect(updates.at(-1)).toBe('complete');
 
+    expect(await gateway.sessions.evidence(started.sessionId)).toMatchObject({
+      signature: expect.any(String),
+      ocspResponse: expect.any(String),
+    });
+
     const claims = await gateway.verifyResultToken(result.resultToken!, { audience: e2e.team.id });
     expect(claims).toMatchObject({ sub: started.sessionId, status: 'complete', environment: 'test', provider: 'simulator' });
     await expect(gateway.verifyResultToken(tamperedResultToken(result.resultToken!, { status: 'failed' }))).rejects.toMatchObject({
@@ -205,6 +210,7 @@ describe('The TypeScript client (clients/typescript) against the running service
     expect(again.headers['webhook-id']).toBe(delivery.headers['webhook-id']);
     expect(verifyWebhook(again.headers, again.body, endpoint.secret)).toMatchObject({ type: 'auth.session.completed' });
 
+    expect(await gateway.webhookEndpoints.update(endpoint.id, { enabled: false })).toMatchObject({ id: endpoint.id, enabled: false });
     const rotated = await gateway.webhookEndpoints.rotateSecret(endpoint.id);
     expect(rotated.secret).not.toBe(endpoint.secret);
     await gateway.webhookEndpoints.delete(endpoint.id);
