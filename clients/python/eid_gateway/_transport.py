@@ -87,6 +87,7 @@ class Transport:
     ) -> Tuple[int, Dict[str, str], bytes]:
         with self._lock:
             for retry_stale in (True, False):
+                reused = self._connection is not None
                 connection = self._open()
                 try:
                     connection.request(method, target, body=payload, headers=headers)
@@ -100,9 +101,10 @@ class Transport:
                     self._drop()
                     raise EidGatewayError(f"{method} {path} got no answer within {self._timeout} s", code="timeout") from None
                 except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as error:
-                    # A kept-alive connection the server closed meanwhile: once more on a new one.
+                    # A kept-alive connection the server closed while it sat idle: once more on a new one.
+                    # Not on a fresh connection: there the request may have been handled.
                     self._drop()
-                    if not retry_stale:
+                    if not (retry_stale and reused):
                         raise EidGatewayError(f"{method} {path} failed: {error}", code="network_error") from None
                 except (OSError, http.client.HTTPException) as error:
                     self._drop()
