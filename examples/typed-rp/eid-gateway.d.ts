@@ -2102,7 +2102,7 @@ export interface components {
             /** @description Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed. */
             eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             /** @description null clears it. */
-            description?: Record<string, never> | null;
+            description?: string | null;
             /** @description false pauses deliveries (pending ones wait); true resumes them and forgives past failures. */
             enabled?: boolean;
         };

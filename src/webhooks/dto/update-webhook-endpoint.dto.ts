@@ -4,7 +4,7 @@ import { CreateWebhookEndpointDto, DESCRIPTION_MAX_LENGTH } from './create-webho
 
 // The environment is fixed at creation; the description may be cleared with null.
 export class UpdateWebhookEndpointDto extends PartialType(OmitType(CreateWebhookEndpointDto, ['environment', 'description'] as const)) {
-  @ApiPropertyOptional({ nullable: true, maxLength: DESCRIPTION_MAX_LENGTH, description: 'null clears it.' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DESCRIPTION_MAX_LENGTH, description: 'null clears it.' })
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsString()
   @MaxLength(DESCRIPTION_MAX_LENGTH)
