@@ -9,7 +9,7 @@ import { SessionReader } from '../sessions/session-reader.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { accountIdFor } from './ciba/ciba-subject.js';
-import { AMR } from './oidc-acr.js';
+import { amrOf, clientMayUse } from './oidc-acr.js';
 import { personKeyOf, personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
@@ -20,7 +20,6 @@ import { OidcLoginRecords, type InteractionLogin } from './oidc-login-records.js
 import { clientPrincipal } from './oidc-principal.js';
 import { OidcProviderService } from './oidc-provider.service.js';
 
-const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
 const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'signature', payment: 'payment' };
 
 type Details = Awaited<ReturnType<Awaited<ReturnType<OidcProviderService['provider']>>['interactionDetails']>>;
@@ -52,12 +51,8 @@ export class OidcInteractionsService {
     const start = loginStartFor({
       params: details.params,
       pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
-      environment: client.environment,
-      usable: (operation) =>
-        (client.providers ?? ALL_PROVIDERS).filter((name) => {
-          const provider = this.registry.find(name);
-          return provider?.supports(client.environment) && provider.offers(operation, 'app');
-        }),
+      usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
+      forAcr: (acr) => this.registry.forAcr(acr, client.environment),
     });
     if ('refused' in start) return this.finish(request, reply, start.refused);
     const started = await this.sessions.start(
@@ -123,7 +118,12 @@ export class OidcInteractionsService {
     });
     const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await this.finish(request, reply, {
-      login: { accountId, acr: login.acr, amr: [AMR[login.provider] ?? login.provider], ts: Math.floor(completedAt / 1000) },
+      login: {
+        accountId,
+        acr: login.acr,
+        amr: amrOf(this.registry.profileOf(login.provider), 'evidence' in view ? view.evidence : undefined),
+        ts: Math.floor(completedAt / 1000),
+      },
       consent: { grantId: grant.jti },
     });
     return true;
