@@ -35,6 +35,11 @@ export class EidProviderRegistry {
     const unknown = config.providers.filter((name) => !known.has(name));
     if (unknown.length) throw new Error(`PROVIDERS names no configured provider: ${unknown.join(', ')}`);
     assertAcrValuesUnique(providers);
+    for (const provider of providers.filter(hasOpenIdFace)) {
+      // A static QR is made from the order itself: a same-device session could not withhold it (docs/providers.md).
+      if (provider.qr?.kind === 'static' && provider.openId.acrValues.some((v) => v.device === 'same-device'))
+        throw new Error(`The provider ${provider.name} has a static QR and so cannot offer a same-device acr`);
+    }
   }
 
   /** The enabled provider that answers to an acr on the OpenID fronts for keys of this environment; undefined: none. */

@@ -14,6 +14,7 @@ import { personKeyOf, personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
+import { loginDeviceOf } from './oidc-login-device.js';
 import { saveLoginGrant, type LoginGrant } from './oidc-login-grant.js';
 import { loginStartFor } from './oidc-login-start.js';
 import { OidcLoginRecords, type InteractionLogin } from './oidc-login-records.js';
@@ -24,7 +25,11 @@ const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'sign
 
 type Details = Awaited<ReturnType<Awaited<ReturnType<OidcProviderService['provider']>>['interactionDetails']>>;
 
-export type PageState = { kind: 'page'; client: OidcClient; login: InteractionLogin; uiLocales: unknown } | { kind: 'finished' };
+export type PageState =
+  | { kind: 'page'; client: OidcClient; login: InteractionLogin; uiLocales: unknown }
+  /** The provider signs the person in at its own site in this browser (an upstream): go there at once. */
+  | { kind: 'redirect'; location: string }
+  | { kind: 'finished' };
 
 /** The login interaction (docs/oidc.md, "The login page"): an e-ID session of the same engine as the API's. */
 @Injectable()
@@ -55,21 +60,29 @@ export class OidcInteractionsService {
       forAcr: (acr) => this.registry.forAcr(acr, client.environment),
     });
     if ('refused' in start) return this.finish(request, reply, start.refused);
+    const device = loginDeviceOf(request, this.server.publicBaseUrl);
+    if (device.setCookie) void reply.header('set-cookie', device.setCookie);
     const started = await this.sessions.start(
       await this.principalOf(client),
       start.method.provider,
       {
         ...start.body,
         endUserIp: request.ip,
+        web: device.web,
         metadata: { oidcClientId: client.clientId },
         // The e-ID app brings a phone's browser back here (docs/same-device.md).
         returnUrl: `${this.server.publicBaseUrl}/oidc/interaction/${details.uid}`,
       },
       { operation: start.operation, channel: 'app' },
+      // What the acr claims of the device is what the page can show (docs/oidc.md, "acr values").
+      start.method.device,
     );
     const kioskToken = started.kioskUrl ? (new URL(started.kioskUrl).hash.match(/[#&]t=([^&]+)/)?.[1] ?? null) : null;
     const login: InteractionLogin = { sessionId: started.sessionId, ...start.method, kioskToken, operation: start.operation };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
+    // Its callback brings the browser back here (the returnUrl), and the page then sees the session's end.
+    if (started.launchUrl && this.registry.find(login.provider)?.openId?.redirectsBrowser)
+      return { kind: 'redirect', location: started.launchUrl };
     return { kind: 'page', client, login, uiLocales: details.params.ui_locales };
   }
 
