@@ -9,6 +9,22 @@ import tseslint from 'typescript-eslint';
 // The provider folders under src/eid-providers/: a new provider adds its folder here (docs/providers.md).
 const PROVIDER_FOLDERS = ['bankid', 'freja', 'simulator', 'upstream-oidc'];
 
+const TYPED_SQL = [
+  {
+    selector: "CallExpression[callee.property.name='query']",
+    message: 'Declare the SQL with statement() (src/database/statement.ts) and run it; see docs/architecture.md, "Data access".',
+  },
+  {
+    selector: "MemberExpression[property.name='master']",
+    message: "TypeORM's pool is read by postgresPool() in src/database/sql-execution.ts only.",
+  },
+];
+// The service's own providers by name: what the OpenID front knows of them comes from the port.
+const NO_PROVIDER_NAMES = ['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
+  selector: `${node}/^(bankid|freja|simulator)$/]`,
+  message: "The OpenID front names no provider: ask the provider's OpenID face through the registry (docs/providers.md).",
+}));
+
 export default defineConfig(
   // clients/typescript/src/generated/ is openapi-typescript's output (npm run openapi), checked by check:openapi instead.
   {
@@ -77,19 +93,17 @@ export default defineConfig(
     // PreparedSelect, or a TypeORM repository. Raw query calls and TypeORM's untyped pool stay in src/database/.
     files: ['src/**/*.ts'],
     ignores: ['src/database/**', '**/*.spec.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='query']",
-          message: 'Declare the SQL with statement() (src/database/statement.ts) and run it; see docs/architecture.md, "Data access".',
-        },
-        {
-          selector: "MemberExpression[property.name='master']",
-          message: "TypeORM's pool is read by postgresPool() in src/database/sql-execution.ts only.",
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...TYPED_SQL] },
+  },
+  {
+    // A front is a face, not a table (docs/providers.md, "The OpenID face"): the OpenID front asks the
+    // port what a provider offers and never names one. (Repeats TYPED_SQL: a later rule replaces an earlier one.)
+    files: ['src/oidc/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TYPED_SQL, ...NO_PROVIDER_NAMES] },
+  },
+  {
+    files: ['src/oidc/**/*.spec.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...NO_PROVIDER_NAMES] },
   },
   ...PROVIDER_FOLDERS.map((folder) => ({
     // One provider never imports another; what two share lives in eid-providers/shared/.

@@ -2465,8 +2465,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             jwksUri: string | null;
-            /** @description Null: every provider the environment offers. */
-            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers: string[] | null;
             /** @enum {string} */
             subjectType: "pairwise" | "public";
             requirePushedAuthorizationRequests: boolean;
@@ -2512,8 +2512,8 @@ export interface components {
              * @description Where the public keys of private_key_jwt are published (https).
              */
             jwksUri?: string;
-            /** @description Default: every provider the environment offers. */
-            providers?: ("bankid" | "freja" | "simulator")[];
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers?: string[];
             /**
              * @default pairwise
              * @enum {string}
@@ -2576,8 +2576,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             jwksUri: string | null;
-            /** @description Null: every provider the environment offers. */
-            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers: string[] | null;
             /** @enum {string} */
             subjectType: "pairwise" | "public";
             requirePushedAuthorizationRequests: boolean;
@@ -2622,8 +2622,8 @@ export interface components {
              * @description Where the public keys of private_key_jwt are published (https).
              */
             jwksUri?: string;
-            /** @description Default: every provider the environment offers. */
-            providers?: ("bankid" | "freja" | "simulator")[];
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers?: string[];
             /**
              * @default pairwise
              * @enum {string}

@@ -1,6 +1,6 @@
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import type { SessionsConfig } from '../config/sessions.config.js';
-import type { EidChannel, EidOperation, EidProvider } from './eid-provider.js';
+import type { EidChannel, EidOperation, EidProvider, OpenIdFace } from './eid-provider.js';
 import { EidProviderRegistry } from './eid-provider.registry.js';
 
 /** A provider that offers only app-channel authentication, on test keys (as a redirect-style e-ID would). */
@@ -61,5 +61,57 @@ describe(`${EidProviderRegistry.name} and PROVIDERS`, () => {
 
   it('should stop the start when PROVIDERS names no configured provider', () => {
     expect(() => registryOf(['authonly', 'mitid'])).toThrow('PROVIDERS names no configured provider: mitid');
+  });
+});
+
+describe(`${EidProviderRegistry.name}: the OpenID face`, () => {
+  const face = (acr: string, extra: Partial<OpenIdFace> = {}): OpenIdFace => ({
+    acrValues: [
+      { acr, device: 'either' },
+      { acr: `${acr}:qr`, device: 'qr' },
+    ],
+    amr: () => [acr],
+    ...extra,
+  });
+  const phone: EidProvider = {
+    ...authOnly,
+    name: 'phoneid',
+    supports: () => true,
+    offers: () => true,
+    openId: face('urn:example:phoneid', { ciba: { acr: 'urn:example:phoneid', channel: 'phone' } }),
+  };
+  const app: EidProvider = { ...authOnly, openId: face('urn:example:authonly') };
+  const faceless: EidProvider = { ...authOnly, name: 'faceless' };
+  const registryOf = (providers: EidProvider[], enabled = providers.map((p) => p.name)) =>
+    new EidProviderRegistry(providers, { providers: enabled } as unknown as SessionsConfig);
+
+  it('should find the enabled provider that answers to an acr, with its device, for the environments it supports', () => {
+    const registry = registryOf([phone, app, faceless]);
+    expect(registry.forAcr('urn:example:authonly:qr', 'test')).toEqual({ acr: 'urn:example:authonly:qr', provider: app, device: 'qr' });
+    expect(registry.forAcr('urn:example:authonly', 'live')).toBeUndefined();
+    expect(registry.forAcr('urn:example:unknown', 'test')).toBeUndefined();
+    expect(registryOf([phone, app], ['phoneid']).forAcr('urn:example:authonly', 'test')).toBeUndefined();
+  });
+
+  it('should list the methods for an environment and operation, and the CIBA ones, in registration order', () => {
+    const registry = registryOf([app, phone, faceless]);
+    expect(registry.openIdMethods('test', 'auth')).toEqual([app, phone]);
+    expect(registry.openIdMethods('test', 'sign')).toEqual([phone]);
+    expect(registry.openIdMethods('live', 'auth')).toEqual([phone]);
+    expect(registry.cibaMethods('test')).toEqual([phone]);
+  });
+
+  it("should publish every registered provider's acr values, enabled or not", () => {
+    expect(registryOf([app, phone], ['phoneid']).acrValues()).toEqual([
+      'urn:example:authonly',
+      'urn:example:authonly:qr',
+      'urn:example:phoneid',
+      'urn:example:phoneid:qr',
+    ]);
+  });
+
+  it('should stop the start when two providers answer to one acr', () => {
+    const twin: EidProvider = { ...app, name: 'twin' };
+    expect(() => registryOf([app, twin])).toThrow('The acr value urn:example:authonly is claimed by both authonly and twin');
   });
 });

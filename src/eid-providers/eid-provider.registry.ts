@@ -2,9 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import type { EidChannel, EidOperation, EidProvider } from './eid-provider.js';
+import type { AcrDevice, EidChannel, EidOperation, EidProvider, OpenIdFace } from './eid-provider.js';
 
 export const EID_PROVIDERS = Symbol('EID_PROVIDERS');
+
+/** A provider the OpenID fronts may offer: it has an OpenID face (docs/providers.md, "The OpenID face"). */
+export type OpenIdProvider = EidProvider & { readonly openId: OpenIdFace };
+
+/** What an acr asks for: the provider that answers to it, and the device the person uses. */
+export interface AcrMethod {
+  acr: string;
+  provider: OpenIdProvider;
+  device: AcrDevice;
+}
+
+const hasOpenIdFace = (provider: EidProvider): provider is OpenIdProvider => provider.openId !== undefined;
 
 /** The providers this deployment enables (PROVIDERS), by name. */
 @Injectable()
@@ -22,6 +34,44 @@ export class EidProviderRegistry {
     const known = new Set(providers.flatMap((p) => [p.name, ...(p.kind ? [p.kind] : [])]));
     const unknown = config.providers.filter((name) => !known.has(name));
     if (unknown.length) throw new Error(`PROVIDERS names no configured provider: ${unknown.join(', ')}`);
+    assertAcrValuesUnique(providers);
+    for (const provider of providers.filter(hasOpenIdFace)) {
+      // A static QR is made from the order itself: a same-device session could not withhold it (docs/providers.md).
+      if (provider.qr?.kind === 'static' && provider.openId.acrValues.some((v) => v.device === 'same-device'))
+        throw new Error(`The provider ${provider.name} has a static QR and so cannot offer a same-device acr`);
+    }
+  }
+
+  /** The enabled provider that answers to an acr on the OpenID fronts for keys of this environment; undefined: none. */
+  forAcr(acr: string, environment: ApiKeyEnvironment): AcrMethod | undefined {
+    for (const provider of this.openIdProviders(environment)) {
+      const value = provider.openId.acrValues.find((v) => v.acr === acr);
+      if (value) return { acr, provider, device: value.device };
+    }
+    return undefined;
+  }
+
+  /**
+   * The enabled providers the OpenID login offers keys of this environment for an operation (on the app
+   * channel: the person's browser is at the login page), in registration order, the preferred first.
+   */
+  openIdMethods(environment: ApiKeyEnvironment, operation: EidOperation): OpenIdProvider[] {
+    return this.openIdProviders(environment).filter((provider) => provider.offers(operation, 'app'));
+  }
+
+  /** The enabled providers CIBA reaches for keys of this environment, in registration order. */
+  cibaMethods(environment: ApiKeyEnvironment): OpenIdProvider[] {
+    return this.openIdProviders(environment).filter((provider) => provider.openId.ciba !== undefined);
+  }
+
+  /** Every acr value a registered provider answers to, enabled or not (the OpenID discovery document's list). */
+  acrValues(): string[] {
+    const values = this.providers.filter(hasOpenIdFace).flatMap((provider) => provider.openId.acrValues.map((v) => v.acr));
+    return [...new Set(values)];
+  }
+
+  private openIdProviders(environment: ApiKeyEnvironment): OpenIdProvider[] {
+    return [...this.byName.values()].filter(hasOpenIdFace).filter((provider) => provider.supports(environment));
   }
 
   /**
@@ -71,5 +121,18 @@ export class EidProviderRegistry {
   /** Every provider's own orders created before the time, enabled or not: nothing collects them any more. */
   async purgeOrdersCreatedBefore(createdBefore: Date): Promise<void> {
     for (const provider of this.providers) await provider.purgeOrdersCreatedBefore?.(createdBefore);
+  }
+}
+
+/** Two providers answering to one acr would make a login's provider a matter of order: the start stops instead. */
+function assertAcrValuesUnique(providers: readonly EidProvider[]): void {
+  const owners = new Map<string, string>();
+  for (const provider of providers.filter(hasOpenIdFace)) {
+    const acrs = new Set([...provider.openId.acrValues.map((v) => v.acr), ...(provider.openId.ciba ? [provider.openId.ciba.acr] : [])]);
+    for (const acr of acrs) {
+      const owner = owners.get(acr);
+      if (owner) throw new Error(`The acr value ${acr} is claimed by both ${owner} and ${provider.name}`);
+      owners.set(acr, provider.name);
+    }
   }
 }

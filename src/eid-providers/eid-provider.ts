@@ -51,6 +51,38 @@ export interface EidProvider {
    * readiness: the other providers still serve.
    */
   readiness?(): ProviderReadiness;
+  /**
+   * What the OpenID fronts (the OIDC login page, CIBA; later SAML) ask of it (docs/providers.md, "The
+   * OpenID face"): the acr values it answers to, its amr, its CIBA channel. Absent: no front offers it.
+   */
+  readonly openId?: OpenIdFace;
+}
+
+/**
+ * How an acr has the person use the e-ID: the app on the device of the login page (`same-device`), on
+ * another device through the QR (`qr`), or either. The login page shows only what the acr allows.
+ */
+export type AcrDevice = 'same-device' | 'qr' | 'either';
+
+export interface AcrValue {
+  readonly acr: string;
+  readonly device: AcrDevice;
+}
+
+export interface OpenIdFace {
+  /** The acr values the provider answers to; the first is its default (a request without acr_values). */
+  readonly acrValues: readonly AcrValue[];
+  /** The id token's `amr` for a completion, from the evidence the provider kept of it (an upstream's own amr). */
+  amr(evidence: Readonly<Record<string, unknown>> | undefined): string[];
+  /** CIBA (docs/oidc.md, "CIBA"): the acr a backchannel request names it by and the channel it reaches the person on. */
+  readonly ciba?: { readonly acr: string; readonly channel: EidChannel };
+  /** Whether a personal number in login_hint becomes the order's `requirement.personalNumber` (BankID's). */
+  readonly personalNumberRequirement?: boolean;
+  /**
+   * The login page sends the browser to the order's launch link at once instead of showing a QR (an
+   * upstream OpenID or SAML provider: the person signs in at the upstream in this very browser).
+   */
+  readonly redirectsBrowser?: boolean;
 }
 
 export interface ProviderReadiness {

@@ -17,7 +17,8 @@ import { UPSTREAM_OIDC_PROVIDERS, UpstreamOidcModule } from './upstream-oidc/ups
   providers: [
     {
       provide: EID_PROVIDERS,
-      inject: [SimulatorProvider, BankIdProvider, FrejaProvider, UPSTREAM_OIDC_PROVIDERS],
+      // The order is the OpenID fronts' preference when a request names no acr (docs/oidc.md, "acr values").
+      inject: [BankIdProvider, FrejaProvider, SimulatorProvider, UPSTREAM_OIDC_PROVIDERS],
       // A module may bring several providers of one kind (the configured upstreams): a list is flattened.
       useFactory: (...providers: (EidProvider | EidProvider[])[]) => providers.flat(),
     },

@@ -101,7 +101,7 @@ export class KioskStreamsService implements OnModuleDestroy {
     let watch = this.watches.get(state.id);
     viewer.send(sse('status', statusOf(watch?.state ?? state)));
     if (!watch) {
-      if (state.status !== 'pending' || !state.qr) {
+      if (state.status !== 'pending') {
         viewer.close();
         return;
       }
@@ -200,8 +200,10 @@ export class KioskStreamsService implements OnModuleDestroy {
   }
 
   private frameEvent(watch: Watch, qrTime: number): string {
-    // A static code is sent each second too: the page treats frames that stop as a lost stream (docs/kiosk.md).
-    return sse('frame', { qrTime, qrData: qrFrame(watch.state.qr!, qrTime).qrData });
+    // A static code is sent each second too, and a session without a QR (a same-device login) gets frames
+    // without one: the page treats frames that stop as a lost stream (docs/kiosk.md).
+    const { qr } = watch.state;
+    return sse('frame', qr ? { qrTime, qrData: qrFrame(qr, qrTime).qrData } : { qrTime });
   }
 
   private broadcast(watch: Watch, event: string): void {

@@ -1,42 +1,68 @@
-import { ACR, loginMethodFor } from './oidc-acr.js';
+import type { OpenIdFace } from '../eid-providers/eid-provider.js';
+import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
+import { amrOf, clientMayUse, loginMethodFor } from './oidc-acr.js';
+
+/** Providers as the registry hands them out: only their name and OpenID face matter here. */
+const providerOf = (name: string, openId: OpenIdFace) => ({ name, openId }) as unknown as OpenIdProvider;
+const appId = providerOf('appid', {
+  acrValues: [
+    { acr: 'urn:example:appid', device: 'either' },
+    { acr: 'urn:example:appid:same-device', device: 'same-device' },
+    { acr: 'urn:example:appid:qr', device: 'qr' },
+  ],
+  amr: () => ['appid'],
+});
+const cardId = providerOf('cardid', {
+  acrValues: [{ acr: 'urn:example:cardid', device: 'either' }],
+  amr: (e) => (e?.amr as string[]) ?? [],
+});
+const all = [appId, cardId];
+const forAcr = (acr: string): AcrMethod | undefined => {
+  const provider = all.find((p) => p.openId.acrValues.some((v) => v.acr === acr));
+  return provider && { acr, provider, device: provider.openId.acrValues.find((v) => v.acr === acr)!.device };
+};
 
 describe(loginMethodFor.name, () => {
-  const all = ['bankid', 'freja', 'simulator'];
-
   it.each([
-    [ACR.bankidSameDevice, { provider: 'bankid', device: 'same-device' }],
-    [ACR.bankidAnotherDevice, { provider: 'bankid', device: 'qr' }],
-    [ACR.bankidQr, { provider: 'bankid', device: 'qr' }],
-    [ACR.bankid, { provider: 'bankid', device: 'either' }],
-    [ACR.freja, { provider: 'freja', device: 'either' }],
-    [ACR.simulator, { provider: 'simulator', device: 'either' }],
-  ])('should map %s to its provider and device', (acr, expected) => {
-    expect(loginMethodFor(acr, all, 'test')).toEqual({ acr, ...expected });
+    ['urn:example:appid:same-device', { provider: 'appid', device: 'same-device' }],
+    ['urn:example:appid:qr', { provider: 'appid', device: 'qr' }],
+    ['urn:example:appid', { provider: 'appid', device: 'either' }],
+    ['urn:example:cardid', { provider: 'cardid', device: 'either' }],
+  ])('should map %s to the provider that answers to it and its device', (acr, expected) => {
+    expect(loginMethodFor(acr, all, forAcr)).toEqual({ acr, ...expected });
   });
 
   it('should take the first requested value the client may use', () => {
-    expect(loginMethodFor(`${ACR.freja} ${ACR.bankidQr}`, ['bankid'], 'live')).toEqual({
-      acr: ACR.bankidQr,
-      provider: 'bankid',
+    expect(loginMethodFor('urn:example:cardid urn:example:appid:qr', [appId], forAcr)).toEqual({
+      acr: 'urn:example:appid:qr',
+      provider: 'appid',
       device: 'qr',
     });
   });
 
-  it('should default to the first usable provider without acr_values', () => {
-    expect(loginMethodFor(undefined, ['simulator', 'bankid'], 'test')).toEqual({
-      acr: ACR.simulator,
-      provider: 'simulator',
-      device: 'either',
-    });
-  });
-
-  it('should never offer the simulator to a live client', () => {
-    expect(loginMethodFor(ACR.simulator, all, 'live')).toBeUndefined();
-    expect(loginMethodFor(undefined, ['simulator'], 'live')).toBeUndefined();
+  it("should default to the first usable provider's first acr without acr_values", () => {
+    expect(loginMethodFor(undefined, [cardId, appId], forAcr)).toEqual({ acr: 'urn:example:cardid', provider: 'cardid', device: 'either' });
+    expect(loginMethodFor(undefined, [], forAcr)).toBeUndefined();
   });
 
   it('should refuse unknown values and providers the client may not use', () => {
-    expect(loginMethodFor('urn:example:unknown', all, 'test')).toBeUndefined();
-    expect(loginMethodFor(ACR.freja, ['bankid'], 'test')).toBeUndefined();
+    expect(loginMethodFor('urn:example:unknown', all, forAcr)).toBeUndefined();
+    expect(loginMethodFor('urn:example:cardid', [appId], forAcr)).toBeUndefined();
+  });
+});
+
+describe(clientMayUse.name, () => {
+  it("should keep every provider for a client without providers, else those it names in the client's order", () => {
+    expect(clientMayUse({ providers: null }, all)).toEqual(all);
+    expect(clientMayUse({ providers: ['cardid', 'appid'] }, all)).toEqual([cardId, appId]);
+    expect(clientMayUse({ providers: ['cardid', 'gone'] }, [appId])).toEqual([]);
+  });
+});
+
+describe(amrOf.name, () => {
+  it("should state the provider's amr, or its upstream's from the evidence, and none when there is none", () => {
+    expect(amrOf(appId, undefined)).toEqual(['appid']);
+    expect(amrOf(cardId, { amr: ['mfa', 'hwk'] })).toEqual(['mfa', 'hwk']);
+    expect(amrOf(cardId, {})).toBeUndefined();
   });
 });

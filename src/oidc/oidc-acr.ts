@@ -1,7 +1,9 @@
-import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { AcrDevice, EidProvider } from '../eid-providers/eid-provider.js';
+import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
+import type { OidcClient } from './oidc-client.js';
 
 /** How the login page shows a method: the QR, the app on this device, or both (docs/oidc.md, "acr values"). */
-export type DeviceChoice = 'qr' | 'same-device' | 'either';
+export type DeviceChoice = AcrDevice;
 
 export interface LoginMethod {
   /** The acr the id token carries: the value that was asked for (an alias as itself). */
@@ -10,52 +12,38 @@ export interface LoginMethod {
   device: DeviceChoice;
 }
 
-export const ACR = {
-  bankid: 'urn:grn:authn:se:bankid',
-  bankidSameDevice: 'urn:grn:authn:se:bankid:same-device',
-  bankidAnotherDevice: 'urn:grn:authn:se:bankid:another-device',
-  bankidQr: 'urn:grn:authn:se:bankid:qr',
-  freja: 'urn:grn:authn:se:frejaid',
-  simulator: 'urn:eidgw:simulator',
-} as const;
-
-// The names of the largest commercial broker, so a client migrates by changing its issuer.
-const METHODS: Record<string, Omit<LoginMethod, 'acr'>> = {
-  [ACR.bankid]: { provider: 'bankid', device: 'either' },
-  [ACR.bankidSameDevice]: { provider: 'bankid', device: 'same-device' },
-  [ACR.bankidAnotherDevice]: { provider: 'bankid', device: 'qr' },
-  [ACR.bankidQr]: { provider: 'bankid', device: 'qr' },
-  [ACR.freja]: { provider: 'freja', device: 'either' },
-  [ACR.simulator]: { provider: 'simulator', device: 'either' },
-};
-
-export const ACR_VALUES: string[] = Object.keys(METHODS);
-
-const DEFAULT_ACR: Record<string, string> = { bankid: ACR.bankid, freja: ACR.freja, simulator: ACR.simulator };
-
-/** What each provider is called in `amr`. */
-export const AMR: Record<string, string> = { bankid: 'bankid', freja: 'freja', simulator: 'simulator' };
-
 /**
  * The method for an authorization request: the first of its acr_values (in the client's order of
- * preference) that the client may use; without acr_values the first provider it may use. Undefined
- * when none fits (the client then gets unmet_authentication_requirements).
+ * preference) whose provider the client may use; without acr_values the default acr of the first
+ * provider it may use. Undefined when none fits (the client then gets unmet_authentication_requirements).
+ * The acr values are the providers' own (their OpenID face): this front keeps no list of them.
  */
 export function loginMethodFor(
-  acrValues: string | undefined,
-  usable: readonly string[],
-  environment: ApiKeyEnvironment,
+  acrValues: unknown,
+  usable: readonly OpenIdProvider[],
+  forAcr: (acr: string) => AcrMethod | undefined,
 ): LoginMethod | undefined {
-  // The simulator never answers for a live client, whatever it asks.
-  const allowed = usable.filter((provider) => provider !== 'simulator' || environment === 'test');
-  const requested = (acrValues ?? '').split(' ').filter(Boolean);
+  const requested = typeof acrValues === 'string' ? acrValues.split(' ').filter(Boolean) : [];
   if (requested.length === 0) {
-    const provider = allowed[0];
-    return provider && DEFAULT_ACR[provider] ? { acr: DEFAULT_ACR[provider], provider, device: 'either' } : undefined;
+    const provider = usable[0];
+    const preferred = provider?.openId.acrValues[0];
+    return preferred && { acr: preferred.acr, provider: provider.name, device: preferred.device };
   }
   for (const acr of requested) {
-    const method = METHODS[acr];
-    if (method && allowed.includes(method.provider)) return { acr, ...method };
+    const method = forAcr(acr);
+    if (method && usable.includes(method.provider)) return { acr, provider: method.provider.name, device: method.device };
   }
   return undefined;
+}
+
+/** The providers of the list the client may use: all of them, or those its `providers` names, in its order. */
+export function clientMayUse<T extends { name: string }>(client: Pick<OidcClient, 'providers'>, offered: readonly T[]): T[] {
+  if (!client.providers) return [...offered];
+  return client.providers.flatMap((name) => offered.filter((provider) => provider.name === name));
+}
+
+/** The id token's amr, as the session's provider states it (an upstream's own); undefined when it states none. */
+export function amrOf(provider: EidProvider | null, evidence: Readonly<Record<string, unknown>> | undefined): string[] | undefined {
+  const amr = provider?.openId?.amr(evidence) ?? (provider ? [provider.name] : []);
+  return amr.length ? amr : undefined;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IdentifiedUser } from '../eid-providers/eid-provider.js';
 import { accountClaims, birthdateOf, CLAIM, pairwiseSubject, personSubject } from './oidc-claims.js';
 
 describe('OIDC claims', () => {
@@ -39,5 +40,17 @@ describe('OIDC claims', () => {
       eidgw_result: 'token',
       txn: 'session-id',
     });
+  });
+
+  it("should put another country's national identity number under nin with its country, and a Swedish one under the OIDC Sweden claim", () => {
+    const account = (user: IdentifiedUser) => accountClaims({ clientId: 'c', subject: 's', user, txn: 't' }, 'ssn');
+    const person = { name: 'Kari Nordmann', givenName: 'Kari', surname: 'Nordmann' };
+    const norwegian = account({ ...person, nationalId: '01017012345', country: 'NO' });
+    expect(norwegian).toMatchObject({ nin: '01017012345', nin_issuing_country: 'NO', country: 'NO' });
+    expect(norwegian).not.toHaveProperty([CLAIM.personalIdentityNumber]);
+    expect(norwegian).not.toHaveProperty('ssn');
+    const swedish = account({ ...person, nationalId: '197001019876', country: 'SE' });
+    expect(swedish).toMatchObject({ [CLAIM.personalIdentityNumber]: '197001019876', ssn: '197001019876', country: 'SE' });
+    expect(swedish).not.toHaveProperty('nin');
   });
 });

@@ -18,11 +18,12 @@ const PERSON_INFO = ['name', 'given_name', 'family_name', 'birthdate'];
 /** Which claims each scope releases (docs/oidc.md, "Claims"); the personal number claim names are added per deployment. */
 export function scopeClaims(personalNumberClaims: readonly string[]): Record<string, string[]> {
   return {
-    // acr, amr and auth_time come from the login itself, into the id token only (docs/oidc.md, "Claims").
-    openid: ['sub', 'acr', 'amr', 'auth_time'],
+    // acr, amr and auth_time come from the login itself, into the id token only (docs/oidc.md, "Claims");
+    // country is the issuing country of an e-ID of another country (an upstream's, docs/upstream-oidc.md).
+    openid: ['sub', 'acr', 'amr', 'auth_time', 'country'],
     profile: PERSON_INFO,
     [SCOPE.naturalPersonInfo]: PERSON_INFO,
-    [SCOPE.naturalPersonNumber]: [CLAIM.personalIdentityNumber, ...personalNumberClaims],
+    [SCOPE.naturalPersonNumber]: [...new Set([CLAIM.personalIdentityNumber, ...personalNumberClaims, 'nin', 'nin_issuing_country'])],
     [SCOPE.result]: ['eidgw_result', 'txn'],
     [SCOPE.sign]: [CLAIM.userSignature],
   };
@@ -42,15 +43,19 @@ export interface OidcAccount {
 /** Every claim the account can give; the provider releases those the granted scopes and claims ask for. */
 export function accountClaims(account: OidcAccount, personalNumberClaim: string | null): Record<string, unknown> {
   const { user } = account;
+  // The OIDC Sweden claim is for a Swedish number only; another country's goes under nin (docs/oidc.md, "Claims").
+  const swedishNumber = user.personalNumber ?? (user.country === 'SE' ? user.nationalId : undefined);
+  const otherNin = swedishNumber ? undefined : user.nationalId;
   return {
     sub: account.subject,
     name: user.name,
     given_name: user.givenName,
     family_name: user.surname,
-    birthdate: user.birthdate ?? (user.personalNumber ? birthdateOf(user.personalNumber) : undefined),
-    // A Swedish personal number only: another country's national identifier is not one (docs/upstream-oidc.md).
-    ...(user.personalNumber ? { [CLAIM.personalIdentityNumber]: user.personalNumber } : {}),
-    ...(personalNumberClaim && user.personalNumber ? { [personalNumberClaim]: user.personalNumber } : {}),
+    birthdate: user.birthdate ?? (swedishNumber ? birthdateOf(swedishNumber) : undefined),
+    ...(user.country ? { country: user.country } : {}),
+    ...(otherNin ? { nin: otherNin, nin_issuing_country: user.country } : {}),
+    ...(swedishNumber ? { [CLAIM.personalIdentityNumber]: swedishNumber } : {}),
+    ...(personalNumberClaim && swedishNumber ? { [personalNumberClaim]: swedishNumber } : {}),
     txn: account.txn,
     ...(account.resultToken ? { eidgw_result: account.resultToken } : {}),
     ...(account.userSignature ? { [CLAIM.userSignature]: account.userSignature } : {}),

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { randomBase62 } from '../common/crypto/random-token.js';
@@ -7,6 +7,7 @@ import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import type { CreateOidcClientDto, UpdateOidcClientDto } from './dto/create-oidc-client.dto.js';
 import { secretAad, type OidcClient } from './oidc-client.js';
 import { clientProblems } from './oidc-client-rules.js';
@@ -24,6 +25,8 @@ export class OidcClientsService {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
+    // Absent in the command line, which loads no e-ID provider and never sets a client's providers.
+    @Optional() private readonly registry?: EidProviderRegistry,
   ) {}
 
   async create(teamId: string, body: CreateOidcClientDto) {
@@ -122,6 +125,7 @@ export class OidcClientsService {
 
   private assertValid(client: OidcClient): void {
     const problems = clientProblems(client, this.server.production);
+    if (this.registry) problems.push(...providerNameProblems(client, this.registry));
     if (problems.length) throw new ValidationProblemException(problems);
   }
 
@@ -148,4 +152,12 @@ export class OidcClientsService {
       updatedAt: client.updatedAt.toISOString(),
     };
   }
+}
+
+/** A client's providers are the registry's names: any provider with an OpenID face, enabled now or not (docs/oidc.md). */
+function providerNameProblems(client: OidcClient, registry: EidProviderRegistry) {
+  const offered = new Set(registry.all().flatMap((provider) => (provider.openId ? [provider.name] : [])));
+  return (client.providers ?? []).flatMap((name, i) =>
+    offered.has(name) ? [] : [{ pointer: `/providers/${i}`, detail: 'is not an e-ID provider of the OpenID front' }],
+  );
 }

@@ -1,6 +1,5 @@
 import type { JWK } from 'jose';
 import type { AdapterFactory, Configuration, FindAccount, Grant } from 'oidc-provider';
-import { ACR_VALUES } from './oidc-acr.js';
 import { scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
 import { oidcErrors, oidcLibrary } from './oidc-library.js';
@@ -32,6 +31,8 @@ export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment'] as const;
 export interface OidcConfigurationInput {
   signingJwk: JWK;
   cookieKey: string;
+  /** Every acr value the providers answer to (their OpenID face, docs/providers.md). */
+  acrValues: string[];
   adapter: AdapterFactory;
   findAccount: FindAccount;
   pairwiseIdentifier: (clientId: string, subject: string) => string;
@@ -61,7 +62,7 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
     adapter: input.adapter,
     jwks: { keys: [input.signingJwk] },
     cookies: { keys: [input.cookieKey], long: { signed: true }, short: { signed: true } },
-    acrValues: ACR_VALUES,
+    acrValues: input.acrValues,
     claims: scopeClaims(PERSONAL_NUMBER_CLAIMS),
     scopes: ['openid', 'offline_access'],
     // Scope claims go into the id token too: many platforms map claims from it alone.

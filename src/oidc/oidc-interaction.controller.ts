@@ -50,6 +50,14 @@ export class OidcInteractionController {
   async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const state = await this.guarded(reply, () => this.interactions.open(request, reply));
     if (!state || state.kind === 'finished') return;
+    if (state.kind === 'redirect') {
+      void reply
+        .status(303)
+        .headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+        .header('location', state.location)
+        .send();
+      return;
+    }
     const html = loginPage({
       language: loginLanguage(state.uiLocales),
       uid: (request.params as { uid: string }).uid,

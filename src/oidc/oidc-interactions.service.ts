@@ -9,23 +9,27 @@ import { SessionReader } from '../sessions/session-reader.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { accountIdFor } from './ciba/ciba-subject.js';
-import { AMR } from './oidc-acr.js';
+import { amrOf, clientMayUse } from './oidc-acr.js';
 import { personKeyOf, personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
+import { loginDeviceOf } from './oidc-login-device.js';
 import { saveLoginGrant, type LoginGrant } from './oidc-login-grant.js';
 import { loginStartFor } from './oidc-login-start.js';
 import { OidcLoginRecords, type InteractionLogin } from './oidc-login-records.js';
 import { clientPrincipal } from './oidc-principal.js';
 import { OidcProviderService } from './oidc-provider.service.js';
 
-const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
 const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'signature', payment: 'payment' };
 
 type Details = Awaited<ReturnType<Awaited<ReturnType<OidcProviderService['provider']>>['interactionDetails']>>;
 
-export type PageState = { kind: 'page'; client: OidcClient; login: InteractionLogin; uiLocales: unknown } | { kind: 'finished' };
+export type PageState =
+  | { kind: 'page'; client: OidcClient; login: InteractionLogin; uiLocales: unknown }
+  /** The provider signs the person in at its own site in this browser (an upstream): go there at once. */
+  | { kind: 'redirect'; location: string }
+  | { kind: 'finished' };
 
 /** The login interaction (docs/oidc.md, "The login page"): an e-ID session of the same engine as the API's. */
 @Injectable()
@@ -52,29 +56,33 @@ export class OidcInteractionsService {
     const start = loginStartFor({
       params: details.params,
       pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
-      environment: client.environment,
-      usable: (operation) =>
-        (client.providers ?? ALL_PROVIDERS).filter((name) => {
-          const provider = this.registry.find(name);
-          return provider?.supports(client.environment) && provider.offers(operation, 'app');
-        }),
+      usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
+      forAcr: (acr) => this.registry.forAcr(acr, client.environment),
     });
     if ('refused' in start) return this.finish(request, reply, start.refused);
+    const device = loginDeviceOf(request, this.server.publicBaseUrl);
+    if (device.setCookie) void reply.header('set-cookie', device.setCookie);
     const started = await this.sessions.start(
       await this.principalOf(client),
       start.method.provider,
       {
         ...start.body,
         endUserIp: request.ip,
+        web: device.web,
         metadata: { oidcClientId: client.clientId },
         // The e-ID app brings a phone's browser back here (docs/same-device.md).
         returnUrl: `${this.server.publicBaseUrl}/oidc/interaction/${details.uid}`,
       },
       { operation: start.operation, channel: 'app' },
+      // What the acr claims of the device is what the page can show (docs/oidc.md, "acr values").
+      start.method.device,
     );
     const kioskToken = started.kioskUrl ? (new URL(started.kioskUrl).hash.match(/[#&]t=([^&]+)/)?.[1] ?? null) : null;
     const login: InteractionLogin = { sessionId: started.sessionId, ...start.method, kioskToken, operation: start.operation };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
+    // Its callback brings the browser back here (the returnUrl), and the page then sees the session's end.
+    if (started.launchUrl && this.registry.find(login.provider)?.openId?.redirectsBrowser)
+      return { kind: 'redirect', location: started.launchUrl };
     return { kind: 'page', client, login, uiLocales: details.params.ui_locales };
   }
 
@@ -123,7 +131,12 @@ export class OidcInteractionsService {
     });
     const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await this.finish(request, reply, {
-      login: { accountId, acr: login.acr, amr: [AMR[login.provider] ?? login.provider], ts: Math.floor(completedAt / 1000) },
+      login: {
+        accountId,
+        acr: login.acr,
+        amr: amrOf(this.registry.profileOf(login.provider), 'evidence' in view ? view.evidence : undefined),
+        ts: Math.floor(completedAt / 1000),
+      },
       consent: { grantId: grant.jti },
     });
     return true;

@@ -1,5 +1,5 @@
-import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
+import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
 import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
 import { loginMethodFor, type LoginMethod } from './oidc-acr.js';
 import { SCOPE } from './oidc-claims.js';
@@ -11,9 +11,10 @@ export interface LoginStartInput {
   params: Record<string, unknown>;
   /** Whether a parameter came pushed (PAR) or signed (JAR): only then may it carry a personal number or data to sign. */
   pushed: (param: string) => boolean;
-  environment: ApiKeyEnvironment;
-  /** The providers the client may use that offer the operation on the app channel. */
-  usable: (operation: EidOperation) => string[];
+  /** The providers the client may use that offer the operation on the app channel, the preferred first. */
+  usable: (operation: EidOperation) => OpenIdProvider[];
+  /** The provider that answers to an acr for the client's environment (the registry's). */
+  forAcr: (acr: string) => AcrMethod | undefined;
 }
 
 export type LoginStart =
@@ -58,7 +59,8 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
   } else {
     body = { userVisibleData: userVisibleDataOf(params['https://id.oidc.se/param/userMessage'], params.ui_locales) };
   }
-  const method = loginMethodFor(params.acr_values as string | undefined, input.usable(operation), input.environment);
+  const usable = input.usable(operation);
+  const method = loginMethodFor(params.acr_values, usable, input.forAcr);
   if (!method) {
     const what = operation === 'auth' ? '' : `that offers ${operation} `;
     return refused('unmet_authentication_requirements', `None of the requested acr_values ${what}is available to this client`);
@@ -66,6 +68,10 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
   return {
     method,
     operation,
-    body: { ...body, ...(hint && method.provider === 'bankid' ? { requirement: { personalNumber: hint.digits } } : {}) },
+    body: { ...body, ...(hint && takesHint(usable, method.provider) ? { requirement: { personalNumber: hint.digits } } : {}) },
   };
 }
+
+// A provider that can be asked for one person makes the hint its requirement (docs/oidc.md, "Request parameters").
+const takesHint = (usable: readonly OpenIdProvider[], name: string) =>
+  usable.some((provider) => provider.name === name && provider.openId.personalNumberRequirement === true);

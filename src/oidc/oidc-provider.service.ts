@@ -4,6 +4,7 @@ import type { Account, KoaContextWithOIDC } from 'oidc-provider';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
@@ -43,6 +44,7 @@ export class OidcProviderService {
     private readonly records: OidcLoginRecords,
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
+    private readonly registry: EidProviderRegistry,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
     this.subjectKey = cipher.deriveKey('oidc-subject');
@@ -82,6 +84,7 @@ export class OidcProviderService {
       oidcConfiguration({
         signingJwk: jwk,
         cookieKey: this.cipher.deriveKey('oidc-cookies').toString('base64url'),
+        acrValues: this.registry.acrValues(),
         adapter: oidcAdapterFactory({
           store: this.models,
           cipher: this.cipher,

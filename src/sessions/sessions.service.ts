@@ -8,7 +8,7 @@ import { DomainException } from '../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../common/problem-details/validation-problem.exception.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import type { EidChannel, EidOperation, EidProvider } from '../eid-providers/eid-provider.js';
+import type { AcrDevice, EidChannel, EidOperation, EidProvider, StartedOrder } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
 import type { StartSessionBody } from './dto/start-session-body.js';
@@ -48,12 +48,17 @@ export class SessionsService {
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
-  /** Starts any of the four kinds (docs/api.md, "Signing and the phone channel"); the body was validated for its kind. */
+  /**
+   * Starts any of the four kinds (docs/api.md, "Signing and the phone channel"); the body was validated for its kind.
+   * `device` (the OpenID login's acr, docs/same-device.md): a `qr` session keeps no launch link and a
+   * `same-device` one no QR, so that no screen can show what the acr the client is told excludes.
+   */
   async start(
     principal: ApiKeyPrincipal,
     providerName: string,
     request: StartSessionBody,
     kind: { operation: EidOperation; channel: EidChannel } = AUTH_APP,
+    device: AcrDevice = 'either',
   ) {
     const returnUrlError = request.returnUrl === undefined ? undefined : returnUrlProblem(request.returnUrl, this.server.production);
     if (returnUrlError) throw new ValidationProblemException([{ pointer: '/returnUrl', detail: returnUrlError }]);
@@ -62,12 +67,13 @@ export class SessionsService {
     const returnNonce = request.returnUrl === undefined ? undefined : newReturnNonce();
     const returnUrl = request.returnUrl && returnNonce ? withReturnNonce(request.returnUrl, returnNonce) : undefined;
     const orderRequest = orderRequestOf(request, kind, principal.apiKey.environment, returnUrl);
-    const order = await this.callProvider(provider, 'start', () => provider.start(orderRequest));
+    const order = withoutExcluded(await this.callProvider(provider, 'start', () => provider.start(orderRequest)), device);
     const now = this.clock.now();
     const id = randomUUID();
     // Kept to check the provider's signature against (docs/evidence.md).
     const texts = signedTextsOf(request);
-    const autoRenew = request.autoRenew === true && Boolean(order.qr || order.launchUrl);
+    // A renewed order would bring back what the device excludes: a restricted session is never renewed.
+    const autoRenew = request.autoRenew === true && Boolean(order.qr || order.launchUrl) && device === 'either';
     const session: Session = {
       id,
       teamId: principal.team.id,
@@ -113,8 +119,11 @@ export class SessionsService {
       launchUrl: order.launchUrl,
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
-      // A kiosk shows a QR: providers without one get no link.
-      kioskUrl: order.qr || provider.qr?.kind === 'static' ? this.kioskLinks.urlFor(id, session.expiresAt) : undefined,
+      // A kiosk shows a QR, or a same-device session's launch button: providers without either get no link.
+      kioskUrl:
+        order.qr || provider.qr?.kind === 'static' || (device === 'same-device' && order.launchUrl)
+          ? this.kioskLinks.urlFor(id, session.expiresAt)
+          : undefined,
     };
   }
 
@@ -148,4 +157,11 @@ export class SessionsService {
       throw new DomainException('provider_unavailable', `The ${provider.name} provider did not answer; try again shortly.`);
     }
   }
+}
+
+/** The order as the device allows it to be shown: no launch link for a QR-only session, no QR for a same-device one. */
+function withoutExcluded(order: StartedOrder, device: AcrDevice): StartedOrder {
+  if (device === 'qr') return { ...order, autoStartToken: undefined, launchUrl: undefined };
+  if (device === 'same-device') return { ...order, qr: undefined };
+  return order;
 }

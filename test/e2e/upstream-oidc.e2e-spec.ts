@@ -4,13 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Browser } from 'playwright-core';
+import * as client from 'openid-client';
 import { Webhook } from 'standardwebhooks';
+import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
 import { FakeUpstream, type UpstreamProfile } from '../fakes/upstream-openid-provider.js';
 import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { providerContract } from '../support/provider-contract.js';
 import { TEST_ISSUER, verifyResultToken } from '../support/result-token.js';
+import { discover } from '../support/oidc-rp.js';
 import { freePort } from '../support/service-process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint, waitUntil } from '../support/webhooks.js';
@@ -53,6 +56,7 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
         clientId: 'gw-nbid',
         scope: 'openid profile nnin',
         acrValues: 'urn:bankid:bid',
+        frontAcrValues: ['urn:grn:authn:no:bankid'],
         claims: { nationalId: 'nnin' },
         country: 'NO',
       },
@@ -64,6 +68,7 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
         scope: 'openid profile ftn',
         requestObject: true,
         idTokenEncryptionKey: pemFile('encryption.pem', encryption.privateKey),
+        frontAcrValues: ['urn:grn:authn:fi:all'],
         claims: { nationalId: 'hetu' },
         country: 'FI',
       },
@@ -73,6 +78,7 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
         issuer: fakes['se-broker'].issuer,
         clientId: 'gw-se',
         scope: 'openid profile https://id.oidc.se/scope/naturalPersonNumber',
+        frontAcrValues: ['urn:eidgw:se-broker'],
         claims: { personalNumber: 'https://id.oidc.se/claim/personalIdentityNumber' },
         country: 'SE',
       },
@@ -124,7 +130,8 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     try {
       await page.goto(launchUrl);
       await page.click(`#${choice}`, { timeout: 5_000 });
-      await page.waitForSelector('#outcome', { timeout: 5_000 });
+      // The done page; or, for a login through the OpenID front, its login page (whose own browser finishes it).
+      await page.waitForSelector('#outcome, main.login', { timeout: 5_000 });
     } catch (error) {
       // Where the person got stuck says more than a timeout.
       throw new Error(`${(error as Error).message} at ${page.url()}: ${(await page.content()).slice(0, 300)}`, { cause: error });
@@ -260,5 +267,61 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     expect(ready.checks.nbid).toEqual({ discovery: 'ok' });
     expect(ready.warnings.join(' ')).toContain('unreachable');
     await e2e.http.post('/api/v1/auth/unreachable/start').set('x-api-key', e2e.key).send({ endUserIp: '192.0.2.10' }).expect(502);
+  });
+
+  describe('through the OpenID front', () => {
+    const SCOPE = 'openid profile https://id.oidc.se/scope/naturalPersonNumber';
+    /** One browser from the client's authorization request through the upstream and back to the client's redirect URI. */
+    const logInThroughFront = async (acr: string) => {
+      const redirectUri = `${e2e.baseUrl}/rp/callback`;
+      const registered = await e2e.app.get(OidcClientsService).create(e2e.team.id, { name: 'Nordic RP', redirectUris: [redirectUri] });
+      const config = await discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret!);
+      const state = client.randomState();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: SCOPE, state, acr_values: acr });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await page.goto(url.href);
+        await page.click('#approve', { timeout: 5_000 });
+        await page.waitForURL((at) => at.pathname === '/rp/callback', { timeout: 15_000 });
+      } catch (error) {
+        throw new Error(`${(error as Error).message} at ${page.url()}`, { cause: error });
+      }
+      const callback = new URL(page.url());
+      await context.close();
+      return (await client.authorizationCodeGrant(config, callback, { expectedState: state })).claims()!;
+    };
+
+    it("should log in at a Norwegian upstream by its acr: acr as asked, the upstream's amr and country, the number under nin", async () => {
+      const claims = await logInThroughFront('urn:grn:authn:no:bankid');
+      expect(claims).toMatchObject({
+        acr: 'urn:grn:authn:no:bankid',
+        amr: ['bid'],
+        country: 'NO',
+        nin: '01017012345',
+        nin_issuing_country: 'NO',
+        given_name: 'Kari',
+        family_name: 'Nordmann',
+      });
+      expect(claims).not.toHaveProperty(['https://id.oidc.se/claim/personalIdentityNumber']);
+    });
+
+    it("should put a Swedish upstream's number under the OIDC Sweden claim", async () => {
+      const claims = await logInThroughFront('urn:eidgw:se-broker');
+      expect(claims).toMatchObject({
+        acr: 'urn:eidgw:se-broker',
+        amr: ['mfa'],
+        country: 'SE',
+        'https://id.oidc.se/claim/personalIdentityNumber': '197001019876',
+      });
+      expect(claims).not.toHaveProperty('nin');
+    });
+
+    it("should list the upstreams' acr values in discovery", async () => {
+      const discovery = (await e2e.http.get('/oidc/.well-known/openid-configuration').expect(200)).body;
+      expect(discovery.acr_values_supported).toEqual(
+        expect.arrayContaining(['urn:grn:authn:no:bankid', 'urn:grn:authn:fi:all', 'urn:eidgw:se-broker', 'urn:eidgw:simulator']),
+      );
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { EidProviderRegistry } from '../../src/eid-providers/eid-provider.registry.js';
 import { userMessageFor } from '../../src/eid-providers/user-messages.js';
 import type { E2eApp } from './e2e.js';
+import { startContractLogin } from './oidc-contract-login.js';
 import { verifyResultToken } from './result-token.js';
 
 /** What a provider's test gives the contract: its running app and how its e-ID app plays the user. */
@@ -20,7 +21,7 @@ export interface ProviderContractHarness {
 /**
  * The contract every provider adapter runs (docs/providers.md, "The contract suite"): through HTTP,
  * start, collect, the status mappings, cancel, its messages in both languages, the evidence round trip,
- * its QR and its readiness. Call it inside the provider's own describe, after its useE2eApp.
+ * its QR, its readiness, and a login through the OpenID front with its default acr. Call it inside the provider's own describe, after its useE2eApp.
  */
 export function providerContract(harness: () => ProviderContractHarness): void {
   const h = () => harness();
@@ -114,6 +115,18 @@ export function providerContract(harness: () => ProviderContractHarness): void {
           }
         }
       }
+    });
+
+    it('logs in through /oidc/auth with its default acr: the id token carries that acr and the amr its face states', async () => {
+      const login = await startContractLogin(h().e2e, h().provider);
+      await h().approve(login.sessionId);
+      const complete = await collect(login.sessionId);
+      expect(complete.status).toBe('complete');
+      const { idToken } = await login.finish();
+      expect(idToken).toMatchObject({ acr: login.acr, auth_time: expect.any(Number) });
+      const amr = profile().openId!.amr(complete.evidence);
+      if (amr.length) expect(idToken.amr).toEqual(amr);
+      else expect(idToken).not.toHaveProperty('amr');
     });
 
     it('reports its RP certificates at readiness as <name>Certificates, when it has any', async () => {

@@ -7,6 +7,7 @@ import {
   type EidChannel,
   type EidOperation,
   type EidProvider,
+  type OpenIdFace,
   type OrderReference,
   type StartOrderRequest,
   type StartedOrder,
@@ -30,6 +31,19 @@ import { FAILED_HINT_CODES, orderRequest, PENDING_HINT_CODES } from './bankid-or
 const KNOWN_HINT_CODES = new Set<string>([...PENDING_HINT_CODES, ...FAILED_HINT_CODES]);
 /** A complete answer without a usable user is collected this many times before the session fails (docs/bankid.md). */
 export const UNUSABLE_COMPLETE_TRIES = 3;
+// The acr names of the largest commercial broker, so a client migrates by changing its issuer (docs/oidc.md).
+const BANKID_OPENID: OpenIdFace = {
+  acrValues: [
+    { acr: 'urn:grn:authn:se:bankid', device: 'either' },
+    { acr: 'urn:grn:authn:se:bankid:same-device', device: 'same-device' },
+    { acr: 'urn:grn:authn:se:bankid:another-device', device: 'qr' },
+    { acr: 'urn:grn:authn:se:bankid:qr', device: 'qr' },
+  ],
+  amr: () => ['bankid'],
+  // Over CIBA BankID calls the person: the phone channel (docs/oidc.md, "CIBA").
+  ciba: { acr: 'urn:grn:authn:se:bankid', channel: 'phone' },
+  personalNumberRequirement: true,
+};
 // Bounds the per-order counts: orders are short-lived, so an old count is simply forgotten.
 const MAX_TRACKED_ORDERS = 10_000;
 
@@ -42,6 +56,7 @@ export class BankIdProvider implements EidProvider {
   /** Nobody scanned or opened the order in time (docs/same-device.md). */
   readonly renewsAfter = ['startFailed'];
   readonly evidence: EvidenceProfile;
+  readonly openId = BANKID_OPENID;
   private readonly logger = new Logger(BankIdProvider.name);
   /** Unknown hint codes already reported: once per process is enough for the operator. */
   private readonly unknownHintCodes = new Set<string>();

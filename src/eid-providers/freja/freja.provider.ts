@@ -5,6 +5,7 @@ import {
   ProviderUnavailableError,
   type CollectResult,
   type EidProvider,
+  type OpenIdFace,
   type OrderReference,
   type StartOrderRequest,
   type StartedOrder,
@@ -23,6 +24,13 @@ import { FREJA_ERROR_CODES } from './freja-rp-api.js';
 import { FREJA_USER_MESSAGES } from './freja-user-messages.js';
 import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
+// Over CIBA Freja pushes the request to the app of the person named (docs/oidc.md, "CIBA").
+const FREJA_OPENID: OpenIdFace = {
+  acrValues: [{ acr: 'urn:grn:authn:se:frejaid', device: 'either' }],
+  amr: () => ['freja'],
+  ciba: { acr: 'urn:grn:authn:se:frejaid', channel: 'app' },
+};
+
 /** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */
 @Injectable()
 export class FrejaProvider implements EidProvider {
@@ -31,6 +39,7 @@ export class FrejaProvider implements EidProvider {
   readonly qr = { kind: 'static', data: (orderRef: string) => frejaQrData(parseFrejaOrderRef(orderRef).reference) } as const;
   readonly messages = FREJA_USER_MESSAGES;
   readonly evidence: EvidenceProfile;
+  readonly openId = FREJA_OPENID;
   private readonly logger = new Logger(FrejaProvider.name);
 
   constructor(

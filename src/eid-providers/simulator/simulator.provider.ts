@@ -15,6 +15,7 @@ import type {
   EidChannel,
   EidOperation,
   EidProvider,
+  OpenIdFace,
   RiskLevel,
   UserVisibleTransaction,
   OrderReference,
@@ -80,6 +81,13 @@ interface SimulatorEvidenceRecord extends IssuedEvidence {
   risk?: RiskLevel;
 }
 
+// BankID's stand-in on the OpenID front too: test clients only, as every simulator session (docs/oidc.md).
+const SIMULATOR_OPENID: OpenIdFace = {
+  acrValues: [{ acr: 'urn:eidgw:simulator', device: 'either' }],
+  amr: () => ['simulator'],
+  ciba: { acr: 'urn:eidgw:simulator', channel: 'phone' },
+};
+
 /** A stand-in for BankID that follows its protocol: same order life cycle, hint codes and QR rule. */
 @Injectable()
 export class SimulatorProvider implements EidProvider {
@@ -90,6 +98,7 @@ export class SimulatorProvider implements EidProvider {
   /** Nobody scanned or opened the order in time (docs/same-device.md). */
   readonly renewsAfter = ['startFailed'];
   readonly evidence: EvidenceProfile;
+  readonly openId = SIMULATOR_OPENID;
   private readonly timings: SimulatorTimings;
   private readonly personalNumberKey: Buffer;
 

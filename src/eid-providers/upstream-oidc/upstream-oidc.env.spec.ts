@@ -37,6 +37,11 @@ describe(parseUpstreams.name, () => {
     expect(upstream.privateKey?.asymmetricKeyType).toBe('ec');
   });
 
+  it('should read the acr values it answers to on the OpenID front apart from those sent to it', () => {
+    const [upstream] = parse([{ ...nbid, acrValues: 'urn:bankid:bid', frontAcrValues: ['urn:grn:authn:no:bankid'] }]);
+    expect(upstream).toMatchObject({ acrValues: 'urn:bankid:bid', frontAcrValues: ['urn:grn:authn:no:bankid'] });
+  });
+
   it.each([
     [{ ...nbid, clientAuth: 'client_secret_basic' }, 'upstream "nbid", field clientSecret: is required with client_secret_basic'],
     [{ ...nbid, privateKey: undefined }, 'upstream "nbid", field privateKey'],
@@ -46,6 +51,12 @@ describe(parseUpstreams.name, () => {
     [{ ...nbid, name: 'bankid' }, 'upstream "bankid", field name: is taken by another provider'],
     [{ ...nbid, claims: { nnin: 'nnin' } }, 'upstream "nbid", field claims'],
     [{ ...nbid, name: undefined }, 'upstream #1, field name'],
+    [{ ...nbid, frontAcrValues: [] }, 'upstream "nbid", field frontAcrValues'],
+    [
+      { ...nbid, frontAcrValues: ['urn:grn:authn:no:bankid urn:x'] },
+      'upstream "nbid", field frontAcrValues.0: must be acr values without spaces',
+    ],
+    [{ ...nbid, frontAcrValues: ['urn:a', 'urn:a'] }, 'upstream "nbid", field frontAcrValues: must not repeat a value'],
   ])('should stop the start naming the upstream and the field (%#)', (entry, message) => {
     expect(() => parse([entry])).toThrow(message);
   });

@@ -27,6 +27,13 @@ const upstreamSchema = z
     signingAlg: z.enum(['RS256', 'PS256', 'ES256']).optional(),
     scope: z.string().regex(/(^|\s)openid(\s|$)/, 'must include openid'),
     acrValues: z.string().min(1).optional(),
+    /** The acr values it answers to on the service's OpenID front (docs/upstream-oidc.md); absent: not offered there. */
+    frontAcrValues: z
+      .array(z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be acr values without spaces'))
+      .min(1)
+      .max(20)
+      .refine((values) => new Set(values).size === values.length, 'must not repeat a value')
+      .optional(),
     requestObject: z.boolean().default(false),
     /** Path of a PEM private key the upstream encrypts id tokens to (JWE). */
     idTokenEncryptionKey: z.string().min(1).optional(),

@@ -9,6 +9,7 @@ import type {
   EidChannel,
   EidOperation,
   EidProvider,
+  OpenIdFace,
   OrderReference,
   ProviderReadiness,
   StartOrderRequest,
@@ -42,6 +43,7 @@ export class UpstreamOidcProvider implements EidProvider {
   readonly evidence: EvidenceProfile;
   /** A static QR: the launch link, to open on a phone (as Freja's app link). */
   readonly qr = { kind: 'static', data: (orderRef: string) => this.launchUrl(orderRef) } as const;
+  readonly openId?: OpenIdFace;
 
   constructor(
     readonly upstream: UpstreamConfig,
@@ -56,6 +58,7 @@ export class UpstreamOidcProvider implements EidProvider {
       return uri;
     };
     this.evidence = upstreamEvidenceProfile(upstream, jwksUri, deps.clock);
+    this.openId = upstream.frontAcrValues && upstreamOpenIdFace(upstream.frontAcrValues);
   }
 
   /** Only keys of the upstream's own environment: a live key never reaches a test upstream. */
@@ -111,4 +114,19 @@ export class UpstreamOidcProvider implements EidProvider {
   private launchUrl(orderRef: string): string {
     return `${this.deps.publicBaseUrl}/upstream/${orderRef}/go`;
   }
+}
+
+/**
+ * On the OpenID front (docs/upstream-oidc.md, "Through the OpenID front"): the configured acr values,
+ * the upstream's own amr, and the login page's browser sent to the upstream and back.
+ */
+function upstreamOpenIdFace(acrValues: readonly string[]): OpenIdFace {
+  return {
+    acrValues: acrValues.map((acr) => ({ acr, device: 'either' as const })),
+    amr: (evidence) => {
+      const amr = evidence?.amr;
+      return Array.isArray(amr) ? amr.filter((method): method is string => typeof method === 'string') : [];
+    },
+    redirectsBrowser: true,
+  };
 }

@@ -98,6 +98,8 @@ export class EidQrElement extends HTMLElement {
   #launched = false;
   #launchUrl = null;
   #provider = null;
+  // A session without a QR (an OpenID login for this device only): frames come without qrData, the app link is all there is.
+  #qrLess = false;
 
   connectedCallback() {
     if (!this.#parts) this.#build();
@@ -174,6 +176,7 @@ export class EidQrElement extends HTMLElement {
     this.#launched = false;
     this.#launchUrl = null;
     this.#provider = null;
+    this.#qrLess = false;
     this.#handheld = handheld();
     this.#view = this.#handheld ? 'launch' : 'qr';
     this.#label();
@@ -198,7 +201,7 @@ export class EidQrElement extends HTMLElement {
     spinner.hidden = state !== 'connecting' && state !== 'waiting';
     outcome.hidden = state !== 'complete' && state !== 'failed' && state !== 'error';
     launch.hidden = state !== 'launch' || !this.#launchUrl;
-    toggle.hidden = !this.#handheld || (state !== 'launch' && state !== 'qr') || !this.#launchUrl;
+    toggle.hidden = !this.#handheld || this.#qrLess || (state !== 'launch' && state !== 'qr') || !this.#launchUrl;
     toggle.textContent = state === 'qr' ? this.#words.showLaunch : this.#words.showQr;
     if (message.textContent !== words) message.textContent = words;
     // The host can follow along (the kiosk page mirrors it): state and staleness as attributes and an event.
@@ -259,6 +262,11 @@ export class EidQrElement extends HTMLElement {
   #onFrame({ qrTime, qrData }) {
     this.#lastFrameAt = Date.now();
     this.#setStale(false);
+    if (!qrData && !this.#qrLess) {
+      this.#qrLess = true;
+      this.#view = 'launch';
+      void this.#fetchLaunchUrl();
+    }
     // A renewed order starts its clock again: its autostart token is new too.
     if (qrTime < this.#lastQrTime && this.#handheld) void this.#fetchLaunchUrl();
     this.#lastQrTime = qrTime;
@@ -301,7 +309,7 @@ export class EidQrElement extends HTMLElement {
       if (!response.ok) return;
       this.#launchUrl = (await response.json()).launchUrl ?? null;
       if (this.#launchUrl) this.#parts.launch.href = this.#launchUrl;
-      else this.#view = 'qr';
+      else if (!this.#qrLess) this.#view = 'qr';
       this.#render();
     } catch {
       // Without the link the QR still works; the next renewal tries again.

@@ -4,7 +4,8 @@ import { SessionReader } from '../../sessions/session-reader.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import type { SessionView } from '../../sessions/session-view.js';
 import { TeamsService } from '../../teams/teams.service.js';
-import { AMR } from '../oidc-acr.js';
+import { amrOf } from '../oidc-acr.js';
+import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
 import { personKeyOf, personSubject } from '../oidc-claims.js';
 import { OidcClientStore } from '../oidc-client.store.js';
 import { saveLoginGrant } from '../oidc-login-grant.js';
@@ -31,6 +32,7 @@ export class CibaCompletion {
     private readonly sessions: SessionsService,
     private readonly reader: SessionReader,
     private readonly links: CibaRecords,
+    private readonly registry: EidProviderRegistry,
   ) {}
 
   /** The session as it now stands (collected if due); the request settled if the session has ended. */
@@ -94,7 +96,7 @@ export class CibaCompletion {
     const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await provider.backchannelResult(request, grant, {
       acr: link.acr,
-      amr: [AMR[link.provider] ?? link.provider],
+      amr: amrOf(this.registry.profileOf(link.provider), 'evidence' in view ? view.evidence : undefined),
       authTime: Math.floor(completedAt / 1000),
     });
     return view;

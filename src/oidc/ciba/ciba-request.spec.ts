@@ -1,6 +1,24 @@
+import type { OpenIdFace } from '../../eid-providers/eid-provider.js';
+import type { OpenIdProvider } from '../../eid-providers/eid-provider.registry.js';
 import { bindingMessageProblem, cibaExpirySeconds, cibaMethodFor, cibaPersonalNumber } from './ciba-request.js';
 
 const SIGN = 'openid https://id.oidc.se/scope/sign';
+/** Providers as the registry's cibaMethods hands them out: only the name and the OpenID face matter. */
+const providerOf = (name: string, openId: OpenIdFace) => ({ name, openId }) as unknown as OpenIdProvider;
+const phoneId = providerOf('phoneid', {
+  acrValues: [
+    { acr: 'urn:example:phoneid', device: 'either' },
+    { acr: 'urn:example:phoneid:qr', device: 'qr' },
+  ],
+  amr: () => ['phoneid'],
+  ciba: { acr: 'urn:example:phoneid', channel: 'phone' },
+});
+const appId = providerOf('appid', {
+  acrValues: [{ acr: 'urn:example:appid', device: 'either' }],
+  amr: () => ['appid'],
+  ciba: { acr: 'urn:example:appid', channel: 'app' },
+});
+const all = [phoneId, appId];
 
 describe('CIBA request parameters', () => {
   it('should read a personal number from login_hint only with its check digit', () => {
@@ -12,26 +30,27 @@ describe('CIBA request parameters', () => {
     expect(cibaPersonalNumber(undefined)).toBeUndefined();
   });
 
-  it('should pick the phone for BankID and the simulator, the app push for Freja, and sign with the sign scope', () => {
-    const all = ['bankid', 'freja', 'simulator'];
-    expect(cibaMethodFor('urn:grn:authn:se:bankid', 'openid', all, 'live')).toEqual({
-      acr: 'urn:grn:authn:se:bankid',
-      provider: 'bankid',
+  it('should pick the provider whose CIBA acr is asked, on its own channel, and sign with the sign scope', () => {
+    expect(cibaMethodFor('urn:example:phoneid', 'openid', all)).toEqual({
+      acr: 'urn:example:phoneid',
+      provider: 'phoneid',
       channel: 'phone',
       operation: 'auth',
     });
-    expect(cibaMethodFor('urn:grn:authn:se:frejaid', SIGN, all, 'live')).toMatchObject({
-      provider: 'freja',
+    expect(cibaMethodFor('urn:example:appid', SIGN, all)).toEqual({
+      acr: 'urn:example:appid',
+      provider: 'appid',
       channel: 'app',
       operation: 'sign',
     });
-    expect(cibaMethodFor(undefined, 'openid', ['simulator'], 'test')).toMatchObject({ acr: 'urn:eidgw:simulator', channel: 'phone' });
   });
 
-  it('should never give a live client the simulator, nor a method the client may not use', () => {
-    expect(cibaMethodFor('urn:eidgw:simulator', 'openid', ['bankid', 'simulator'], 'live')).toBeUndefined();
-    expect(cibaMethodFor('urn:grn:authn:se:frejaid', 'openid', ['bankid'], 'test')).toBeUndefined();
-    expect(cibaMethodFor('urn:grn:authn:se:bankid:qr', 'openid', ['bankid'], 'test')).toBeUndefined();
+  it('should take the first usable provider without acr_values, and nothing the client may not use', () => {
+    expect(cibaMethodFor(undefined, 'openid', [appId, phoneId])).toMatchObject({ acr: 'urn:example:appid', channel: 'app' });
+    expect(cibaMethodFor('urn:example:appid', 'openid', [phoneId])).toBeUndefined();
+    // A login acr that is not the provider's CIBA acr.
+    expect(cibaMethodFor('urn:example:phoneid:qr', 'openid', all)).toBeUndefined();
+    expect(cibaMethodFor(undefined, 'openid', [])).toBeUndefined();
   });
 
   it('should take binding messages up to 1,500 characters and require one to sign', () => {

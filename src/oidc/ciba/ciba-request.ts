@@ -1,7 +1,6 @@
-import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import type { EidChannel, EidOperation } from '../../eid-providers/eid-provider.js';
+import type { OpenIdProvider } from '../../eid-providers/eid-provider.registry.js';
 import { isSwedishPersonalNumber } from '../../common/validation/swedish-personal-number.js';
-import { ACR } from '../oidc-acr.js';
 import { SCOPE } from '../oidc-claims.js';
 
 export const CIBA_GRANT_TYPE = 'urn:openid:params:grant-type:ciba';
@@ -24,31 +23,19 @@ export interface CibaMethod {
   channel: EidChannel;
 }
 
-// BankID and the simulator call the person's phone; Freja pushes to the app of the person named.
-const CIBA_METHODS: Record<string, { provider: string; channel: EidChannel }> = {
-  [ACR.bankid]: { provider: 'bankid', channel: 'phone' },
-  [ACR.freja]: { provider: 'freja', channel: 'app' },
-  [ACR.simulator]: { provider: 'simulator', channel: 'phone' },
-};
-
-export const CIBA_ACR_VALUES = Object.keys(CIBA_METHODS);
-
 /**
- * The method of a backchannel request: the first of its acr_values the client may use, or without
- * acr_values the first usable provider. The simulator only for test clients.
+ * The method of a backchannel request: the first of its acr_values whose provider the client may use
+ * over CIBA, or without acr_values the first such provider. Each provider's CIBA acr and channel are
+ * its own (its OpenID face): BankID calls the person's phone, Freja pushes to the app of the person named.
  */
-export function cibaMethodFor(
-  acrValues: unknown,
-  scope: unknown,
-  usable: readonly string[],
-  environment: ApiKeyEnvironment,
-): CibaMethod | undefined {
-  const allowed = usable.filter((provider) => provider !== 'simulator' || environment === 'test');
+export function cibaMethodFor(acrValues: unknown, scope: unknown, usable: readonly OpenIdProvider[]): CibaMethod | undefined {
   const operation: EidOperation = typeof scope === 'string' && scope.split(' ').includes(SCOPE.sign) ? 'sign' : 'auth';
-  const requested = typeof acrValues === 'string' && acrValues ? acrValues.split(' ').filter(Boolean) : CIBA_ACR_VALUES;
+  const requested =
+    typeof acrValues === 'string' && acrValues ? acrValues.split(' ').filter(Boolean) : usable.map((provider) => provider.openId.ciba?.acr);
   for (const acr of requested) {
-    const method = CIBA_METHODS[acr];
-    if (method && allowed.includes(method.provider)) return { acr, ...method, operation };
+    const provider = usable.find((candidate) => candidate.openId.ciba?.acr === acr);
+    if (provider?.openId.ciba)
+      return { acr: provider.openId.ciba.acr, provider: provider.name, channel: provider.openId.ciba.channel, operation };
   }
   return undefined;
 }

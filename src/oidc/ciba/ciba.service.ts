@@ -22,8 +22,6 @@ import { bindingMessageProblem, cibaExpirySeconds, cibaMethodFor, cibaPersonalNu
 import { accountIdFor } from './ciba-subject.js';
 import { cibaTokenMiddleware } from './ciba-token-middleware.js';
 
-const ALL_PROVIDERS = ['bankid', 'freja', 'simulator'];
-
 type BackchannelRequest = InstanceType<Provider['BackchannelAuthenticationRequest']>;
 
 /**
@@ -151,8 +149,9 @@ export class CibaService implements OnModuleInit, CibaHooks {
   }
 
   private methodOf(ctx: KoaContextWithOIDC, client: OidcClient) {
-    const usable = (client.providers ?? ALL_PROVIDERS).filter((name) => this.registry.find(name)?.supports(client.environment));
-    return cibaMethodFor(ctx.oidc.params!.acr_values, ctx.oidc.params!.scope, usable, client.environment);
+    // The preference without acr_values is the registry's, whatever order the client lists its providers in.
+    const usable = this.registry.cibaMethods(client.environment).filter((p) => !client.providers || client.providers.includes(p.name));
+    return cibaMethodFor(ctx.oidc.params!.acr_values, ctx.oidc.params!.scope, usable);
   }
 
   private async clientOf(clientId: string): Promise<OidcClient> {

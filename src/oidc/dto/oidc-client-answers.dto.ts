@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OIDC_PROVIDER_NAMES } from './oidc-client-fields.dto.js';
+import { PROVIDERS_DESCRIPTION } from './oidc-client-fields.dto.js';
 import {
   BACKCHANNEL_DELIVERY_MODES,
   MAX_RISKS,
@@ -18,7 +18,7 @@ export class OidcClientDto {
   @ApiProperty({ enum: TOKEN_ENDPOINT_AUTH_METHODS }) tokenEndpointAuthMethod: string;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) jwks: object | null;
   @ApiProperty({ type: 'string', nullable: true }) jwksUri: string | null;
-  @ApiProperty({ enum: OIDC_PROVIDER_NAMES, isArray: true, nullable: true, description: 'Null: every provider the environment offers.' })
+  @ApiProperty({ type: [String], nullable: true, description: PROVIDERS_DESCRIPTION })
   providers: string[] | null;
   @ApiProperty({ enum: SUBJECT_TYPES }) subjectType: string;
   @ApiProperty() requirePushedAuthorizationRequests: boolean;

@@ -26,7 +26,9 @@ import {
 
 export const URI_MAX_LENGTH = 512;
 export const MAX_URIS = 10;
-export const OIDC_PROVIDER_NAMES = ['bankid', 'freja', 'simulator'] as const;
+/** What the description of `providers` says: the names are the registry's, checked by the service. */
+export const PROVIDERS_DESCRIPTION =
+  'e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers.';
 
 /** A client's fields but its environment and authentication method, which never change. */
 export class OidcClientFieldsDto {
@@ -69,12 +71,14 @@ export class OidcClientFieldsDto {
   @MaxLength(URI_MAX_LENGTH)
   jwksUri?: string;
 
-  @ApiPropertyOptional({ enum: OIDC_PROVIDER_NAMES, isArray: true, description: 'Default: every provider the environment offers.' })
+  @ApiPropertyOptional({ type: [String], maxItems: 50, description: PROVIDERS_DESCRIPTION })
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
+  @ArrayMaxSize(50)
   @ArrayUnique()
-  @IsIn(OIDC_PROVIDER_NAMES, { each: true })
+  @IsString({ each: true })
+  @MaxLength(40, { each: true })
   providers?: string[];
 
   @ApiPropertyOptional({ enum: SUBJECT_TYPES, default: 'pairwise' })
