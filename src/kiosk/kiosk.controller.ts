@@ -97,7 +97,7 @@ export class KioskController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     void reply.headers(CROSS_ORIGIN);
-    this.links.authorize(authorization, sessionId);
+    this.links.authorize(authorization, sessionId, 'launch');
     const launchUrl = await this.reader.launchUrl(sessionId);
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send({ launchUrl });
   }
