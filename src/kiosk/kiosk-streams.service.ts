@@ -29,6 +29,12 @@ export const MAX_VIEWERS_PER_SESSION = 10;
  * without end (docs/kiosk.md). Far above a venue's screens.
  */
 export const MAX_OPEN_STREAMS = 1_000;
+/**
+ * Open streams per client address (IPv6 by its /64): login pages hand every visitor a token, so without
+ * this one address could take the whole process's streams from every tenant (docs/kiosk.md). Room
+ * for a venue's screens behind one address.
+ */
+export const MAX_STREAMS_PER_ADDRESS = 30;
 
 /** What a screen is told to wait before reconnecting when this replica shuts down. */
 const SHUTDOWN_RETRY_MS = 1_000;
@@ -47,6 +53,8 @@ export class KioskStreamsService implements OnModuleDestroy {
   private readonly watches = new Map<string, Watch>();
   // Screens that passed the viewer cap and are not attached yet, by session.
   private readonly admitting = new Map<string, number>();
+  // Streams open or being opened, by client address; an address leaves the map with its last stream.
+  private readonly byAddress = new Map<string, number>();
   private refreshTimer?: NodeJS.Timeout;
   private refreshing = false;
 
@@ -59,8 +67,11 @@ export class KioskStreamsService implements OnModuleDestroy {
     draining.onBegin(() => this.endAll(SHUTDOWN_RETRY_MS));
   }
 
-  /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
-  async prepare(sessionId: string): Promise<SessionScreenState> {
+  /**
+   * Checks that a screen may start watching (the session exists and has room, the address and the
+   * process too), before the stream opens. The caller calls `release(address)` when the stream closes.
+   */
+  async prepare(sessionId: string, address: string): Promise<SessionScreenState> {
     const watch = this.watches.get(sessionId);
     const admitting = this.admitting.get(sessionId) ?? 0;
     if ((watch?.viewers.size ?? 0) + admitting >= MAX_VIEWERS_PER_SESSION) {
@@ -71,14 +82,27 @@ export class KioskStreamsService implements OnModuleDestroy {
         headers: { 'retry-after': '5' },
       });
     }
+    const fromAddress = this.byAddress.get(address) ?? 0;
+    if (fromAddress >= MAX_STREAMS_PER_ADDRESS) {
+      throw new DomainException('rate_limit_exceeded', 'Too many screens from this address.', { headers: { 'retry-after': '5' } });
+    }
     // The place is taken before the await, so that screens arriving together cannot all pass the check.
     this.admitting.set(sessionId, admitting + 1);
+    this.byAddress.set(address, fromAddress + 1);
     try {
       return watch?.state ?? (await this.sessions.forScreen(sessionId));
     } catch (error) {
       this.admitted(sessionId);
+      this.release(address);
       throw error;
     }
+  }
+
+  /** A stream of this address closed (or never opened). */
+  release(address: string): void {
+    const left = (this.byAddress.get(address) ?? 1) - 1;
+    if (left > 0) this.byAddress.set(address, left);
+    else this.byAddress.delete(address);
   }
 
   /** Streams open or being opened, every session together. */
