@@ -20,8 +20,11 @@ export function freePort(): Promise<number> {
 export class CookieBrowser {
   private readonly cookies = new Map<string, string>();
 
+  /** `headers` go with every request (an X-Forwarded-For behind a trusted proxy). */
+  constructor(private readonly headers: Record<string, string> = {}) {}
+
   async get(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
+    const headers = new Headers({ ...this.headers, ...Object.fromEntries(new Headers(init.headers)) });
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
