@@ -76,6 +76,6 @@ export function renderError(ctx: Context, out: { error?: unknown; error_descript
     ctx,
     language,
     TEXT[language].error,
-    `<h1>${TEXT[language].error}</h1>\n<p class="problem"><code>${escapeHtml(String(out.error ?? 'server_error'))}</code></p>\n${described}`,
+    `<h1>${TEXT[language].error}</h1>\n<p class="problem"><code>${escapeHtml(typeof out.error === 'string' ? out.error : 'server_error')}</code></p>\n${described}`,
   );
 }

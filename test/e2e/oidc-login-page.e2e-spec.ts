@@ -22,8 +22,10 @@ async function registerClient(e2e: E2eApp, redirectUris: string[]) {
   return discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret);
 }
 
-const count = async (e2e: E2eApp, sql: string, params: unknown[]) =>
-  Number(((await e2e.app.get(DataSource).query(sql, params)) as { n: string }[])[0].n);
+const count = async (e2e: E2eApp, sql: string, params: unknown[]) => {
+  const rows = await e2e.app.get(DataSource).query<{ n: string }[]>(sql, params);
+  return Number(rows[0].n);
+};
 
 describe('OpenID Provider login page (openid-client as the relying party)', () => {
   let port = 0;
