@@ -160,12 +160,17 @@ export class OidcInteractionsService {
     const principal = await this.principalOf(client);
     const view = await this.sessions.poll(principal, login.sessionId);
     if (view.status === 'pending') return false;
-    const refusal = this.refusalOf(login, view);
-    if (refusal) {
-      await this.finish(request, reply, { error: 'access_denied', error_description: refusal });
+    const what = OUTCOME_NAMES[login.operation ?? 'auth'];
+    if (view.status !== 'complete' || !('user' in view) || !view.user) {
+      const hintCode = 'hintCode' in view ? view.hintCode : undefined;
+      await this.deny(request, reply, `The e-ID ${what} did not complete (hintCode: ${hintCode ?? view.status})`);
       return true;
     }
-    if (view.status !== 'complete' || !('user' in view) || !view.user) return true;
+    const refusal = this.refusalOf(login, view);
+    if (refusal) {
+      await this.deny(request, reply, refusal);
+      return true;
+    }
     const accountId = accountIdFor(
       client,
       this.oidc.personSubjectKey,
@@ -216,23 +221,22 @@ export class OidcInteractionsService {
   }
 
   /**
-   * Why a settled session gives the client no login: it did not complete; its app link was taken to
-   * another browser than this one (docs/oidc.md, "Same device"); or the service's own check of the
-   * provider's evidence failed (docs/evidence.md), so the identity is not one the service vouches for.
+   * Why a completed session gives the client no login: its app link was taken to another browser than
+   * this one (docs/oidc.md, "Same device"); or the service's own check of the provider's evidence
+   * failed (docs/evidence.md), so the identity is not one the service vouches for.
    */
   private refusalOf(login: InteractionLogin, view: SessionView): string | undefined {
-    const what = OUTCOME_NAMES[login.operation ?? 'auth'];
-    if (view.status !== 'complete' || !('user' in view) || !view.user) {
-      const hintCode = 'hintCode' in view ? view.hintCode : undefined;
-      return `The e-ID ${what} did not complete (hintCode: ${hintCode ?? view.status})`;
-    }
     if (login.chosen === 'this' && !login.returned) {
-      return `The e-ID app did not return to the browser that started the ${what} (hintCode: returnNonceMismatch)`;
+      return `The e-ID app did not return to the browser that started the ${OUTCOME_NAMES[login.operation ?? 'auth']} (hintCode: returnNonceMismatch)`;
     }
     if ('evidence' in view && view.evidence?.verification?.status === 'failed') {
-      return `The service's check of the e-ID's evidence failed (evidence verification: failed)`;
+      return "The service's check of the e-ID's evidence failed (evidence verification: failed)";
     }
     return undefined;
+  }
+
+  private deny(request: FastifyRequest, reply: FastifyReply, description: string): Promise<PageState> {
+    return this.finish(request, reply, { error: 'access_denied', error_description: description });
   }
 
   private loginStart(details: Details, client: OidcClient): LoginStart {
