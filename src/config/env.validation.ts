@@ -126,6 +126,8 @@ export const envSchema = z
     API_KEY_LAST_USED_FLUSH_INTERVAL: duration('10s').refine((ms) => ms >= 10 && ms <= 60_000, 'must be between 10ms and 1m'),
     /** Forward authentication's route policy file (docs/forward-auth.md), parsed into its routes. */
     FORWARD_AUTH_POLICY: routePolicyFile,
+    // Kiosk streams one client address may hold open on a process (docs/kiosk.md); a bench of one address raises it.
+    KIOSK_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")

@@ -1,7 +1,9 @@
 import { TestClock } from '../../test/support/test-clock.js';
 import { Draining } from '../common/shutdown/draining.js';
 import type { SessionScreenReader, SessionScreenState } from '../sessions/session-screen-reader.js';
-import { KioskStreamsService, MAX_OPEN_STREAMS, MAX_STREAMS_PER_ADDRESS, MAX_VIEWERS_PER_SESSION } from './kiosk-streams.service.js';
+import { KioskStreamsService, MAX_OPEN_STREAMS, MAX_VIEWERS_PER_SESSION } from './kiosk-streams.service.js';
+
+const STREAMS_PER_ADDRESS = 30;
 
 // A finished session: attaching sends its status and closes, so no timers are left behind.
 const finished = (id: string): SessionScreenState => ({
@@ -16,13 +18,13 @@ const reader = { forScreen: (id: string) => Promise.resolve(finished(id)) } as u
 
 describe(KioskStreamsService.name, () => {
   it(`should refuse a screen past ${MAX_VIEWERS_PER_SESSION} on one session`, async () => {
-    const streams = new KioskStreamsService(reader, new TestClock(), new Draining());
+    const streams = new KioskStreamsService(reader, new TestClock(), new Draining(), { streamsPerAddress: STREAMS_PER_ADDRESS });
     for (let i = 0; i < MAX_VIEWERS_PER_SESSION; i++) await streams.prepare('s-1', `192.0.2.${i}`);
     await expect(streams.prepare('s-1', '192.0.2.200')).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
   });
 
   it(`should refuse a screen past ${MAX_OPEN_STREAMS} open on the process, every session together, and admit again once one closes`, async () => {
-    const streams = new KioskStreamsService(reader, new TestClock(), new Draining());
+    const streams = new KioskStreamsService(reader, new TestClock(), new Draining(), { streamsPerAddress: STREAMS_PER_ADDRESS });
     const prepared: SessionScreenState[] = [];
     for (let i = 0; i < MAX_OPEN_STREAMS; i++) prepared.push(await streams.prepare(`s-${i % 200}`, `10.0.${i % 100}.1`));
     expect(streams.openStreams()).toBe(MAX_OPEN_STREAMS);
@@ -36,9 +38,9 @@ describe(KioskStreamsService.name, () => {
     streams.onModuleDestroy();
   });
 
-  it(`should refuse a screen past ${MAX_STREAMS_PER_ADDRESS} from one address, on any sessions, and admit again once one closes`, async () => {
-    const streams = new KioskStreamsService(reader, new TestClock(), new Draining());
-    for (let i = 0; i < MAX_STREAMS_PER_ADDRESS; i++) await streams.prepare(`s-${i}`, '198.51.100.7');
+  it(`should refuse a screen past ${STREAMS_PER_ADDRESS} from one address, on any sessions, and admit again once one closes`, async () => {
+    const streams = new KioskStreamsService(reader, new TestClock(), new Draining(), { streamsPerAddress: STREAMS_PER_ADDRESS });
+    for (let i = 0; i < STREAMS_PER_ADDRESS; i++) await streams.prepare(`s-${i}`, '198.51.100.7');
     await expect(streams.prepare('one-more', '198.51.100.7')).rejects.toMatchObject({
       code: 'rate_limit_exceeded',
       detail: 'Too many screens from this address.',

@@ -1,7 +1,8 @@
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { Draining } from '../common/shutdown/draining.js';
+import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { SessionScreenReader, type SessionScreenState } from '../sessions/session-screen-reader.js';
 
@@ -29,12 +30,6 @@ export const MAX_VIEWERS_PER_SESSION = 10;
  * without end (docs/kiosk.md). Far above a venue's screens.
  */
 export const MAX_OPEN_STREAMS = 1_000;
-/**
- * Open streams per client address (IPv6 by its /64): login pages hand every visitor a token, so without
- * this one address could take the whole process's streams from every tenant (docs/kiosk.md). Room
- * for a venue's screens behind one address.
- */
-export const MAX_STREAMS_PER_ADDRESS = 30;
 
 /** What a screen is told to wait before reconnecting when this replica shuts down. */
 const SHUTDOWN_RETRY_MS = 1_000;
@@ -62,6 +57,9 @@ export class KioskStreamsService implements OnModuleDestroy {
     private readonly sessions: SessionScreenReader,
     private readonly clock: Clock,
     draining: Draining,
+    // Open streams per client address (IPv6 by its /64), KIOSK_STREAMS_PER_ADDRESS: login pages hand every
+    // visitor a token, so without it one address could take the process's streams from every tenant (docs/kiosk.md).
+    @Inject(kioskConfig.KEY) private readonly config: Pick<KioskConfig, 'streamsPerAddress'>,
   ) {
     // A replica that shuts down ends its streams at once, telling each screen to reconnect (to another replica) soon.
     draining.onBegin(() => this.endAll(SHUTDOWN_RETRY_MS));
@@ -83,7 +81,7 @@ export class KioskStreamsService implements OnModuleDestroy {
       });
     }
     const fromAddress = this.byAddress.get(address) ?? 0;
-    if (fromAddress >= MAX_STREAMS_PER_ADDRESS) {
+    if (fromAddress >= this.config.streamsPerAddress) {
       throw new DomainException('rate_limit_exceeded', 'Too many screens from this address.', { headers: { 'retry-after': '5' } });
     }
     // The place is taken before the await, so that screens arriving together cannot all pass the check.
