@@ -51,7 +51,7 @@ export class OidcInteractionController {
     const uid = (request.params as { uid: string }).uid;
     // The e-ID app's return (docs/same-device.md): checked, then on to the end, leaving the nonce out of the address.
     if (typeof nonce === 'string') {
-      const checked = await this.guarded(reply, () => this.interactions.returned(request, reply, nonce).then(() => true));
+      const checked = await this.guarded(reply, () => this.interactions.returned(request, reply, nonce).then(() => true), 'otherBrowser');
       if (checked)
         void reply
           .status(303)
@@ -107,7 +107,11 @@ export class OidcInteractionController {
   }
 
   /** An unknown or expired interaction (no cookie, a stale tab) gets a page that says so, not a stack trace. */
-  private async guarded<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | undefined> {
+  private async guarded<T>(
+    reply: FastifyReply,
+    work: () => Promise<T>,
+    problem: 'problem' | 'otherBrowser' = 'problem',
+  ): Promise<T | undefined> {
     try {
       return await work();
     } catch (error) {
@@ -119,7 +123,7 @@ export class OidcInteractionController {
           .status(400)
           .headers(LOGIN_PAGE_HEADERS)
           .type('text/html; charset=utf-8')
-          .send(loginProblemPage(loginLanguage(undefined)));
+          .send(loginProblemPage(loginLanguage(undefined), problem));
       }
       return undefined;
     }

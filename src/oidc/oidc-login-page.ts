@@ -14,6 +14,7 @@ interface Texts {
   cancel: string;
   noScript: string;
   problem: string;
+  otherBrowser: string;
   returnsTo: (host: string) => string;
   thisDevice: string;
   otherDevice: string;
@@ -31,6 +32,8 @@ const TEXT: Record<LoginLanguage, Texts> = {
     cancel: 'Avbryt',
     noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
     problem: 'Inloggningen har gått ut eller är ogiltig. Gå tillbaka och försök igen.',
+    otherBrowser:
+      'Inloggningen startades i en annan webbläsare och kan bara avslutas där. Startade du den inte själv har någon skickat länken till dig: den loggar inte in någon.',
     returnsTo: (host) => `Därefter skickas du till ${host}.`,
     thisDevice: 'Öppna appen på den här enheten',
     otherDevice: 'Appen på en annan enhet: visa QR-kod',
@@ -46,6 +49,8 @@ const TEXT: Record<LoginLanguage, Texts> = {
     cancel: 'Cancel',
     noScript: 'This page needs JavaScript to show the QR code.',
     problem: 'The login has expired or is invalid. Go back and try again.',
+    otherBrowser:
+      'This login was started in another browser and can only finish there. If you did not start it, someone sent you the link: it logs nobody in.',
     returnsTo: (host) => `Afterwards you are sent to ${host}.`,
     thisDevice: 'Open the app on this device',
     otherDevice: 'The app on another device: show a QR code',
@@ -169,14 +174,17 @@ export function loginPage(input: LoginPageInput): string {
 `;
 }
 
-/** A page for an interaction that cannot go on (expired, unknown): no client to return to. */
-export function loginProblemPage(language: LoginLanguage): string {
+/**
+ * A page for an interaction that cannot go on (expired, unknown): no client to return to. `otherBrowser`:
+ * the e-ID app returned to a browser that did not start the login (docs/oidc.md, "Same device").
+ */
+export function loginProblemPage(language: LoginLanguage, problem: 'problem' | 'otherBrowser' = 'problem'): string {
   const text = TEXT[language];
   return `<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text.title}</title>
 <link rel="stylesheet" href="/oidc/interaction-assets/login.css"></head>
-<body><main class="login"><p class="problem">${text.problem}</p></main></body>
+<body><main class="login"><p class="problem">${text[problem]}</p></main></body>
 </html>
 `;
 }

@@ -145,6 +145,7 @@ describe('OpenID Provider login page (openid-client as the relying party)', () =
     // The victim's browser holds no interaction: it gets no code, and the nonce is not used up there.
     const landed = await victim.follow(returnUrl, e2e.baseUrl);
     expect(landed.response?.status).toBe(400);
+    expect(await landed.response!.text()).toContain('startades i en annan webbläsare');
     const stolen = new URL((await finishLogin(attacker, e2e.baseUrl, page)).url);
     expect(stolen.searchParams.get('code')).toBeNull();
     expect(stolen.searchParams.get('error')).toBe('access_denied');
