@@ -190,6 +190,7 @@ async function main(): Promise<void> {
     // The fleet's 1,000 screens all connect from this one address; real screens each have their own,
     // so the per-address limit of the kiosk routes (docs/protection.md) must not shape the bench.
     PUBLIC_ROUTE_LIMIT_PER_MINUTE: '1000000',
+    KIOSK_STREAMS_PER_ADDRESS: '1000000',
   };
   // BENCH_NODE_ARGS, e.g. "--cpu-prof", goes to the service's node (to see where its time goes).
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];

@@ -117,6 +117,8 @@ export const envSchema = z
     // anonymous simulator and kiosk routes; the anonymous read-only routes cached this long.
     REQUEST_TIMEOUT: duration('10s'),
     PUBLIC_ROUTE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    // e-ID logins one address may start per minute through the OpenID and upstream login pages (docs/oidc.md, "Limits").
+    LOGIN_START_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
     ANONYMOUS_CACHE_TTL: duration('2s'),
     // SIGTERM drains requests, kiosk streams and webhook attempts for at most this long (docs/reliability.md).
     SHUTDOWN_TIMEOUT: duration('10s'),
@@ -124,6 +126,8 @@ export const envSchema = z
     API_KEY_LAST_USED_FLUSH_INTERVAL: duration('10s').refine((ms) => ms >= 10 && ms <= 60_000, 'must be between 10ms and 1m'),
     /** Forward authentication's route policy file (docs/forward-auth.md), parsed into its routes. */
     FORWARD_AUTH_POLICY: routePolicyFile,
+    // Kiosk streams one client address may hold open on a process (docs/kiosk.md); a bench of one address raises it.
+    KIOSK_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")

@@ -10,6 +10,8 @@ export const kioskConfig = registerAs('kiosk', () => {
     dataDir: resolve(env.DATA_DIR),
     /** Who may embed the kiosk page in a frame (CSP frame-ancestors). */
     frameAncestors: env.KIOSK_FRAME_ANCESTORS,
+    /** Open event streams per client address and process. */
+    streamsPerAddress: env.KIOSK_STREAMS_PER_ADDRESS,
   };
 });
 

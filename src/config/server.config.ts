@@ -12,6 +12,7 @@ export const serverConfig = registerAs('server', () => {
     trustProxy: env.TRUST_PROXY,
     anonymousCacheTtlMs: env.ANONYMOUS_CACHE_TTL,
     publicRouteLimitPerMinute: env.PUBLIC_ROUTE_LIMIT_PER_MINUTE,
+    loginStartLimitPerMinute: env.LOGIN_START_LIMIT_PER_MINUTE,
   };
 });
 export type ServerConfig = ConfigType<typeof serverConfig>;

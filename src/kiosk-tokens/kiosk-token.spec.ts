@@ -28,6 +28,18 @@ describe(KioskTokenSigner.name, () => {
     expect(signer.check(flipped.toString('base64url'), session, before)).toBe('invalid');
   });
 
+  it('should let a watch token show the session but never open its app, and a launch token do both', () => {
+    const watch = signer.issue(session, expiresAt, 'watch');
+    expect(signer.check(watch, session, before)).toBe('valid');
+    expect(signer.check(watch, session, before, 'launch')).toBe('invalid');
+    const launch = signer.issue(session, expiresAt);
+    expect(signer.check(launch, session, before, 'launch')).toBe('valid');
+    // The scope is in the MAC: a watch token relabelled as a launch token is refused.
+    const relabelled = Buffer.from(watch, 'base64url');
+    relabelled[0] = 1;
+    expect(signer.check(relabelled.toString('base64url'), session, before, 'launch')).toBe('invalid');
+  });
+
   it.each(['', 'x', 'A'.repeat(28), `${'A'.repeat(27)}=`, 'A'.repeat(40)])('should refuse malformed %p', (token) => {
     expect(signer.check(token, session, before)).toBe('invalid');
   });

@@ -1,7 +1,8 @@
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { Draining } from '../common/shutdown/draining.js';
+import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';
 import { SessionScreenReader, type SessionScreenState } from '../sessions/session-screen-reader.js';
 
@@ -47,6 +48,8 @@ export class KioskStreamsService implements OnModuleDestroy {
   private readonly watches = new Map<string, Watch>();
   // Screens that passed the viewer cap and are not attached yet, by session.
   private readonly admitting = new Map<string, number>();
+  // Streams open or being opened, by client address; an address leaves the map with its last stream.
+  private readonly byAddress = new Map<string, number>();
   private refreshTimer?: NodeJS.Timeout;
   private refreshing = false;
 
@@ -54,13 +57,19 @@ export class KioskStreamsService implements OnModuleDestroy {
     private readonly sessions: SessionScreenReader,
     private readonly clock: Clock,
     draining: Draining,
+    // Open streams per client address (IPv6 by its /64), KIOSK_STREAMS_PER_ADDRESS: login pages hand every
+    // visitor a token, so without it one address could take the process's streams from every tenant (docs/kiosk.md).
+    @Inject(kioskConfig.KEY) private readonly config: Pick<KioskConfig, 'streamsPerAddress'>,
   ) {
     // A replica that shuts down ends its streams at once, telling each screen to reconnect (to another replica) soon.
     draining.onBegin(() => this.endAll(SHUTDOWN_RETRY_MS));
   }
 
-  /** Checks that a screen may start watching (the session exists and has room), before the stream opens. */
-  async prepare(sessionId: string): Promise<SessionScreenState> {
+  /**
+   * Checks that a screen may start watching (the session exists and has room, the address and the
+   * process too), before the stream opens. The caller calls `release(address)` when the stream closes.
+   */
+  async prepare(sessionId: string, address: string): Promise<SessionScreenState> {
     const watch = this.watches.get(sessionId);
     const admitting = this.admitting.get(sessionId) ?? 0;
     if ((watch?.viewers.size ?? 0) + admitting >= MAX_VIEWERS_PER_SESSION) {
@@ -71,14 +80,27 @@ export class KioskStreamsService implements OnModuleDestroy {
         headers: { 'retry-after': '5' },
       });
     }
+    const fromAddress = this.byAddress.get(address) ?? 0;
+    if (fromAddress >= this.config.streamsPerAddress) {
+      throw new DomainException('rate_limit_exceeded', 'Too many screens from this address.', { headers: { 'retry-after': '5' } });
+    }
     // The place is taken before the await, so that screens arriving together cannot all pass the check.
     this.admitting.set(sessionId, admitting + 1);
+    this.byAddress.set(address, fromAddress + 1);
     try {
       return watch?.state ?? (await this.sessions.forScreen(sessionId));
     } catch (error) {
       this.admitted(sessionId);
+      this.release(address);
       throw error;
     }
+  }
+
+  /** A stream of this address closed (or never opened). */
+  release(address: string): void {
+    const left = (this.byAddress.get(address) ?? 1) - 1;
+    if (left > 0) this.byAddress.set(address, left);
+    else this.byAddress.delete(address);
   }
 
   /** Streams open or being opened, every session together. */

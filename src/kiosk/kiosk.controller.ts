@@ -11,6 +11,7 @@ import { loadKioskAssets, type KioskAsset } from './kiosk-assets.js';
 import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
 import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
 import { SessionScreenReader } from '../sessions/session-screen-reader.js';
+import { clientAddressOf } from '../protection/client-address.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
 
 // `<eid-qr>` runs on the RP's own pages: its files and the stream are readable from any origin. That is
@@ -97,7 +98,7 @@ export class KioskController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     void reply.headers(CROSS_ORIGIN);
-    this.links.authorize(authorization, sessionId);
+    this.links.authorize(authorization, sessionId, 'launch');
     const launchUrl = await this.reader.launchUrl(sessionId);
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send({ launchUrl });
   }
@@ -117,7 +118,8 @@ export class KioskController {
     // Set first, so that <eid-qr> on another origin can also read a refusal (and show "invalid link").
     void reply.headers(CROSS_ORIGIN);
     this.links.authorize(authorization, sessionId);
-    const state = await this.streams.prepare(sessionId);
+    const address = clientAddressOf(request.ip);
+    const state = await this.streams.prepare(sessionId, address);
     // From here the stream is ours: Fastify must not answer (or time out) this request itself.
     reply.hijack();
     const raw = reply.raw;
@@ -137,7 +139,10 @@ export class KioskController {
       send: (event: string) => void raw.write(event),
       close: () => raw.end(),
     };
-    raw.on('close', () => this.streams.detach(sessionId, viewer));
+    raw.on('close', () => {
+      this.streams.detach(sessionId, viewer);
+      this.streams.release(address);
+    });
     this.streams.attach(state, viewer);
   }
 

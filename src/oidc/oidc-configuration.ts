@@ -4,6 +4,7 @@ import { scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
 import { oidcErrors, oidcLibrary } from './oidc-library.js';
 import { BANKID_PAYMENT, PAYMENT_RESOURCE, paymentDetailProblem } from './oidc-payment-details.js';
+import { logoutSource, postLogoutSuccessSource, renderError } from './oidc-provider-pages.js';
 
 /** The lifetimes, in seconds (docs/oidc.md, "Tokens"). */
 export const OIDC_TTL = {
@@ -88,6 +89,8 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     clientBasedCORS: (_ctx, origin, client) => input.corsAllowed(origin, client.redirectUris ?? []),
     interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}`, policy: freshLoginPolicy() },
+    // Our pages in place of the library's, under the login page's CSP (docs/oidc.md, "Pages").
+    renderError: (ctx, out) => renderError(ctx, out),
     features: {
       devInteractions: { enabled: false },
       pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
@@ -95,7 +98,11 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       dPoP: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => logoutSource(ctx, form),
+        postLogoutSuccessSource: (ctx) => postLogoutSuccessSource(ctx),
+      },
       claimsParameter: { enabled: true },
       // BankID payment as a rich authorization request (docs/oidc.md, "Payment"): the details approved are the ones granted.
       richAuthorizationRequests: {

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Controller, Get, HttpCode, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
-import { LOGIN_PAGE_HEADERS, loginLanguage, loginPage, loginProblemPage } from './oidc-login-page.js';
+import { LOGIN_PAGE_HEADERS, loginChoicePage, loginLanguage, loginPage, loginProblemPage } from './oidc-login-page.js';
 import { OidcInteractionsService } from './oidc-interactions.service.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,27 +47,45 @@ export class OidcInteractionController {
   }
 
   @Get('interaction/:uid')
-  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const state = await this.guarded(reply, () => this.interactions.open(request, reply));
-    if (!state || state.kind === 'finished') return;
-    if (state.kind === 'redirect') {
-      void reply
-        .status(303)
-        .headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
-        .header('location', state.location)
-        .send();
+  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('eidgw_nonce') nonce: unknown): Promise<void> {
+    const uid = (request.params as { uid: string }).uid;
+    // The e-ID app's return (docs/same-device.md): checked, then on to the end, leaving the nonce out of the address.
+    if (typeof nonce === 'string') {
+      const checked = await this.guarded(reply, () => this.interactions.returned(request, reply, nonce).then(() => true), 'otherBrowser');
+      if (checked)
+        void reply
+          .status(303)
+          .header('location', `/oidc/interaction/${encodeURIComponent(uid)}/done`)
+          .send();
       return;
     }
-    const html = loginPage({
-      language: loginLanguage(state.uiLocales),
-      uid: (request.params as { uid: string }).uid,
-      clientName: state.client.name,
-      operation: state.login.operation ?? 'auth',
-      sessionId: state.login.sessionId,
-      kioskToken: state.login.kioskToken ?? '',
-      assetVersion: ASSET_VERSION,
-    });
+    const state = await this.guarded(reply, () => this.interactions.open(request, reply));
+    if (!state || state.kind === 'finished') return;
+    const language = loginLanguage(state.uiLocales);
+    const common = { language, uid, clientName: state.client.name, redirectHost: state.redirectHost, assetVersion: ASSET_VERSION };
+    const html =
+      state.kind === 'choose'
+        ? loginChoicePage({ ...common, operation: state.operation, devices: state.devices, redirects: state.redirects })
+        : loginPage({
+            ...common,
+            operation: state.login.operation ?? 'auth',
+            sessionId: state.login.sessionId,
+            kioskToken: state.login.kioskToken ?? '',
+            device: state.login.chosen,
+            awaitReturn: state.login.chosen === 'this' && !state.login.returned,
+          });
     void reply.headers(LOGIN_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+  }
+
+  /** The person's choice starts the e-ID session (a form post: the interaction's cookie is SameSite=Lax). */
+  @Post('interaction/:uid/start')
+  async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+    const device = (body as { device?: unknown } | undefined)?.device;
+    const state = await this.guarded(reply, () => this.interactions.start(request, reply, device));
+    if (!state || reply.sent) return;
+    const location =
+      state.kind === 'redirect' ? state.location : `/oidc/interaction/${encodeURIComponent((request.params as { uid: string }).uid)}`;
+    void reply.status(303).headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).header('location', location).send();
   }
 
   @Get('interaction/:uid/done')
@@ -88,7 +106,11 @@ export class OidcInteractionController {
   }
 
   /** An unknown or expired interaction (no cookie, a stale tab) gets a page that says so, not a stack trace. */
-  private async guarded<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | undefined> {
+  private async guarded<T>(
+    reply: FastifyReply,
+    work: () => Promise<T>,
+    problem: 'problem' | 'otherBrowser' = 'problem',
+  ): Promise<T | undefined> {
     try {
       return await work();
     } catch (error) {
@@ -100,7 +122,7 @@ export class OidcInteractionController {
           .status(400)
           .headers(LOGIN_PAGE_HEADERS)
           .type('text/html; charset=utf-8')
-          .send(loginProblemPage(loginLanguage(undefined)));
+          .send(loginProblemPage(loginLanguage(undefined), problem));
       }
       return undefined;
     }

@@ -1,11 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationDetail, InteractionResults } from 'oidc-provider';
+import { DomainException } from '../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
 import { SessionReader } from '../sessions/session-reader.js';
+import { SessionReturnsService } from '../sessions/session-returns.service.js';
+import type { SessionView } from '../sessions/session-view.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { accountIdFor } from './ciba/ciba-subject.js';
@@ -16,8 +20,9 @@ import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
 import { loginDeviceOf } from './oidc-login-device.js';
 import { saveLoginGrant, type LoginGrant } from './oidc-login-grant.js';
-import { loginStartFor } from './oidc-login-start.js';
-import { OidcLoginRecords, type InteractionLogin } from './oidc-login-records.js';
+import { loginStartFor, type LoginStart } from './oidc-login-start.js';
+import { OidcLoginStartRate } from './oidc-login-start-rate.js';
+import { OidcLoginRecords, type InteractionLogin, type LoginDevice } from './oidc-login-records.js';
 import { clientPrincipal } from './oidc-principal.js';
 import { OidcProviderService } from './oidc-provider.service.js';
 
@@ -25,11 +30,23 @@ const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'sign
 
 type Details = Awaited<ReturnType<Awaited<ReturnType<OidcProviderService['provider']>>['interactionDetails']>>;
 
+interface PageBase {
+  client: OidcClient;
+  /** The host the browser is sent back to: the one name on the page the client cannot choose freely (docs/oidc.md). */
+  redirectHost: string;
+  uiLocales: unknown;
+}
+
+/** Before the person chooses (`choose`, the devices offered), or the started login (`login`). */
 export type PageState =
-  | { kind: 'page'; client: OidcClient; login: InteractionLogin; uiLocales: unknown }
-  /** The provider signs the person in at its own site in this browser (an upstream): go there at once. */
-  | { kind: 'redirect'; location: string }
+  | (PageBase & { kind: 'choose'; operation: EidOperation; devices: LoginDevice[]; redirects: boolean })
+  | (PageBase & { kind: 'login'; login: InteractionLogin })
   | { kind: 'finished' };
+
+/** After the person's choice: the page again, or the provider's own site in this browser (an upstream). */
+export type StartState = { kind: 'redirect'; location: string } | { kind: 'finished' };
+
+type Started = Extract<LoginStart, { method: unknown }>;
 
 /** The login interaction (docs/oidc.md, "The login page"): an e-ID session of the same engine as the API's. */
 @Injectable()
@@ -42,65 +59,127 @@ export class OidcInteractionsService {
     private readonly reader: SessionReader,
     private readonly teams: TeamsService,
     private readonly registry: EidProviderRegistry,
+    private readonly returns: SessionReturnsService,
+    private readonly kioskLinks: KioskLinks,
+    private readonly startRate: OidcLoginStartRate,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
-  /** The page's session, started on the first visit and found again on a reload or the app's return. */
+  /**
+   * The page: the login it started, or, before the person's gesture, the choice of device. A visit
+   * starts nothing (docs/oidc.md, "The login page"): an e-ID order costs the team and the provider.
+   */
   async open(request: FastifyRequest, reply: FastifyReply): Promise<PageState> {
     const details = await this.details(request, reply);
     const client = await this.clientOf(details);
-    const existing = await this.records.findLogin(details.uid);
-    if (existing) return { kind: 'page', client, login: existing, uiLocales: details.params.ui_locales };
-
-    const pushedRequest = Boolean((details as { parJti?: string }).parJti);
-    const start = loginStartFor({
-      params: details.params,
-      pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
-      usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
-      forAcr: (acr) => this.registry.forAcr(acr, client.environment),
-    });
+    const base = { client, redirectHost: redirectHostOf(details), uiLocales: details.params.ui_locales };
+    const login = await this.records.findLogin(details.uid);
+    if (login) return { ...base, kind: 'login', login };
+    const start = this.loginStart(details, client);
     if ('refused' in start) return this.finish(request, reply, start.refused);
-    const device = loginDeviceOf(request, this.server.publicBaseUrl);
-    if (device.setCookie) void reply.header('set-cookie', device.setCookie);
+    const redirects = this.redirectsBrowser(start.method.provider);
+    return { ...base, kind: 'choose', operation: start.operation, devices: this.devicesFor(start), redirects };
+  }
+
+  /** The person's gesture starts the e-ID session, on the device they chose. */
+  async start(request: FastifyRequest, reply: FastifyReply, device: unknown): Promise<StartState> {
+    const details = await this.details(request, reply);
+    const client = await this.clientOf(details);
+    // A second tap (or a stale tab) finds the login it started.
+    if (await this.records.findLogin(details.uid)) return { kind: 'finished' };
+    const start = this.loginStart(details, client);
+    if ('refused' in start) return this.finish(request, reply, start.refused);
+    const chosen = this.devicesFor(start).find((offered) => offered === device);
+    if (!chosen) throw new DomainException('validation_failed', 'Choose a device this login offers.');
+    const team = await this.teams.get(client.teamId);
+    const retryAfter = this.startRate.take(client, team);
+    if (retryAfter !== null) {
+      return this.finish(request, reply, {
+        error: 'temporarily_unavailable',
+        error_description: `The client started more logins this minute than its plan allows; try again in ${retryAfter} s`,
+      });
+    }
+    const bound = this.returnsToBrowser(start.method.provider);
+    const redirects = this.redirectsBrowser(start.method.provider);
+    // The e-ID app, or the upstream's callback, brings this browser back here (docs/same-device.md).
+    const returns = redirects || (bound && chosen === 'this');
+    const browser = loginDeviceOf(request, this.server.publicBaseUrl);
+    if (browser.setCookie) void reply.header('set-cookie', browser.setCookie);
     const started = await this.sessions.start(
-      await this.principalOf(client),
+      clientPrincipal(client, team),
       start.method.provider,
       {
         ...start.body,
         endUserIp: request.ip,
-        web: device.web,
+        web: browser.web,
         metadata: { oidcClientId: client.clientId },
-        // The e-ID app brings a phone's browser back here (docs/same-device.md).
-        returnUrl: `${this.server.publicBaseUrl}/oidc/interaction/${details.uid}`,
+        ...(returns ? { returnUrl: `${this.server.publicBaseUrl}/oidc/interaction/${details.uid}` } : {}),
       },
       { operation: start.operation, channel: 'app' },
       // What the acr claims of the device is what the page can show (docs/oidc.md, "acr values").
       start.method.device,
     );
-    const kioskToken = started.kioskUrl ? (new URL(started.kioskUrl).hash.match(/[#&]t=([^&]+)/)?.[1] ?? null) : null;
-    const login: InteractionLogin = { sessionId: started.sessionId, ...start.method, kioskToken, operation: start.operation };
+    const fullToken = started.kioskUrl ? (new URL(started.kioskUrl).hash.match(/[#&]t=([^&]+)/)?.[1] ?? null) : null;
+    // On the QR the page's token shows the code but never gives the app link: a link sent to someone
+    // else's phone would finish this browser's login with that person's e-ID.
+    const kioskToken =
+      fullToken && bound && chosen === 'other' ? this.kioskLinks.watchTokenFor(started.sessionId, new Date(started.expiresAt)) : fullToken;
+    const login: InteractionLogin = {
+      sessionId: started.sessionId,
+      ...start.method,
+      kioskToken,
+      operation: start.operation,
+      ...(bound ? { chosen } : {}),
+    };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
-    // Its callback brings the browser back here (the returnUrl), and the page then sees the session's end.
-    if (started.launchUrl && this.registry.find(login.provider)?.openId?.redirectsBrowser)
-      return { kind: 'redirect', location: started.launchUrl };
-    return { kind: 'page', client, login, uiLocales: details.params.ui_locales };
+    if (redirects && started.launchUrl) return { kind: 'redirect', location: started.launchUrl };
+    return { kind: 'finished' };
+  }
+
+  /**
+   * The e-ID app sent the browser back with the session's nonce (docs/same-device.md): this browser
+   * holds the interaction's cookie, so the login may finish here. A wrong nonce counts toward
+   * failing the session, as on the API.
+   */
+  async returned(request: FastifyRequest, reply: FastifyReply, nonce: string): Promise<void> {
+    const details = await this.details(request, reply);
+    const login = await this.records.findLogin(details.uid);
+    if (login?.chosen !== 'this' || login.returned) return;
+    const client = await this.clientOf(details);
+    const confirmed = await this.returns
+      .confirmReturn(await this.principalOf(client), login.sessionId, nonce)
+      .then(() => true)
+      .catch((error: unknown) => {
+        if (error instanceof DomainException) return false;
+        throw error;
+      });
+    if (confirmed) await this.records.saveLogin(details.uid, { ...login, returned: true }, OIDC_TTL.Interaction);
   }
 
   /** The session's outcome ends the interaction: a login for the client, or access_denied naming the hintCode. */
   async done(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const details = await this.details(request, reply);
+    // Finished already (a second request before the browser went on): back to the same result, no second grant.
+    if (details.result) {
+      reply.hijack();
+      reply.raw.writeHead(303, { location: details.returnTo, 'cache-control': 'no-store' }).end();
+      return true;
+    }
     const login = await this.records.findLogin(details.uid);
     if (!login) return false;
     const client = await this.clientOf(details);
     const principal = await this.principalOf(client);
     const view = await this.sessions.poll(principal, login.sessionId);
     if (view.status === 'pending') return false;
+    const what = OUTCOME_NAMES[login.operation ?? 'auth'];
     if (view.status !== 'complete' || !('user' in view) || !view.user) {
       const hintCode = 'hintCode' in view ? view.hintCode : undefined;
-      await this.finish(request, reply, {
-        error: 'access_denied',
-        error_description: `The e-ID ${OUTCOME_NAMES[login.operation ?? 'auth']} did not complete (hintCode: ${hintCode ?? view.status})`,
-      });
+      await this.deny(request, reply, `The e-ID ${what} did not complete (hintCode: ${hintCode ?? view.status})`);
+      return true;
+    }
+    const refusal = this.refusalOf(login, view);
+    if (refusal) {
+      await this.deny(request, reply, refusal);
       return true;
     }
     const accountId = accountIdFor(
@@ -157,6 +236,58 @@ export class OidcInteractionsService {
     });
   }
 
+  /**
+   * Why a completed session gives the client no login: its app link was taken to another browser than
+   * this one (docs/oidc.md, "Same device"); or the service's own check of the provider's evidence
+   * failed (docs/evidence.md), so the identity is not one the service vouches for.
+   */
+  private refusalOf(login: InteractionLogin, view: SessionView): string | undefined {
+    if (login.chosen === 'this' && !login.returned) {
+      return `The e-ID app did not return to the browser that started the ${OUTCOME_NAMES[login.operation ?? 'auth']} (hintCode: returnNonceMismatch)`;
+    }
+    if ('evidence' in view && view.evidence?.verification?.status === 'failed') {
+      return "The service's check of the e-ID's evidence failed (evidence verification: failed)";
+    }
+    return undefined;
+  }
+
+  private deny(request: FastifyRequest, reply: FastifyReply, description: string): Promise<{ kind: 'finished' }> {
+    return this.finish(request, reply, { error: 'access_denied', error_description: description });
+  }
+
+  private loginStart(details: Details, client: OidcClient): LoginStart {
+    const pushedRequest = Boolean((details as { parJti?: string }).parJti);
+    return loginStartFor({
+      params: details.params,
+      pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
+      usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
+      forAcr: (acr) => this.registry.forAcr(acr, client.environment),
+    });
+  }
+
+  /** The devices the acr allows; a QR-only acr (another-device) never gets the app link. */
+  private devicesFor(start: Started): LoginDevice[] {
+    if (this.redirectsBrowser(start.method.provider)) return ['this'];
+    if (!this.returnsToBrowser(start.method.provider)) return ['other'];
+    if (start.method.device === 'qr') return ['other'];
+    if (start.method.device === 'same-device') return ['this'];
+    return ['this', 'other'];
+  }
+
+  /** An upstream signs the person in at its own site, in this browser. */
+  private redirectsBrowser(providerName: string): boolean {
+    return Boolean(this.registry.find(providerName)?.openId?.redirectsBrowser);
+  }
+
+  /**
+   * Whether the provider's app link is a secret apart from its QR, so that the app's return can bind
+   * it to this browser (an animated QR: BankID, the simulator). A static QR is its own app link, and
+   * its app sends nobody back: the page then shows it as it is (docs/oidc.md, "Same device").
+   */
+  private returnsToBrowser(providerName: string): boolean {
+    return this.registry.find(providerName)?.qr?.kind === 'animated';
+  }
+
   /** The user's signature (base64 XML) from the session's evidence (docs/evidence.md); none when the provider gave none. */
   private async signatureOf(principal: ApiKeyPrincipal, sessionId: string): Promise<string | undefined> {
     const evidence = await this.reader.evidence(principal, sessionId).catch(() => undefined);
@@ -178,10 +309,19 @@ export class OidcInteractionsService {
     return clientPrincipal(client, await this.teams.get(client.teamId));
   }
 
-  private async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults): Promise<PageState> {
+  private async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults): Promise<{ kind: 'finished' }> {
     reply.hijack();
     const provider = await this.oidc.provider();
     await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
     return { kind: 'finished' };
+  }
+}
+
+/** The host of the redirect URI the request names (checked against the client's registered ones by then). */
+function redirectHostOf(details: Details): string {
+  try {
+    return new URL(String(details.params.redirect_uri)).host;
+  } catch {
+    return '';
   }
 }

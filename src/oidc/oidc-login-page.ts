@@ -1,4 +1,5 @@
 import type { EidOperation } from '../eid-providers/eid-provider.js';
+import type { LoginDevice } from './oidc-login-records.js';
 
 export const LOGIN_LANGUAGES = ['sv', 'en'] as const;
 export type LoginLanguage = (typeof LOGIN_LANGUAGES)[number];
@@ -13,6 +14,12 @@ interface Texts {
   cancel: string;
   noScript: string;
   problem: string;
+  otherBrowser: string;
+  returnsTo: (host: string) => string;
+  thisDevice: string;
+  otherDevice: string;
+  continueThere: string;
+  awaitReturn: string;
 }
 
 const TEXT: Record<LoginLanguage, Texts> = {
@@ -26,6 +33,13 @@ const TEXT: Record<LoginLanguage, Texts> = {
     cancel: 'Avbryt',
     noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
     problem: 'Inloggningen har gått ut eller är ogiltig. Gå tillbaka och försök igen.',
+    otherBrowser:
+      'Inloggningen startades i en annan webbläsare och kan bara avslutas där. Startade du den inte själv har någon skickat länken till dig: den loggar inte in någon.',
+    returnsTo: (host) => `Därefter skickas du till ${host}.`,
+    thisDevice: 'Öppna appen på den här enheten',
+    otherDevice: 'Appen på en annan enhet: visa QR-kod',
+    continueThere: 'Fortsätt till e-legitimationens inloggning',
+    awaitReturn: 'Fortsätt i webbläsaren som appen öppnar.',
   },
   en: {
     title: 'Identify yourself',
@@ -37,6 +51,13 @@ const TEXT: Record<LoginLanguage, Texts> = {
     cancel: 'Cancel',
     noScript: 'This page needs JavaScript to show the QR code.',
     problem: 'The login has expired or is invalid. Go back and try again.',
+    otherBrowser:
+      'This login was started in another browser and can only finish there. If you did not start it, someone sent you the link: it logs nobody in.',
+    returnsTo: (host) => `Afterwards you are sent to ${host}.`,
+    thisDevice: 'Open the app on this device',
+    otherDevice: 'The app on another device: show a QR code',
+    continueThere: "Continue to the e-ID's login",
+    awaitReturn: 'Carry on in the browser the app opens.',
   },
 };
 
@@ -58,15 +79,81 @@ export function loginLanguage(uiLocales: unknown): LoginLanguage {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-export interface LoginPageInput {
+interface PageCommon {
   language: LoginLanguage;
   uid: string;
+  /** The client's own name: unverified, so the page also names where the browser goes next. */
   clientName: string;
+  /** The redirect URI's host (docs/oidc.md, "The login page"). */
+  redirectHost: string;
   /** A signature or payment over OIDC (docs/oidc.md, "Signing", "Payment"): the page says so. */
   operation: EidOperation;
+  assetVersion: string;
+}
+
+export interface LoginPageInput extends PageCommon {
   sessionId: string;
   kioskToken: string;
-  assetVersion: string;
+  /** `<eid-qr device>`: the one way the person chose; absent where the provider offers one anyway. */
+  device?: LoginDevice;
+  /** The app on this device was opened: only the browser it returns to goes on (docs/oidc.md, "Same device"). */
+  awaitReturn: boolean;
+}
+
+export interface LoginChoiceInput extends PageCommon {
+  devices: LoginDevice[];
+  /** The e-ID signs the person in at its own site (an upstream): one button that goes there. */
+  redirects: boolean;
+}
+
+const head = (language: LoginLanguage, title: string, assetVersion: string, scripts: boolean) => `<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${title}</title>
+<link rel="stylesheet" href="/oidc/interaction-assets/login.css?v=${assetVersion}">
+${
+  scripts
+    ? `<script type="module" src="/kiosk/eid-qr.js"></script>
+<script type="module" src="/oidc/interaction-assets/login.js?v=${assetVersion}"></script>
+`
+    : ''
+}</head>`;
+
+const heading = (text: Texts, input: PageCommon) => `<h1>${escapeHtml(headingOf(text, input.operation)(input.clientName))}</h1>
+  ${input.redirectHost ? `<p class="returns-to">${escapeHtml(text.returnsTo(input.redirectHost))}</p>` : ''}`;
+
+const cancelForm = (text: Texts, uid: string) =>
+  `<form method="post" action="/oidc/interaction/${uid}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>`;
+
+/**
+ * Before any e-ID order: the person chooses where to open the app, and that gesture starts the
+ * session (docs/oidc.md, "The login page"). A plain form, so it needs no script.
+ */
+export function loginChoicePage(input: LoginChoiceInput): string {
+  const text = TEXT[input.language];
+  const uid = escapeHtml(input.uid);
+  const label: Record<LoginDevice, string> = { this: input.redirects ? text.continueThere : text.thisDevice, other: text.otherDevice };
+  const buttons = input.devices
+    .map(
+      (device, at) =>
+        `<button type="submit" name="device" value="${device}" class="${at === 0 ? 'start' : 'start other'}">${label[device]}</button>`,
+    )
+    .join('\n    ');
+  return `${head(input.language, titleOf(text, input.operation), input.assetVersion, false)}
+<body>
+<main class="login">
+  ${heading(text, input)}
+  <form method="post" action="/oidc/interaction/${uid}/start" class="devices">
+    ${buttons}
+  </form>
+  ${cancelForm(text, uid)}
+</main>
+</body>
+</html>
+`;
 }
 
 /**
@@ -77,37 +164,32 @@ export interface LoginPageInput {
 export function loginPage(input: LoginPageInput): string {
   const text = TEXT[input.language];
   const uid = escapeHtml(input.uid);
-  return `<!doctype html>
-<html lang="${input.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${titleOf(text, input.operation)}</title>
-<link rel="stylesheet" href="/oidc/interaction-assets/login.css?v=${input.assetVersion}">
-<script type="module" src="/kiosk/eid-qr.js"></script>
-<script type="module" src="/oidc/interaction-assets/login.js?v=${input.assetVersion}"></script>
-</head>
+  const device = input.device ? ` device="${input.device}"` : '';
+  return `${head(input.language, titleOf(text, input.operation), input.assetVersion, true)}
 <body>
-<main class="login" data-done="/oidc/interaction/${uid}/done">
-  <h1>${escapeHtml(headingOf(text, input.operation)(input.clientName))}</h1>
-  <eid-qr session="${escapeHtml(input.sessionId)}" token="${escapeHtml(input.kioskToken)}" lang="${input.language}"></eid-qr>
+<main class="login" data-done="/oidc/interaction/${uid}/done"${input.awaitReturn ? ' data-await-return' : ''}>
+  ${heading(text, input)}
+  <eid-qr session="${escapeHtml(input.sessionId)}" token="${escapeHtml(input.kioskToken)}" lang="${input.language}"${device}></eid-qr>
+  ${input.awaitReturn ? `<p class="await-return">${text.awaitReturn}</p>` : ''}
   <noscript><p>${text.noScript}</p></noscript>
-  <form method="post" action="/oidc/interaction/${uid}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>
+  ${cancelForm(text, uid)}
 </main>
 </body>
 </html>
 `;
 }
 
-/** A page for an interaction that cannot go on (expired, unknown): no client to return to. */
-export function loginProblemPage(language: LoginLanguage): string {
+/**
+ * A page for an interaction that cannot go on (expired, unknown): no client to return to. `otherBrowser`:
+ * the e-ID app returned to a browser that did not start the login (docs/oidc.md, "Same device").
+ */
+export function loginProblemPage(language: LoginLanguage, problem: 'problem' | 'otherBrowser' = 'problem'): string {
   const text = TEXT[language];
   return `<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text.title}</title>
 <link rel="stylesheet" href="/oidc/interaction-assets/login.css"></head>
-<body><main class="login"><p class="problem">${text.problem}</p></main></body>
+<body><main class="login"><p class="problem">${text[problem]}</p></main></body>
 </html>
 `;
 }

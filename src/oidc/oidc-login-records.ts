@@ -15,7 +15,18 @@ export interface InteractionLogin {
   kioskToken: string | null;
   /** `sign` for a signature over OIDC (docs/oidc.md, "Signing"); absent on records written before it. */
   operation?: EidOperation;
+  /**
+   * Where the person chose to open the e-ID, for a provider whose app link is bound to this browser
+   * (docs/oidc.md, "Same device"): on `this` device the login finishes only in the browser the app
+   * sends back with the session's nonce. Absent for other providers and on records written before it.
+   */
+  chosen?: LoginDevice;
+  /** That browser came back with the nonce. */
+  returned?: boolean;
 }
+
+/** Where the person opens the e-ID: `this` device (the app link, then its return), an `other` (the QR). */
+export type LoginDevice = 'this' | 'other';
 
 /** What one login proved, as its grant carries it: the login's claims and the client's plain personal number name. */
 export interface StoredAccount extends OidcAccount {

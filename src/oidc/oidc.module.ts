@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module.js';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
+import { KioskTokenModule } from '../kiosk-tokens/kiosk-token.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { TeamsModule } from '../teams/teams.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
@@ -17,6 +18,7 @@ import { OidcHooks } from './oidc-hooks.js';
 import { OidcInteractionController } from './oidc-interaction.controller.js';
 import { OidcInteractionsService } from './oidc-interactions.service.js';
 import { OidcLoginRecords } from './oidc-login-records.js';
+import { OidcLoginStartRate } from './oidc-login-start-rate.js';
 import { OidcModelPurgeJob } from './oidc-model-purge.job.js';
 import { OidcModelStore } from './oidc-model.store.js';
 import { OidcProviderService } from './oidc-provider.service.js';
@@ -24,7 +26,7 @@ import { OidcController } from './oidc.controller.js';
 
 /** The OpenID Provider front (docs/oidc.md). The interaction controller comes first: its routes are more specific. */
 @Module({
-  imports: [ApiKeysModule, SessionsModule, TeamsModule, TokensModule, EidProvidersModule, WebhooksModule],
+  imports: [ApiKeysModule, SessionsModule, TeamsModule, TokensModule, EidProvidersModule, WebhooksModule, KioskTokenModule],
   controllers: [OidcClientsController, OidcInteractionController, OidcController],
   providers: [
     OidcModelStore,
@@ -32,6 +34,7 @@ import { OidcController } from './oidc.controller.js';
     OidcClientCache,
     OidcClientsService,
     OidcLoginRecords,
+    OidcLoginStartRate,
     OidcProviderService,
     OidcInteractionsService,
     OidcModelPurgeJob,

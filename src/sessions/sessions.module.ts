@@ -55,6 +55,6 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionCollectorJob,
     SessionPiiPurgeJob,
   ],
-  exports: [SessionsService, SessionReader, SessionScreenReader, SessionEndListeners],
+  exports: [SessionsService, SessionReader, SessionScreenReader, SessionReturnsService, SessionEndListeners],
 })
 export class SessionsModule {}

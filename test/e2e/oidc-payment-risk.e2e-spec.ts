@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { useE2eApp } from '../support/e2e.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, readLoginPage } from '../support/oidc-rp.js';
+import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, startLogin } from '../support/oidc-rp.js';
 
 const PAYMENT = {
   type: 'bankid_payment',
@@ -49,7 +49,7 @@ describe("Payment over OIDC and a client's maxRisk (openid-client as the relying
     });
     const browser = new CookieBrowser();
     const landed = await browser.follow(url.href, e2e.baseUrl);
-    const page = readLoginPage(landed.url, await landed.response!.text());
+    const page = await startLogin(browser, e2e.baseUrl, landed.url);
     await approveInSimulator(e2e.baseUrl, page, { risk });
     return { callback: new URL((await finishLogin(browser, e2e.baseUrl, page)).url), page };
   };
@@ -84,7 +84,7 @@ describe("Payment over OIDC and a client's maxRisk (openid-client as the relying
     const landed = await browser.follow(url.href, e2e.baseUrl);
     const html = await landed.response!.text();
     expect(html).toContain('Godkänn betalningen till Careful RP');
-    const page = readLoginPage(landed.url, html);
+    const page = await startLogin(browser, e2e.baseUrl, landed.url);
     await approveInSimulator(e2e.baseUrl, page);
     const callback = new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
 

@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { useE2eApp } from '../support/e2e.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, readLoginPage } from '../support/oidc-rp.js';
+import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, startLogin } from '../support/oidc-rp.js';
 
 const SIGN_SCOPE = 'openid https://id.oidc.se/scope/sign https://id.oidc.se/scope/naturalPersonNumber eidgw:result';
 const USER_SIGNATURE = 'https://id.oidc.se/claim/userSignature';
@@ -61,7 +61,7 @@ describe('Signing over OpenID Connect (openid-client as the relying party)', () 
     const landed = await browser.follow(url.href, e2e.baseUrl);
     const html = await landed.response!.text();
     expect(html).toContain('Sign for Avtalsportalen');
-    const page = readLoginPage(landed.url, html);
+    const page = await startLogin(browser, e2e.baseUrl, landed.url);
     await approveInSimulator(e2e.baseUrl, page);
     const callback = new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
 
@@ -83,7 +83,7 @@ describe('Signing over OpenID Connect (openid-client as the relying party)', () 
   it('should send access_denied naming the hintCode when the signature is declined', async () => {
     const browser = new CookieBrowser();
     const landed = await browser.follow((await pushed(client.randomState())).href, e2e.baseUrl);
-    const page = readLoginPage(landed.url, await landed.response!.text());
+    const page = await startLogin(browser, e2e.baseUrl, landed.url);
     await approveInSimulator(e2e.baseUrl, page, { action: 'cancel' });
     const callback = new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
     expect(callback.searchParams.get('error')).toBe('access_denied');

@@ -6,7 +6,7 @@ import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, formPostFields, freePort, readLoginPage } from '../support/oidc-rp.js';
+import { approveInSimulator, CookieBrowser, discover, finishLogin, formPostFields, freePort, startLogin } from '../support/oidc-rp.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const PERSON_NUMBER_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
@@ -56,7 +56,7 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
     const browser = new CookieBrowser();
     const landed = await browser.follow(authorizationUrl.href, e2e.baseUrl);
     expect(landed.url).toContain('/oidc/interaction/');
-    const page = readLoginPage(landed.url, await landed.response!.text());
+    const page = await startLogin(browser, e2e.baseUrl, landed.url);
     await approveInSimulator(e2e.baseUrl, page, user);
     const finished = await finishLogin(browser, e2e.baseUrl, page);
     return { callback: new URL(finished.url), page, finished, browser };
@@ -218,7 +218,7 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
     const { config } = await confidentialClient();
     const browser = new CookieBrowser();
     const landed = await browser.follow(authorizationUrl(config).href, e2e.baseUrl);
-    const page = readLoginPage(landed.url, await landed.response!.text());
+    const page = await startLogin(browser, e2e.baseUrl, landed.url);
     const cancelled = await browser.follow(`${e2e.baseUrl}/oidc/interaction/${page.uid}/cancel`, e2e.baseUrl, { method: 'POST' });
     const onPage = new URL(cancelled.url);
     expect(onPage.searchParams.get('error')).toBe('access_denied');

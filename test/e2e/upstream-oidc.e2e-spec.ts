@@ -282,6 +282,8 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
       const page = await context.newPage();
       try {
         await page.goto(url.href);
+        // The login page's one button: on to the upstream's own login.
+        await page.click('button[name="device"][value="this"]', { timeout: 5_000 });
         await page.click('#approve', { timeout: 5_000 });
         await page.waitForURL((at) => at.pathname === '/rp/callback', { timeout: 15_000 });
       } catch (error) {

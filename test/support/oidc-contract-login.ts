@@ -19,13 +19,17 @@ class PathBrowser {
 
   constructor(private readonly e2e: E2eApp) {}
 
-  /** Follows redirects on the service; stops at the relying party, at a page, or at a link off /oidc (a provider's). */
-  async follow(start: string): Promise<{ location: URL; status: number; text: string }> {
+  /**
+   * Follows redirects on the service; stops at the relying party, at a page, or at a link off /oidc (a
+   * provider's). A form makes the first request a POST of it (the login page's choice of device).
+   */
+  async follow(start: string, form?: Record<string, string>): Promise<{ location: URL; status: number; text: string }> {
     let location = new URL(start, 'http://service.invalid');
     for (let hops = 0; hops < 10; hops++) {
       if (!location.pathname.startsWith('/oidc/')) return { location, status: 0, text: '' };
       this.interaction = /^\/oidc\/interaction\/([^/]+)$/.exec(location.pathname)?.[1] ?? this.interaction;
-      const request = this.e2e.http.get(location.pathname + location.search);
+      const path = location.pathname + location.search;
+      const request = form && hops === 0 ? this.e2e.http.post(path).type('form').send(form) : this.e2e.http.get(path);
       if (this.cookies.size) void request.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
       const response = await request;
       for (const line of (response.headers['set-cookie'] as unknown as string[] | undefined) ?? []) {
@@ -62,10 +66,13 @@ export async function startContractLogin(e2e: E2eApp, provider: string): Promise
     state,
     acr_values: acr,
   });
-  const page = await browser.follow(`/oidc/auth?${query.toString()}`);
-  // A provider that signs the person in at its own site has sent the browser there at once (its launch link).
+  const choice = await browser.follow(`/oidc/auth?${query.toString()}`);
   const interaction = browser.interaction;
-  if (!interaction) throw new Error(`No login page: ${page.status} at ${page.location.pathname}`);
+  if (!interaction) throw new Error(`No login page: ${choice.status} at ${choice.location.pathname}`);
+  // The person's choice starts the session: the QR where the page offers it (the app approves
+  // without coming back), else the one button (this device, or an upstream's own site).
+  const device = choice.text.includes('name="device" value="other"') ? 'other' : 'this';
+  const page = await browser.follow(`/oidc/interaction/${interaction}/start`, { device });
   const login = await e2e.app.get(OidcLoginRecords).findLogin(interaction);
   if (!login) throw new Error(`No login page session (${page.status} at ${page.location.pathname})`);
 

@@ -20,8 +20,11 @@ export function freePort(): Promise<number> {
 export class CookieBrowser {
   private readonly cookies = new Map<string, string>();
 
+  /** `headers` go with every request (an X-Forwarded-For behind a trusted proxy). */
+  constructor(private readonly headers: Record<string, string> = {}) {}
+
   async get(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
+    const headers = new Headers({ ...this.headers, ...Object.fromEntries(new Headers(init.headers)) });
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
@@ -69,20 +72,58 @@ export function readLoginPage(url: string, html: string): LoginPage {
   return { uid, sessionId, token, html };
 }
 
-/** The end user's app: the same-device link of the page's session, opened and approved in the simulator. */
+/**
+ * The person's gesture on the page the authorization request led to: the device they choose starts
+ * the e-ID session (docs/oidc.md, "The login page"), and the browser lands on the page showing it.
+ */
+export async function startLogin(
+  browser: CookieBrowser,
+  origin: string,
+  choiceUrl: string,
+  device: 'this' | 'other' = 'other',
+): Promise<LoginPage> {
+  const uid = /\/oidc\/interaction\/([^/?#]+)/.exec(choiceUrl)?.[1];
+  if (!uid) throw new Error(`Not a login page: ${choiceUrl}`);
+  const landed = await browser.follow(`${origin}/oidc/interaction/${uid}/start`, origin, {
+    method: 'POST',
+    body: new URLSearchParams({ device }),
+  });
+  if (!landed.response) throw new Error(`The start left the service: ${landed.url}`);
+  return readLoginPage(landed.url, await landed.response.text());
+}
+
+/** The QR the page shows now: the first frame of the kiosk event stream its token reads. */
+export async function currentQr(origin: string, page: LoginPage): Promise<string> {
+  const abort = new AbortController();
+  const response = await fetch(`${origin}/kiosk/${page.sessionId}/events`, {
+    headers: { authorization: `Kiosk ${page.token}` },
+    signal: abort.signal,
+  });
+  if (!response.ok || !response.body) throw new Error(`The page's stream refused: ${response.status}`);
+  let buffer = '';
+  try {
+    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      const frame = /event: frame\ndata: (\{[^\n]*\})/.exec(buffer);
+      if (frame) return (JSON.parse(frame[1]) as { qrData: string }).qrData;
+    }
+  } finally {
+    abort.abort();
+  }
+  throw new Error('The stream ended without a frame');
+}
+
+/** The end user's app on another device: the page's QR, scanned and approved in the simulator. */
 export async function approveInSimulator(
   origin: string,
   page: LoginPage,
   user: { personalNumber?: string; action?: 'approve' | 'cancel'; risk?: 'low' | 'moderate' | 'high' } = {},
 ): Promise<void> {
-  const launch = await fetch(`${origin}/kiosk/${page.sessionId}/launch`, { headers: { authorization: `Kiosk ${page.token}` } });
-  const { launchUrl } = (await launch.json()) as { launchUrl: string };
-  const autoStartToken = new URL(launchUrl).searchParams.get('autostarttoken');
   const scanned = await fetch(`${origin}/api/v1/simulator/scan`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      autoStartToken,
+      qrData: await currentQr(origin, page),
       personalNumber: user.personalNumber ?? '199001011239',
       action: user.action ?? 'approve',
       ...(user.risk ? { risk: user.risk } : {}),

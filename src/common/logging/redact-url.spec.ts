@@ -12,6 +12,7 @@ describe(redactUrl.name, () => {
     ['/a?%6b%65%79=eidk_test_abc', '/a?%6b%65%79=[redacted]'],
     ['/a?api%5Fkey=abc', '/a?api%5Fkey=[redacted]'],
     ['/a?%zz=1&key', '/a?%zz=1&key=[redacted]'],
+    ['/oidc/interaction/u1?eidgw_nonce=q2Vn8k0f3X1cR7yJtB9wAg', '/oidc/interaction/u1?eidgw_nonce=[redacted]'],
   ])('should turn %p into %p', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

@@ -1,5 +1,6 @@
-// Query parameters that carry credentials (docs/security.md: `?key=` is accepted for experiments).
-const SECRET_PARAMS = new Set(['key', 'api_key', 'token', 't']);
+// Query parameters that carry credentials (docs/security.md: `?key=` is accepted for experiments; the
+// same-device return's nonce proves the browser came back from the app, docs/same-device.md).
+const SECRET_PARAMS = new Set(['key', 'api_key', 'token', 't', 'eidgw_nonce']);
 
 /** A parameter name as the query parser reads it: percent-decoded, `+` as a space (`?%6Bey=` is `key`). */
 function decodedName(raw: string): string {

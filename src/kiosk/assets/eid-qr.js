@@ -3,6 +3,7 @@
 // its markup lives in a shadow root and its styles in a constructable stylesheet, so a host page under a
 // strict CSP (no inline script or style) needs nothing but `script-src` for this file and `connect-src`
 // for the service. It reads the kiosk event stream; on a phone or tablet it offers "Open <app>" first.
+// `device="this"` offers only the app on this device, `device="other"` only the QR (docs/same-device.md).
 import qrcode from './assets/qrcode.mjs';
 import { providers } from './assets/user-messages.js';
 
@@ -78,7 +79,7 @@ const handheld = () =>
   /Android|iPhone|iPad|iPod/.test(navigator.userAgent) || (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
 
 export class EidQrElement extends HTMLElement {
-  static observedAttributes = ['session', 'token', 'lang'];
+  static observedAttributes = ['session', 'token', 'lang', 'device'];
 
   #parts;
   #connection = null;
@@ -93,6 +94,8 @@ export class EidQrElement extends HTMLElement {
   #drawn = null;
   #retryMs = 1000;
   #handheld = false;
+  // The host's choice of one way ('launch' or 'qr'), which the person cannot switch; null: both.
+  #only = null;
   // On a phone: show the app link ('launch') or the QR ('qr'); the person can switch.
   #view = 'qr';
   #launched = false;
@@ -177,7 +180,9 @@ export class EidQrElement extends HTMLElement {
     this.#launchUrl = null;
     this.#provider = null;
     this.#qrLess = false;
-    this.#handheld = handheld();
+    const device = this.getAttribute('device');
+    this.#only = device === 'this' ? 'launch' : device === 'other' ? 'qr' : null;
+    this.#handheld = this.#only ? this.#only === 'launch' : handheld();
     this.#view = this.#handheld ? 'launch' : 'qr';
     this.#label();
     if (!session || !token) return this.#finish('error', this.#words.invalidLink);
@@ -201,7 +206,7 @@ export class EidQrElement extends HTMLElement {
     spinner.hidden = state !== 'connecting' && state !== 'waiting';
     outcome.hidden = state !== 'complete' && state !== 'failed' && state !== 'error';
     launch.hidden = state !== 'launch' || !this.#launchUrl;
-    toggle.hidden = !this.#handheld || this.#qrLess || (state !== 'launch' && state !== 'qr') || !this.#launchUrl;
+    toggle.hidden = !this.#handheld || this.#qrLess || this.#only !== null || (state !== 'launch' && state !== 'qr') || !this.#launchUrl;
     toggle.textContent = state === 'qr' ? this.#words.showLaunch : this.#words.showQr;
     if (message.textContent !== words) message.textContent = words;
     // The host can follow along (the kiosk page mirrors it): state and staleness as attributes and an event.

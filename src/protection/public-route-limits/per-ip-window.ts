@@ -21,8 +21,11 @@ export class PerIpWindow {
     return this.counts.size;
   }
 
-  /** Counts one request; the seconds until the address may try again when it is over the limit, else null. */
-  take(address: string, nowMs: number): number | null {
+  /**
+   * Counts one request; the seconds until the address may try again when it is over the limit, else
+   * null. `limit` overrides the window's own for callers whose limit differs per key (a client's plan).
+   */
+  take(address: string, nowMs: number, limit = this.limit): number | null {
     const window = Math.floor(nowMs / this.windowMs);
     if (window !== this.window) {
       this.window = window;
@@ -35,7 +38,7 @@ export class PerIpWindow {
       if (this.counts.size < MAX_ADDRESSES) this.counts.set(address, 1);
       return null;
     }
-    if (count >= this.limit) return Math.max(1, Math.ceil(((window + 1) * this.windowMs - nowMs) / 1000));
+    if (count >= limit) return Math.max(1, Math.ceil(((window + 1) * this.windowMs - nowMs) / 1000));
     this.counts.set(address, count + 1);
     return null;
   }

@@ -7,13 +7,19 @@ import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { clientAddressOf } from '../client-address.js';
 import { PerIpWindow } from './per-ip-window.js';
 
-// The anonymous routes anyone may call in a loop: the simulator's scan, phone answers and app page, the kiosk.
-const LIMITED = /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/app|kiosk\/)/;
+// The anonymous routes anyone may call in a loop: the simulator's scan, phone answers and app page, the
+// kiosk, and the browser's side of the login fronts (the OpenID authorization endpoint, login page and
+// logout; the upstream links and callback). The OpenID back channel (token, userinfo, PAR) authenticates
+// its client and often comes from one RP server's address: not limited here.
+const LIMITED = /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/app|kiosk\/|oidc\/(?:auth|interaction|session\/end)\b|upstream\/)/;
+// What starts an e-ID order for an anonymous browser: a tighter count of its own (docs/oidc.md, "Limits").
+const LOGIN_START = /^\/(?:oidc\/interaction\/[^/?#]+\/start|upstream\/[^/?#]+\/go)(?:[?#]|$)/;
 
 /** Per-client-address limits on the anonymous simulator and kiosk routes (docs/protection.md). */
 @Injectable()
 export class PublicRouteLimitsHooks implements OnModuleInit {
   private readonly window: PerIpWindow;
+  private readonly starts: PerIpWindow;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -21,6 +27,7 @@ export class PublicRouteLimitsHooks implements OnModuleInit {
     @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
     this.window = new PerIpWindow(server.publicRouteLimitPerMinute);
+    this.starts = new PerIpWindow(server.loginStartLimitPerMinute);
   }
 
   onModuleInit(): void {
@@ -28,7 +35,9 @@ export class PublicRouteLimitsHooks implements OnModuleInit {
     if (!fastify) return;
     fastify.addHook('onRequest', async (request: FastifyRequest) => {
       if (!LIMITED.test(request.url)) return;
-      const retryAfter = this.window.take(clientAddressOf(request.ip), this.clock.nowMs());
+      const address = clientAddressOf(request.ip);
+      const now = this.clock.nowMs();
+      const retryAfter = this.window.take(address, now) ?? (LOGIN_START.test(request.url) ? this.starts.take(address, now) : null);
       if (retryAfter !== null) {
         throw new DomainException('rate_limit_exceeded', 'Too many requests from this address to this route.', {
           headers: { 'retry-after': String(retryAfter) },

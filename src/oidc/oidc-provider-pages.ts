@@ -1,0 +1,81 @@
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { escapeHtml, LOGIN_PAGE_HEADERS, loginLanguage, type LoginLanguage } from './oidc-login-page.js';
+
+// oidc-provider's own logout and error pages load Google Fonts and come without our headers: these
+// take their place (docs/oidc.md, "Pages"), under the login page's CSP, in the login page's style.
+
+const TEXT: Record<
+  LoginLanguage,
+  { logoutTitle: string; logoutQuestion: string; yes: string; no: string; loggedOut: string; error: string }
+> = {
+  sv: {
+    logoutTitle: 'Logga ut',
+    logoutQuestion: 'Vill du logga ut?',
+    yes: 'Ja, logga ut',
+    no: 'Nej, förbli inloggad',
+    loggedOut: 'Du är utloggad.',
+    error: 'Något gick fel',
+  },
+  en: {
+    logoutTitle: 'Log out',
+    logoutQuestion: 'Do you want to log out?',
+    yes: 'Yes, log me out',
+    no: 'No, stay logged in',
+    loggedOut: 'You are logged out.',
+    error: 'Something went wrong',
+  },
+};
+
+type Context = KoaContextWithOIDC;
+
+const languageOf = (ctx: Context) => loginLanguage((ctx.oidc?.params as { ui_locales?: unknown } | undefined)?.ui_locales);
+
+function send(ctx: Context, language: LoginLanguage, title: string, body: string): void {
+  ctx.set(LOGIN_PAGE_HEADERS);
+  ctx.type = 'html';
+  ctx.body = `<!doctype html>
+<html lang="${language}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">
+<title>${title}</title>
+<link rel="stylesheet" href="/oidc/interaction-assets/login.css"></head>
+<body><main class="login">
+${body}
+</main></body>
+</html>
+`;
+}
+
+/** `features.rpInitiatedLogout.logoutSource`: the question, with the provider's form (its xsrf field) and two buttons. */
+export function logoutSource(ctx: Context, form: string): void {
+  const language = languageOf(ctx);
+  const text = TEXT[language];
+  send(
+    ctx,
+    language,
+    text.logoutTitle,
+    `<h1>${text.logoutQuestion}</h1>
+${form}
+<div class="devices">
+<button type="submit" form="op.logoutForm" name="logout" value="yes" class="start">${text.yes}</button>
+<button type="submit" form="op.logoutForm" class="start other">${text.no}</button>
+</div>`,
+  );
+}
+
+/** `features.rpInitiatedLogout.postLogoutSuccessSource`: a logout without a post-logout redirect URI. */
+export function postLogoutSuccessSource(ctx: Context): void {
+  const language = languageOf(ctx);
+  send(ctx, language, TEXT[language].logoutTitle, `<h1>${TEXT[language].loggedOut}</h1>`);
+}
+
+/** `renderError`: an error the provider cannot send to a client (no valid redirect URI): its code and description. */
+export function renderError(ctx: Context, out: { error?: unknown; error_description?: unknown }): void {
+  const language = languageOf(ctx);
+  const described = typeof out.error_description === 'string' ? `<p>${escapeHtml(out.error_description)}</p>` : '';
+  send(
+    ctx,
+    language,
+    TEXT[language].error,
+    `<h1>${TEXT[language].error}</h1>\n<p class="problem"><code>${escapeHtml(typeof out.error === 'string' ? out.error : 'server_error')}</code></p>\n${described}`,
+  );
+}
