@@ -24,7 +24,12 @@ describeInBrowser('OpenID login: the acr decides the device, and BankID gets the
   const e2e = useE2eApp({
     listen: true,
     listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, PROVIDERS: 'bankid', ...bankId.env() }),
+    env: () => ({
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      PROVIDERS: 'bankid',
+      ...bankId.env(),
+      BANKID_TEST_EVIDENCE_ROOTS: bankId.fake.evidenceRootPem,
+    }),
     withKey: { plan: 'pro' },
   });
 
@@ -73,9 +78,15 @@ describeInBrowser('OpenID login: the acr decides the device, and BankID gets the
     try {
       const page = await context.newPage();
       await page.goto(rp.url('urn:grn:authn:se:bankid:another-device').href);
+      // A QR-only acr offers one choice: the app on another device.
+      expect(await page.locator('button[name="device"]').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('value')))).toEqual([
+        'other',
+      ]);
+      await page.click('button[name="device"][value="other"]');
       await page.waitForSelector('eid-qr[state="qr"]', { timeout: 15_000 });
       const { sessionId, kiosk } = await screenOf(context);
-      expect(await (await kiosk('launch')).json()).toEqual({ launchUrl: null });
+      // The page's token is a watch token: it never gives the app link (docs/oidc.md, "Same device").
+      expect((await kiosk('launch')).status).toBe(401);
       expect(await page.locator('eid-qr').evaluate((node) => node.shadowRoot!.querySelector('#launch')!.hasAttribute('hidden'))).toBe(true);
 
       const order = bankId.fake.requestsTo('auth').at(-1)!.body as { web?: Record<string, string> };
@@ -101,6 +112,10 @@ describeInBrowser('OpenID login: the acr decides the device, and BankID gets the
     try {
       const page = await context.newPage();
       await page.goto(rp.url('urn:grn:authn:se:bankid:same-device').href);
+      expect(await page.locator('button[name="device"]').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('value')))).toEqual([
+        'this',
+      ]);
+      await page.click('button[name="device"][value="this"]');
       await page.waitForSelector('eid-qr[state="launch"]', { timeout: 15_000 });
       const { sessionId, kiosk } = await screenOf(context);
       expect(await page.locator('eid-qr').evaluate((node) => node.shadowRoot!.querySelector('#qr')!.hasAttribute('hidden'))).toBe(true);
@@ -112,11 +127,15 @@ describeInBrowser('OpenID login: the acr decides the device, and BankID gets the
       // The app opened on this device with the link the page shows.
       const { launchUrl } = (await (await kiosk('launch')).json()) as { launchUrl: string };
       bankId.fake.approve(bankId.fake.openWithAutoStartToken(new URL(launchUrl).searchParams.get('autostarttoken')!));
+      // The app returns to this browser by the order's returnUrl, with the session's nonce (docs/same-device.md).
+      const { returnUrl } = bankId.fake.requestsTo('auth').at(-1)!.body as { returnUrl: string };
+      await page.goto(returnUrl);
       await page.waitForURL((at) => at.pathname === '/rp/callback', { timeout: 20_000 });
       expect(await rp.tokens(page.url())).toMatchObject({ acr: 'urn:grn:authn:se:bankid:same-device' });
 
       // A second login from the same browser: the same identifier, from its cookie.
       await page.goto(rp.url('urn:grn:authn:se:bankid').href);
+      await page.click('button[name="device"][value="other"]');
       await page.waitForSelector('eid-qr[state="qr"]', { timeout: 15_000 });
       expect((bankId.fake.requestsTo('auth').at(-1)!.body as { web: { deviceIdentifier: string } }).web.deviceIdentifier).toBe(first);
     } finally {
