@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { checkProviderEnv, PROVIDER_ENV } from '../eid-providers/provider-env.js';
+import { FORWARD_AUTH_GATEWAYS } from '../forward-auth/original-request.js';
 import { routePolicyFile } from '../forward-auth/route-policy.js';
 import { duration, httpUrl } from './env-rules.js';
 import { parseDuration } from './duration.js';
@@ -124,6 +125,8 @@ export const envSchema = z
     API_KEY_LAST_USED_FLUSH_INTERVAL: duration('10s').refine((ms) => ms >= 10 && ms <= 60_000, 'must be between 10ms and 1m'),
     /** Forward authentication's route policy file (docs/forward-auth.md), parsed into its routes. */
     FORWARD_AUTH_POLICY: routePolicyFile,
+    // The gateway in front, whose one family of headers names the original request (docs/forward-auth.md).
+    FORWARD_AUTH_GATEWAY: z.enum(FORWARD_AUTH_GATEWAYS, { message: `must be one of ${FORWARD_AUTH_GATEWAYS.join(', ')}` }).default('auto'),
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")
