@@ -35,6 +35,7 @@ import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-A
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
 import { GuardAuditEventsAgainstDelete1796621489090 } from '../../migrations/1796621489090-GuardAuditEventsAgainstDelete.js';
+import { AddMemberRolesAndInvitations1796621704368 } from '../../migrations/1796621704368-AddMemberRolesAndInvitations.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   CreateRevokedTokens1795304650000,
   CreateUpstreamOidcOrders1795305100000,
   GuardAuditEventsAgainstDelete1796621489090,
+  AddMemberRolesAndInvitations1796621704368,
 ];

@@ -107,6 +107,8 @@ export class OtpService {
     if (!consumed?.userId || !consumed.teamId)
       throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
 
+    // An invited member has joined (docs/console.md, "Members").
+    await this.users.markJoined(consumed.userId, now);
     const issued = await this.tokens.issue({ userId: consumed.userId, teamId: consumed.teamId, clientId: audience.clientId });
     return { userGuid, token: issued.token, tokenExpiresAtUtc: zonelessUtc(issued.expiresAt) };
   }
