@@ -193,23 +193,40 @@ describe('The audit log and the members (docs/audit.md)', () => {
   });
 
   // docs/security.md, round 4: the entry was written after the change committed, so a failed entry left an unrecorded change.
-  it('should add or remove no member whose audit entry cannot be written', async () => {
+  it('should make no change whose audit entry cannot be written', async () => {
     const db = e2e.app.get(DataSource);
-    const listed = async () =>
-      ((await e2e.http.get('/api/v1/members').set('authorization', bearer).expect(200)).body as { email: string }[]).map((m) => m.email);
+    const get = async (path: string) =>
+      (await e2e.http.get(path).set('authorization', bearer).expect(200)).body as Record<string, unknown>[];
     const staying = await e2e.http.post('/api/v1/members').set('authorization', bearer).send({ email: 'staying@example.com' }).expect(201);
+    const key = await e2e.http
+      .post('/api/v1/api-keys')
+      .set('authorization', bearer)
+      .send({ name: 'kept', environment: 'test' })
+      .expect(201);
+    const [members, keys, endpoints] = [
+      await get('/api/v1/members'),
+      await get('/api/v1/api-keys'),
+      await get('/api/v1/webhook-endpoints'),
+    ];
     await db.query(`CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit away'; END $$`);
     await db.query(`CREATE TRIGGER tr_test_refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()`);
     try {
-      await e2e.http.post('/api/v1/members').set('authorization', bearer).send({ email: 'unrecorded@example.com' }).expect(500);
-      await e2e.http.delete(`/api/v1/members/${staying.body.id}`).set('authorization', bearer).expect(500);
+      const send = (method: 'post' | 'delete', path: string, body?: object) =>
+        e2e.http[method](path).set('authorization', bearer).send(body).expect(500);
+      await send('post', '/api/v1/members', { email: 'unrecorded@example.com' });
+      await send('delete', `/api/v1/members/${staying.body.id}`);
+      await send('post', '/api/v1/api-keys', { name: 'unrecorded', environment: 'test' });
+      await send('post', `/api/v1/api-keys/${key.body.id}/revoke`);
+      await send('post', '/api/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/unrecorded', environment: 'test' });
     } finally {
       await db.query(`DROP TRIGGER tr_test_refuse_audit ON audit_events`);
       await db.query(`DROP FUNCTION test_refuse_audit()`);
     }
-    const emails = await listed();
-    expect(emails).not.toContain('unrecorded@example.com');
-    expect(emails).toContain('staying@example.com');
+    expect(await get('/api/v1/members')).toEqual(members);
+    expect(await get('/api/v1/api-keys')).toEqual(keys);
+    expect(await get('/api/v1/webhook-endpoints')).toEqual(endpoints);
+    // The revocation was undone everywhere, the key cache included.
+    await e2e.http.post(`/api/v1/api-keys/${key.body.id}/revoke`).set('authorization', bearer).expect(200);
     await e2e.http.delete(`/api/v1/members/${staying.body.id}`).set('authorization', bearer).expect(204);
   });
 
