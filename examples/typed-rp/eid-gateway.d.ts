@@ -97,10 +97,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's members, oldest first */
+        /** The team's members and invitations, oldest first */
         get: operations["members_list"];
         put?: never;
-        /** Add a member by e-mail address or mobile number; they log in to the console with a one-time code */
+        /** Invite a member by e-mail address or mobile number (owners); they join at their first console login with a one-time code */
         post: operations["members_add"];
         delete?: never;
         options?: never;
@@ -118,7 +118,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (not yourself); their console session ends at their next request */
+        /** Remove a member or an invitation (owners; not yourself); their console session ends at their next request */
         delete: operations["members_remove"];
         options?: never;
         head?: never;
@@ -1285,6 +1285,16 @@ export interface components {
             email: string | null;
             /** @example +46701234567 */
             phone: string | null;
+            /**
+             * @description Owners add and remove members.
+             * @enum {string}
+             */
+            role: "owner" | "member";
+            /**
+             * @description invited until the first login; an invitation of a contact that cannot join stays invited.
+             * @enum {string}
+             */
+            status: "invited" | "joined";
             /** Format: date-time */
             createdAt: string;
         };
@@ -3291,7 +3301,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Invited (the same answer whether or not the contact can join). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3324,7 +3334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `owner_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3332,7 +3342,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "owner_required";
                     };
                 };
             };
@@ -3428,7 +3438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `owner_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3436,7 +3446,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "owner_required";
                     };
                 };
             };

@@ -1,3 +1,5 @@
+import { afterCommit } from '../database/unit-of-work.js';
+
 /**
  * Tells every replica that an API key changed (revoked, blocked), or an OIDC client (changed, its
  * secret rotated, deleted; its `client_id`), so each drops its cached copy within a second
@@ -20,8 +22,16 @@ export abstract class ApiKeyChanges {
   /** True while changes from other replicas are heard; the cache is used only then. */
   abstract get live(): boolean;
 
-  /** Announces a committed change of the key (or client) to every replica, this one included. */
-  abstract publish(id: string): Promise<void>;
+  /**
+   * Announces a change of the key (or client) to every replica, this one included, once it is
+   * committed: inside a unit of work (the audited routes', docs/audit.md) only after its commit, so no
+   * replica can cache the old row again after hearing of the change.
+   */
+  publish(id: string): Promise<void> {
+    return afterCommit(() => this.send(id));
+  }
+
+  protected abstract send(id: string): Promise<void>;
 
   /** Starts hearing changes (on first use: the command line never needs to). */
   abstract listen(): void;

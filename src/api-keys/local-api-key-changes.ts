@@ -10,7 +10,7 @@ export class LocalApiKeyChanges extends ApiKeyChanges {
     return true;
   }
 
-  async publish(apiKeyId: string): Promise<void> {
+  protected async send(apiKeyId: string): Promise<void> {
     this.changed(apiKeyId);
   }
 

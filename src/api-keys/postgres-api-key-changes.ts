@@ -23,7 +23,7 @@ export class PostgresApiKeyChanges extends ApiKeyChanges implements OnModuleDest
     return this.client !== null;
   }
 
-  async publish(apiKeyId: string): Promise<void> {
+  protected async send(apiKeyId: string): Promise<void> {
     await notify.run(this.dataSource, API_KEY_CHANGES_CHANNEL, apiKeyId);
   }
 

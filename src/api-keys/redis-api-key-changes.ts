@@ -24,7 +24,7 @@ export class RedisApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy
     return this.subscribed;
   }
 
-  async publish(apiKeyId: string): Promise<void> {
+  protected async send(apiKeyId: string): Promise<void> {
     this.publisher ??= new Redis(this.url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
     await this.publisher.publish(this.channel, apiKeyId);
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { Clock } from '../common/clock/clock.js';
 import type { User } from '../users/user.entity.js';
@@ -31,21 +32,25 @@ export class AuditLog {
     private readonly clock: Clock,
   ) {}
 
-  async record(entry: AuditEntry): Promise<void> {
+  /** `manager`: the transaction of the change, so that the change and its entry commit together or not at all. */
+  async record(entry: AuditEntry, manager?: EntityManager): Promise<void> {
     const { actor } = entry;
-    await this.store.insert({
-      id: randomUUID(),
-      teamId: entry.teamId,
-      environment: entry.environment ?? null,
-      occurredAt: this.clock.now(),
-      actorType: actor.kind,
-      actorId: actor.kind === 'member' ? actor.user.id : null,
-      actorLabel: actor.kind === 'member' ? (actor.user.email ?? actor.user.phone) : 'operator',
-      action: entry.action,
-      targetType: targetTypeOf(entry.action),
-      targetId: entry.targetId ?? null,
-      details: entry.details && Object.keys(entry.details).length > 0 ? entry.details : null,
-      clientAddress: actor.kind === 'member' ? actor.clientAddress : null,
-    });
+    await this.store.insert(
+      {
+        id: randomUUID(),
+        teamId: entry.teamId,
+        environment: entry.environment ?? null,
+        occurredAt: this.clock.now(),
+        actorType: actor.kind,
+        actorId: actor.kind === 'member' ? actor.user.id : null,
+        actorLabel: actor.kind === 'member' ? (actor.user.email ?? actor.user.phone) : 'operator',
+        action: entry.action,
+        targetType: targetTypeOf(entry.action),
+        targetId: entry.targetId ?? null,
+        details: entry.details && Object.keys(entry.details).length > 0 ? entry.details : null,
+        clientAddress: actor.kind === 'member' ? actor.clientAddress : null,
+      },
+      manager,
+    );
   }
 }

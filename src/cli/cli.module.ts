@@ -25,6 +25,7 @@ import { SigningKey } from '../tokens/signing-key.entity.js';
 import { SigningKeyStore } from '../tokens/signing-key.store.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { User } from '../users/user.entity.js';
+import { MemberInvitationStore } from '../users/member-invitation.store.js';
 import { UserStore } from '../users/user.store.js';
 import { UsersService } from '../users/users.service.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
@@ -55,6 +56,7 @@ import { OidcClientsService } from '../oidc/oidc-clients.service.js';
     TeamStore,
     TeamsService,
     UserStore,
+    MemberInvitationStore,
     UsersService,
     ApiKeysService,
     apiKeyChangesProvider,

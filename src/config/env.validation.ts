@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { checkProviderEnv, PROVIDER_ENV } from '../eid-providers/provider-env.js';
+import { FORWARD_AUTH_GATEWAYS } from '../forward-auth/original-request.js';
 import { routePolicyFile } from '../forward-auth/route-policy.js';
 import { duration, httpUrl } from './env-rules.js';
 import { parseDuration } from './duration.js';
@@ -128,6 +129,8 @@ export const envSchema = z
     FORWARD_AUTH_POLICY: routePolicyFile,
     // Kiosk streams one client address may hold open on a process (docs/kiosk.md); a bench of one address raises it.
     KIOSK_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    // The gateway in front, whose one family of headers names the original request (docs/forward-auth.md).
+    FORWARD_AUTH_GATEWAY: z.enum(FORWARD_AUTH_GATEWAYS, { message: `must be one of ${FORWARD_AUTH_GATEWAYS.join(', ')}` }).default('auto'),
     KIOSK_FRAME_ANCESTORS: z
       .string()
       .default("'none'")

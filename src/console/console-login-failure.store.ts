@@ -3,8 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { statement } from '../database/statement.js';
 
-const retryAtSql = statement<[userGuid: string, address: string, now: Date], { retry_at: Date }>(
-  `SELECT retry_at FROM console_login_failures WHERE user_guid = $1 AND address = $2 AND retry_at > $3`,
+/** The row that counts a user's wrong codes from every address together (docs/console.md, "Wrong codes"). */
+export const EVERY_ADDRESS = '0.0.0.0/0';
+
+const retryAtSql = statement<[userGuid: string, address: string, now: Date], { retry_at: Date; every_address: boolean }>(
+  `SELECT retry_at, address = '${EVERY_ADDRESS}'::inet AS every_address FROM console_login_failures
+   WHERE user_guid = $1 AND address IN ($2::inet, '${EVERY_ADDRESS}'::inet) AND retry_at > $3
+   ORDER BY retry_at DESC LIMIT 1`,
 );
 // A first failure never waits: freeFailures is at least 1.
 const recordFailureSql = statement<
@@ -26,14 +31,17 @@ const deleteForgottenSql = statement<[forgottenBefore: Date, now: Date]>(
   `DELETE FROM console_login_failures WHERE last_failed_at <= $1 AND retry_at <= $2`,
 );
 
-/** Every statement on console_login_failures: wrong console codes per user and client address. */
+/** Every statement on console_login_failures: wrong console codes per user and client address, and per user from every address. */
 @Injectable()
 export class ConsoleLoginFailureStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Until when this user may not try a code from this address; null when it may now. */
-  async retryAt(userGuid: string, address: string, now: Date): Promise<Date | null> {
-    return (await retryAtSql.run(this.dataSource, userGuid, address, now)).rows[0]?.retryAt ?? null;
+  /**
+   * Until when this user may not try a code from this address, and whether the wait is the account's
+   * (every address's) rather than this address's; null when it may try now.
+   */
+  async retryAt(userGuid: string, address: string, now: Date): Promise<{ retryAt: Date; everyAddress: boolean } | null> {
+    return (await retryAtSql.run(this.dataSource, userGuid, address, now)).rows[0] ?? null;
   }
 
   /**

@@ -45,8 +45,8 @@ export class ConsoleLoginController {
   @ApiOperation({ summary: 'Send a login code to a team member (same answer for unknown contacts)' })
   @ApiOkResponse({ type: LoginOtpAnswerDto })
   @ApiProblems('csrf_check_failed', 'rate_limit_exceeded', VALIDATION, 'payload_too_large', 'unsupported_media_type', 'otp_delivery_failed')
-  requestCode(@Body() body: LoginOtpDto) {
-    return this.otp.requestCode(CONSOLE_AUDIENCE, body);
+  requestCode(@Body() body: LoginOtpDto, @Req() request: FastifyRequest) {
+    return this.otp.requestCode(CONSOLE_AUDIENCE, body, request.ip);
   }
 
   @Post('login/validate')

@@ -1,6 +1,7 @@
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions, type QueryRunner, type ReplicationMode } from 'typeorm';
 import { EmbeddedDatabaseInUseError, EmbeddedPostgres, embeddedDatabaseUrl } from './embedded-postgres.js';
 import { ENTITIES, MIGRATIONS } from './entities.js';
+import { sharedRunnerOf } from './unit-of-work.js';
 
 export interface DatabaseTarget {
   /** A PostgreSQL URL; without one the embedded database under dataDir is used. */
@@ -25,6 +26,11 @@ export class AppDataSource extends DataSource {
     readonly joinedRunningEmbedded = false,
   ) {
     super(options);
+  }
+
+  /** Inside a unit of work (`inOneTransaction`), every query runs on its transaction. */
+  override createQueryRunner(mode: ReplicationMode = 'master'): QueryRunner {
+    return sharedRunnerOf(this) ?? super.createQueryRunner(mode);
   }
 
   override async destroy(): Promise<void> {

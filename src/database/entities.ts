@@ -34,6 +34,8 @@ import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/179530
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
+import { GuardAuditEventsAgainstDelete1796621489090 } from '../../migrations/1796621489090-GuardAuditEventsAgainstDelete.js';
+import { AddMemberRolesAndInvitations1796621704368 } from '../../migrations/1796621704368-AddMemberRolesAndInvitations.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -75,4 +77,6 @@ export const MIGRATIONS = [
   AddPaymentAndRisk1795304600000,
   CreateRevokedTokens1795304650000,
   CreateUpstreamOidcOrders1795305100000,
+  GuardAuditEventsAgainstDelete1796621489090,
+  AddMemberRolesAndInvitations1796621704368,
 ];

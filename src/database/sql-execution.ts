@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { sharedRunnerOf } from './unit-of-work.js';
 
 /** Where SQL runs: a DataSource (its pool), or an EntityManager (inside a transaction, that transaction's connection). */
 export type Db = DataSource | EntityManager;
@@ -38,7 +39,7 @@ export async function execute<Row extends QueryResultRow>(db: Db, text: string, 
 }
 
 async function executePrepared<Row extends QueryResultRow>(manager: EntityManager, text: string, values: unknown[]): Promise<Rows<Row>> {
-  const runner = manager.queryRunner;
+  const runner = manager.queryRunner ?? sharedRunnerOf(manager.dataSource);
   if (runner?.isReleased) throw new Error('The transaction of this EntityManager has ended');
   const client: Pool | PoolClient = runner ? ((await runner.connect()) as PoolClient) : postgresPool(manager.dataSource);
   // Through TypeORM's logger, as its own statements: its `logging` option shows these too.

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { redactUrl } from '../common/logging/redact-url.js';
 import { ForwardAuthMetrics } from './forward-auth.metrics.js';
 import { ForwardAuthService } from './forward-auth.service.js';
-import { FORWARD_AUTH_PATH, readOriginalRequest, type OriginalRequest } from './original-request.js';
+import { FORWARD_AUTH_PATH, type OriginalRequest } from './original-request.js';
 
 const isForwardAuth = (url: string): boolean =>
   url.startsWith(FORWARD_AUTH_PATH) && (url.length === FORWARD_AUTH_PATH.length || '/?'.includes(url[FORWARD_AUTH_PATH.length]));
@@ -34,7 +34,7 @@ export class ForwardAuthHooks implements OnModuleInit {
   private onAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     let original: OriginalRequest | null = null;
     try {
-      original = readOriginalRequest(request);
+      original = this.service.originalOf(request);
     } catch {
       // A request that names no original request; answered 400 already.
     }

@@ -14,7 +14,7 @@ import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
 import { rateLimitRefusal } from '../protection/rate-limits/rate-limit-refusal.js';
 import { RateLimitsService } from '../protection/rate-limits/rate-limits.service.js';
 import { featuresOf } from '../teams/plans.js';
-import { clientIpOf, queryKeyOf, readOriginalRequest, type OriginalRequest } from './original-request.js';
+import { clientIpOf, queryKeyOf, readOriginalRequest, type ForwardAuthGateway, type OriginalRequest } from './original-request.js';
 import { RouteMatcher } from './route-matcher.js';
 import type { PolicyRoute } from './route-policy.js';
 
@@ -27,6 +27,7 @@ import type { PolicyRoute } from './route-policy.js';
 export class ForwardAuthService {
   private readonly routes: RouteMatcher;
   private readonly trustedProxies: AddressList;
+  private readonly gateway: ForwardAuthGateway;
 
   constructor(
     private readonly ipBlocks: IpBlocksService,
@@ -37,6 +38,12 @@ export class ForwardAuthService {
   ) {
     this.routes = new RouteMatcher(config.routes);
     this.trustedProxies = new AddressList(server.trustProxy);
+    this.gateway = config.gateway;
+  }
+
+  /** The request the gateway asks about (400 when the gateway does not say, or says it twice). */
+  originalOf(request: FastifyRequest): OriginalRequest {
+    return readOriginalRequest(request, this.gateway);
   }
 
   /** The policy route of an original request, or null when the policy does not list it. */
@@ -46,7 +53,7 @@ export class ForwardAuthService {
 
   /** The headers of an allowed request; throws the refusal otherwise. */
   async decide(request: FastifyRequest): Promise<Record<string, string>> {
-    const original = readOriginalRequest(request);
+    const original = this.originalOf(request);
     const clientIp = clientIpOf(request, this.trustedProxies);
     // 1. IP block (in memory), 2. input guard on the original path and query (the body never comes here).
     await this.ipBlocks.assertNotBlocked(clientIp);

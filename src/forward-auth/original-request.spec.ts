@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AddressList } from '../protection/ip-blocks/address-list.js';
-import { clientIpOf, queryKeyOf, readOriginalRequest } from './original-request.js';
+import { clientIpOf, FORWARD_AUTH_GATEWAYS, queryKeyOf, readOriginalRequest } from './original-request.js';
 
 const requestOf = (parts: { url?: string; method?: string; headers?: Record<string, string>; ip?: string; peer?: string }) =>
   ({
@@ -13,7 +13,7 @@ const requestOf = (parts: { url?: string; method?: string; headers?: Record<stri
 
 describe('The original request of a forward-auth decision (docs/forward-auth.md)', () => {
   it("should read nginx's, Caddy's and Traefik's headers, and Envoy's path", () => {
-    expect(readOriginalRequest(requestOf({ headers: { 'x-original-method': 'post', 'x-original-uri': '/orders?x=1' } }))).toEqual({
+    expect(readOriginalRequest(requestOf({ headers: { 'x-original-method': 'post', 'x-original-uri': '/orders?x=1' } }), 'auto')).toEqual({
       method: 'POST',
       uri: '/orders?x=1',
       path: '/orders',
@@ -24,10 +24,11 @@ describe('The original request of a forward-auth decision (docs/forward-auth.md)
     expect(
       readOriginalRequest(
         requestOf({ headers: { 'x-forwarded-method': 'GET', 'x-forwarded-uri': '/companies/1', 'x-forwarded-host': 'lens.example.com' } }),
+        'auto',
       ),
     ).toMatchObject({ method: 'GET', path: '/companies/1', host: 'lens.example.com', nginx: false });
     expect(
-      readOriginalRequest(requestOf({ url: '/forward-auth/companies/1?key=k', method: 'DELETE', headers: { host: 'api' } })),
+      readOriginalRequest(requestOf({ url: '/forward-auth/companies/1?key=k', method: 'DELETE', headers: { host: 'api' } }), 'auto'),
     ).toMatchObject({
       method: 'DELETE',
       path: '/companies/1',
@@ -37,11 +38,44 @@ describe('The original request of a forward-auth decision (docs/forward-auth.md)
   });
 
   it('should refuse a request that names no original request, or a malformed one', () => {
-    expect(() => readOriginalRequest(requestOf({}))).toThrow(/X-Original-URI/);
-    expect(() => readOriginalRequest(requestOf({ headers: { 'x-original-uri': 'http://evil/x' } }))).toThrow(/starting with \//);
-    expect(() => readOriginalRequest(requestOf({ headers: { 'x-original-uri': '/x', 'x-original-method': 'GET /y' } }))).toThrow(
+    expect(() => readOriginalRequest(requestOf({}), 'auto')).toThrow(/X-Original-URI/);
+    expect(() => readOriginalRequest(requestOf({ headers: { 'x-original-uri': 'http://evil/x' } }), 'auto')).toThrow(/starting with \//);
+    expect(() => readOriginalRequest(requestOf({ headers: { 'x-original-uri': '/x', 'x-original-method': 'GET /y' } }), 'auto')).toThrow(
       /HTTP method/,
     );
+    expect(() => readOriginalRequest(requestOf({ headers: { 'x-original-method': 'GET' } }), 'nginx')).toThrow(/starting with \//);
+  });
+
+  // docs/security.md, round 4: Caddy copies the client's headers into its subrequest, so a client's
+  // X-Original-URI used to decide a request Caddy described with X-Forwarded-Uri.
+  it("should refuse a request that names its original request in two families: one is a client's", () => {
+    const spoofed = {
+      'x-forwarded-method': 'POST',
+      'x-forwarded-uri': '/team/exports',
+      'x-original-uri': '/companies/1',
+    };
+    for (const gateway of FORWARD_AUTH_GATEWAYS)
+      expect(() => readOriginalRequest(requestOf({ headers: spoofed }), gateway)).toThrow(/names its original request twice/);
+    expect(() => readOriginalRequest(requestOf({ headers: { 'x-forwarded-uri': '/a', 'x-original-method': 'GET' } }), 'auto')).toThrow(
+      /twice/,
+    );
+    expect(() =>
+      readOriginalRequest(requestOf({ url: '/forward-auth/team/exports', headers: { 'x-forwarded-uri': '/a' } }), 'auto'),
+    ).toThrow(/twice/);
+  });
+
+  it('should read only the family of the configured gateway', () => {
+    const nginxHeaders = { headers: { 'x-original-method': 'GET', 'x-original-uri': '/companies/1' } };
+    const caddyHeaders = { headers: { 'x-forwarded-method': 'GET', 'x-forwarded-uri': '/companies/1' } };
+    expect(readOriginalRequest(requestOf(nginxHeaders), 'nginx').path).toBe('/companies/1');
+    expect(readOriginalRequest(requestOf(caddyHeaders), 'caddy').path).toBe('/companies/1');
+    expect(readOriginalRequest(requestOf(caddyHeaders), 'traefik').path).toBe('/companies/1');
+    expect(readOriginalRequest(requestOf({ url: '/forward-auth/companies/1' }), 'envoy').path).toBe('/companies/1');
+    expect(() => readOriginalRequest(requestOf(nginxHeaders), 'caddy')).toThrow(
+      /FORWARD_AUTH_GATEWAY is caddy, which sends X-Forwarded-Method/,
+    );
+    expect(() => readOriginalRequest(requestOf(caddyHeaders), 'nginx')).toThrow(/FORWARD_AUTH_GATEWAY is nginx/);
+    expect(() => readOriginalRequest(requestOf(caddyHeaders), 'envoy')).toThrow(/FORWARD_AUTH_GATEWAY is envoy/);
   });
 
   it('should read ?key= as a query parser does, and only that parameter', () => {

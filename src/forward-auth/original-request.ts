@@ -25,34 +25,76 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 };
 
 /**
- * nginx sends X-Original-Method + X-Original-URI; Caddy and Traefik X-Forwarded-Method, -Uri and -Host;
- * Envoy's ext_authz (HTTP) sends the original method on `/forward-auth` + the original path.
+ * Which gateway asks (`FORWARD_AUTH_GATEWAY`, docs/forward-auth.md, "Which headers are read"), and so
+ * which one family of headers names the original request: nginx sends X-Original-Method + -URI, Caddy
+ * and Traefik X-Forwarded-Method + -Uri, Envoy's ext_authz the original path after /forward-auth.
+ * `auto` takes whichever family arrives, and refuses when more than one does.
  */
-export function readOriginalRequest(request: FastifyRequest): OriginalRequest {
-  const nginxUri = header(request, 'x-original-uri');
-  const forwardedUri = nginxUri ? undefined : header(request, 'x-forwarded-uri');
+export const FORWARD_AUTH_GATEWAYS = ['auto', 'nginx', 'caddy', 'traefik', 'envoy'] as const;
+export type ForwardAuthGateway = (typeof FORWARD_AUTH_GATEWAYS)[number];
+
+type Family = 'original' | 'forwarded' | 'path';
+
+const FAMILY_OF: Record<Exclude<ForwardAuthGateway, 'auto'>, Family> = {
+  nginx: 'original',
+  caddy: 'forwarded',
+  traefik: 'forwarded',
+  envoy: 'path',
+};
+
+const FAMILY_HEADERS: Record<Family, string> = {
+  original: 'X-Original-Method and X-Original-URI (nginx)',
+  forwarded: 'X-Forwarded-Method and X-Forwarded-Uri (Caddy, Traefik)',
+  path: 'the path after /forward-auth (Envoy)',
+};
+
+/** The families present in a request: a gateway sets its own, and must not pass on a client's copy of another. */
+function familiesOf(request: FastifyRequest): Family[] {
+  const present: Family[] = [];
+  if (header(request, 'x-original-uri') || header(request, 'x-original-method')) present.push('original');
+  if (header(request, 'x-forwarded-uri') || header(request, 'x-forwarded-method')) present.push('forwarded');
+  if (request.url.startsWith(`${FORWARD_AUTH_PATH}/`)) present.push('path');
+  return present;
+}
+
+/**
+ * The request the gateway asks about, from the one family of headers `gateway` sends. More than one
+ * family means a client wrote one of them (Caddy, for one, copies every client header into its
+ * subrequest), so the decision cannot know which request it is about: 400, never a guess.
+ */
+export function readOriginalRequest(request: FastifyRequest, gateway: ForwardAuthGateway): OriginalRequest {
+  const present = familiesOf(request);
+  if (present.length > 1)
+    throw new BadRequestException(
+      `The request names its original request twice: ${present.map((family) => FAMILY_HEADERS[family]).join(', and ')}. The gateway must remove the client's copies of the headers it does not set itself (docs/forward-auth.md).`,
+    );
+  const expected = gateway === 'auto' ? undefined : FAMILY_OF[gateway];
+  const family = present[0];
+  if (!family || (expected && family !== expected)) {
+    throw new BadRequestException(
+      expected
+        ? `The gateway did not say which request to decide: FORWARD_AUTH_GATEWAY is ${gateway}, which sends ${FAMILY_HEADERS[expected]}.`
+        : 'The gateway did not say which request to decide: send X-Original-Method and X-Original-URI (nginx), X-Forwarded-Method and X-Forwarded-Uri (Caddy, Traefik), or the path after /forward-auth (Envoy).',
+    );
+  }
   let method: string;
-  let uri: string;
+  let uri: string | undefined;
   let host: string | undefined;
-  if (nginxUri) {
+  if (family === 'original') {
     method = header(request, 'x-original-method') ?? request.method;
-    uri = nginxUri;
+    uri = header(request, 'x-original-uri');
     host = header(request, 'x-forwarded-host');
-  } else if (forwardedUri) {
+  } else if (family === 'forwarded') {
     method = header(request, 'x-forwarded-method') ?? request.method;
-    uri = forwardedUri;
+    uri = header(request, 'x-forwarded-uri');
     host = header(request, 'x-forwarded-host');
-  } else if (request.url.startsWith(`${FORWARD_AUTH_PATH}/`)) {
+  } else {
     method = request.method;
     uri = request.url.slice(FORWARD_AUTH_PATH.length);
     host = header(request, 'host');
-  } else {
-    throw new BadRequestException(
-      'The gateway did not say which request to decide: send X-Original-Method and X-Original-URI (nginx), X-Forwarded-Method and X-Forwarded-Uri (Caddy, Traefik), or the path after /forward-auth (Envoy).',
-    );
   }
   method = method.toUpperCase();
-  if (!/^[A-Z]{1,16}$/.test(method) || !uri.startsWith('/')) {
+  if (!/^[A-Z]{1,16}$/.test(method) || !uri?.startsWith('/')) {
     throw new BadRequestException('The original method must be an HTTP method and the original URI a path starting with /.');
   }
   const queryStart = uri.indexOf('?');
@@ -62,7 +104,7 @@ export function readOriginalRequest(request: FastifyRequest): OriginalRequest {
     path: queryStart === -1 ? uri : uri.slice(0, queryStart),
     query: queryStart === -1 ? '' : uri.slice(queryStart + 1),
     host,
-    nginx: nginxUri !== undefined,
+    nginx: family === 'original',
   };
 }
 

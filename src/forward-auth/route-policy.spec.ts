@@ -104,4 +104,37 @@ describe('Route matching', () => {
       expect(templateOf(method, path)).toBeNull();
     }
   });
+
+  // docs/security.md, round 4: each of these reached /companies/{id} (open to keys), while an upstream
+  // that decodes, ignores case or drops `;` parameters serves /companies/search (members only).
+  it("should refuse another spelling of a literal sibling, escapes of unreserved characters, ';' parameters and trailing dots", () => {
+    for (const path of [
+      '/companies/%73earch',
+      '/companies/SEARCH',
+      '/companies/Search',
+      '/companies/search;x',
+      '/companies/search.',
+      '/companies/1;jsessionid=x',
+      '/companies/%41BC',
+      '/companies/.',
+      '/companies/..',
+      '/watchlists/7/%65vents',
+    ]) {
+      expect({ path, template: templateOf(path.startsWith('/watchlists') ? 'POST' : 'GET', path) }).toEqual({ path, template: null });
+    }
+    // Escapes of reserved characters are data, not another spelling.
+    expect(templateOf('GET', '/companies/a%2Fb')).toBe('/companies/{id}');
+    expect(templateOf('GET', '/companies/%2573earch')).toBe('/companies/{id}');
+    expect(templateOf('GET', '/companies/1.5')).toBe('/companies/{id}');
+  });
+
+  it('should refuse policy literals a request could not match: a `;` or a trailing dot', () => {
+    expect(problemsOf(JSON.stringify({ routes: [{ method: 'GET', path: '/a;b', apiKey: true }] }))).toEqual([
+      expect.stringMatching(/path must be a path template/),
+    ]);
+    expect(problemsOf(JSON.stringify({ routes: [{ method: 'GET', path: '/a./b', apiKey: true }] }))).toEqual([
+      expect.stringMatching(/path must be a path template/),
+    ]);
+    expect(routesOf([{ method: 'GET', path: '/v1.2/x', apiKey: true }])).toHaveLength(1);
+  });
 });

@@ -7,8 +7,9 @@ import { fileVariable } from '../config/env-rules.js';
 // gateway's routes exist, and who may call them. What it does not list is refused.
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-// A template segment is a literal (RFC 3986 path characters, no percent-encoding) or one `{name}` parameter.
-const LITERAL = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
+// A template segment is a literal (RFC 3986 path characters, no percent-encoding, no `;` parameter, no
+// trailing dot: the matcher refuses those in a request) or one `{name}` parameter.
+const LITERAL = /^[A-Za-z0-9._~!$&'()*+,=:@-]*[A-Za-z0-9_~!$&'()*+,=:@-]$/;
 const PARAMETER = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 const entrySchema = z

@@ -67,7 +67,8 @@ export class OtpService {
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
   ) {}
 
-  async requestCode(audience: OtpAudience, request: LoginOtpDto): Promise<CodeIssued> {
+  /** `requestedFrom`: the client address that asked (the console's), named in the message so the member knows when others ask. */
+  async requestCode(audience: OtpAudience, request: LoginOtpDto, requestedFrom?: string): Promise<CodeIssued> {
     const contact: Contact = { email: request.email?.toLowerCase(), phone: request.e164MobilePhoneNumber };
     const channel = this.channelFor(contact);
     const user = await this.users.findByContact(audience.teamId, contact);
@@ -81,7 +82,7 @@ export class OtpService {
     await this.storeCode({ userGuid, userId: user?.id ?? null, teamId, hmac, now, expiresAt });
 
     if (code) {
-      await this.deliver(userGuid, hmac, { channel, to: channel === 'sms' ? contact.phone! : contact.email!, code });
+      await this.deliver(userGuid, hmac, { channel, to: channel === 'sms' ? contact.phone! : contact.email!, code }, requestedFrom);
     } else {
       await this.timing.imitate();
     }
@@ -107,6 +108,8 @@ export class OtpService {
     if (!consumed?.userId || !consumed.teamId)
       throw new DomainException('validation_code_expired', 'This code has already been used. Request a new one.');
 
+    // An invited member has joined (docs/console.md, "Members").
+    await this.users.markJoined(consumed.userId, now);
     const issued = await this.tokens.issue({ userId: consumed.userId, teamId: consumed.teamId, clientId: audience.clientId });
     return { userGuid, token: issued.token, tokenExpiresAtUtc: zonelessUtc(issued.expiresAt) };
   }
@@ -148,11 +151,44 @@ export class OtpService {
     );
   }
 
-  private async deliver(userGuid: string, hmac: Buffer, message: { channel: OtpChannel; to: string; code: string }): Promise<void> {
+  /**
+   * Tells a member that wrong codes for their account have used up its daily budget (docs/console.md,
+   * "Wrong codes"); nothing for a userGuid that is nobody's. The message carries no code.
+   */
+  async tellOfWrongCodes(userGuid: string, failures: number): Promise<void> {
+    const user = await this.users.findWithTeam(userGuid);
+    if (!user) return;
+    const channel =
+      user.email && this.delivery.channels.includes('email')
+        ? 'email'
+        : user.phone && this.delivery.channels.includes('sms')
+          ? 'sms'
+          : null;
+    if (!channel) return;
+    await this.delivery.send({
+      channel,
+      to: channel === 'email' ? user.email! : user.phone!,
+      code: '',
+      text: `${failures} wrong eid-gateway console login codes were entered for your account within a day. Until a day passes without one, each console login try waits an hour. If you did not enter them, someone else is asking for your codes: never share a code; your operator can lift the wait.`,
+    });
+  }
+
+  private async deliver(
+    userGuid: string,
+    hmac: Buffer,
+    message: { channel: OtpChannel; to: string; code: string },
+    requestedFrom: string | undefined,
+  ): Promise<void> {
     const minutes = Math.max(1, Math.round(this.config.ttlMs / 60_000));
+    const origin = requestedFrom
+      ? ` It was asked for at the team console from ${requestedFrom}; if that was not you, someone else is asking for your codes: never share one.`
+      : '';
     const started = performance.now();
     try {
-      await this.delivery.send({ ...message, text: `Your eid-gateway login code is ${message.code}. It is valid for ${minutes} minutes.` });
+      await this.delivery.send({
+        ...message,
+        text: `Your eid-gateway login code is ${message.code}. It is valid for ${minutes} minutes.${origin}`,
+      });
       this.timing.record(performance.now() - started);
     } catch (error) {
       if (!(error instanceof OtpDeliveryError)) throw error;

@@ -21,6 +21,16 @@ export class User {
   @Column('text', { nullable: true })
   phone: string | null;
 
+  /** Owners add and remove members (docs/console.md, "Members"); a team's first member is its owner. */
+  @Column('text', { default: 'member' })
+  role: MemberRole;
+
+  /** The first login; null while the member is only invited. */
+  @Column('timestamptz', { name: 'joined_at', nullable: true })
+  joinedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }
+
+export type MemberRole = 'owner' | 'member';

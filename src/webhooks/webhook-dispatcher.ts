@@ -8,6 +8,7 @@ import { WebhookMetrics } from './webhook-metrics.js';
 import { nextRetryDelayMs } from './webhook-retry-policy.js';
 import { WebhookSender } from './webhook-sender.js';
 import { signWebhook } from './webhook-signer.js';
+import { afterCommit } from '../database/unit-of-work.js';
 
 /** Sends in flight per replica; more due messages wait for a free slot (or another replica). */
 export const MAX_IN_FLIGHT = 64;
@@ -48,6 +49,12 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
 
   /** Looks for due messages now; cheap to call often (calls during a look coalesce into one more). */
   wake(): void {
+    // Inside a unit of work (an audited route, docs/audit.md) what there is to send is visible only
+    // after its commit, and the claims must not run on the route's own transaction.
+    void afterCommit(() => Promise.resolve(this.pumpNow()));
+  }
+
+  private pumpNow(): void {
     if (this.stopping) return;
     if (this.pumping) {
       this.wakeAgain = true;

@@ -130,18 +130,18 @@ describe('The audit log and the members (docs/audit.md)', () => {
     expect(JSON.stringify(rows)).not.toContain('portal.example.com');
   });
 
-  it('should list, add and remove members, never oneself, with their audit entries', async () => {
+  it('should list, invite and remove members, never oneself, with their audit entries', async () => {
     const members = (authorization = bearer) => e2e.http.get('/api/v1/members').set('authorization', authorization).expect(200);
     const add = (body: object) => e2e.http.post('/api/v1/members').set('authorization', bearer).send(body);
-    expect((await members()).body.map((m: { email: string }) => m.email)).toEqual(['auditor@example.com']);
+    expect((await members()).body.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      ['auditor@example.com', 'owner'],
+    ]);
 
     const added = await add({ email: 'New.Member@Example.com' }).expect(201);
     expectMatchesSchema(added, 'POST /api/v1/members');
-    expect(added.body).toMatchObject({ email: 'new.member@example.com', phone: null });
+    expect(added.body).toMatchObject({ email: 'new.member@example.com', phone: null, role: 'member', status: 'invited' });
     const byPhone = await add({ phone: '+46701234999' }).expect(201);
     expectProblem(await add({ email: 'new.member@example.com' }).expect(409), 409, 'member_exists');
-    // Contacts are unique across teams: a login code names one user.
-    expectProblem(await add({ email: 'other-auditor@example.com' }).expect(409), 409, 'member_exists');
     expectValidationProblem(await add({}).expect(400));
     expectValidationProblem(await add({ phone: '0701234567' }).expect(400));
     expect((await members()).body).toHaveLength(3);
@@ -161,6 +161,84 @@ describe('The audit log and the members (docs/audit.md)', () => {
       ['member.added', added.body.id],
     ]);
     expect(rows[0].details).toEqual({ email: null, phone: '+46701234999' });
+  });
+
+  // docs/security.md, round 4: 409 member_exists told any team whether a contact was someone's elsewhere.
+  it("should answer a contact that belongs to another team's member exactly as a new one", async () => {
+    const shape = (res: { status: number; body: Record<string, unknown> }) => ({
+      status: res.status,
+      keys: Object.keys(res.body).sort(),
+      role: res.body.role,
+      status_: res.body.status,
+    });
+    const add = (body: object) => e2e.http.post('/api/v1/members').set('authorization', bearer).send(body);
+    const taken = await add({ email: 'other-auditor@example.com' });
+    const fresh = await add({ email: 'nobody-yet@example.com' });
+    expect(shape(taken)).toEqual(shape(fresh));
+    expect(shape(taken)).toEqual({
+      status: 201,
+      keys: ['createdAt', 'email', 'id', 'phone', 'role', 'status'],
+      role: 'member',
+      status_: 'invited',
+    });
+    // Listed alike, removed alike; the other team's member stays where they are.
+    const listed = (await e2e.http.get('/api/v1/members').set('authorization', bearer).expect(200)).body as Record<string, unknown>[];
+    const entry = (id: unknown) => listed.find((member) => member.id === id);
+    expect(entry(taken.body.id)).toEqual({ ...taken.body });
+    expect(entry(fresh.body.id)).toEqual({ ...fresh.body });
+    expectProblem(await add({ email: 'other-auditor@example.com' }).expect(409), 409, 'member_exists');
+    await e2e.http.delete(`/api/v1/members/${taken.body.id}`).set('authorization', bearer).expect(204);
+    await e2e.http.delete(`/api/v1/members/${fresh.body.id}`).set('authorization', bearer).expect(204);
+    await e2e.http.get('/api/v1/me').set('authorization', otherBearer).expect(200);
+  });
+
+  // docs/security.md, round 4: the entry was written after the change committed, so a failed entry left an unrecorded change.
+  it('should make no change whose audit entry cannot be written', async () => {
+    const db = e2e.app.get(DataSource);
+    const get = async (path: string) =>
+      (await e2e.http.get(path).set('authorization', bearer).expect(200)).body as Record<string, unknown>[];
+    const staying = await e2e.http.post('/api/v1/members').set('authorization', bearer).send({ email: 'staying@example.com' }).expect(201);
+    const key = await e2e.http
+      .post('/api/v1/api-keys')
+      .set('authorization', bearer)
+      .send({ name: 'kept', environment: 'test' })
+      .expect(201);
+    const [members, keys, endpoints] = [
+      await get('/api/v1/members'),
+      await get('/api/v1/api-keys'),
+      await get('/api/v1/webhook-endpoints'),
+    ];
+    await db.query(`CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit away'; END $$`);
+    await db.query(`CREATE TRIGGER tr_test_refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()`);
+    try {
+      const send = (method: 'post' | 'delete', path: string, body?: object) =>
+        e2e.http[method](path).set('authorization', bearer).send(body).expect(500);
+      await send('post', '/api/v1/members', { email: 'unrecorded@example.com' });
+      await send('delete', `/api/v1/members/${staying.body.id}`);
+      await send('post', '/api/v1/api-keys', { name: 'unrecorded', environment: 'test' });
+      await send('post', `/api/v1/api-keys/${key.body.id}/revoke`);
+      await send('post', '/api/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/unrecorded', environment: 'test' });
+    } finally {
+      await db.query(`DROP TRIGGER tr_test_refuse_audit ON audit_events`);
+      await db.query(`DROP FUNCTION test_refuse_audit()`);
+    }
+    expect(await get('/api/v1/members')).toEqual(members);
+    expect(await get('/api/v1/api-keys')).toEqual(keys);
+    expect(await get('/api/v1/webhook-endpoints')).toEqual(endpoints);
+    // The revocation was undone everywhere, the key cache included.
+    await e2e.http.post(`/api/v1/api-keys/${key.body.id}/revoke`).set('authorization', bearer).expect(200);
+    await e2e.http.delete(`/api/v1/members/${staying.body.id}`).set('authorization', bearer).expect(204);
+  });
+
+  // docs/security.md, round 4: members were flat, so any member removed everyone.
+  it('should let only owners add and remove members', async () => {
+    const plain = await member(e2e.team.id, 'plain-member@example.com');
+    expect(plain.user.role).toBe('member');
+    const asPlain = (request: ReturnType<typeof e2e.http.post>) => request.set('authorization', plain.bearer);
+    expectProblem(await asPlain(e2e.http.post('/api/v1/members').send({ email: 'x@example.com' })).expect(403), 403, 'owner_required');
+    expectProblem(await asPlain(e2e.http.delete(`/api/v1/members/${selfId}`)).expect(403), 403, 'owner_required');
+    await e2e.http.get('/api/v1/me').set('authorization', bearer).expect(200);
+    await e2e.http.delete(`/api/v1/members/${plain.user.id}`).set('authorization', bearer).expect(204);
   });
 
   it("should end a removed member's access at their next request", async () => {
@@ -183,6 +261,30 @@ describe('The audit log and the members (docs/audit.md)', () => {
     const before = (await audit()).length;
     expect(await e2e.app.get(AuditPurgeJob).purgeExpired()).toBe(1);
     expect((await audit()).length).toBe(before);
+  });
+
+  // docs/security.md, round 4: the trigger refused UPDATE only; DELETE and TRUNCATE rewrote history.
+  it('should refuse to delete or truncate entries outside the retention purge', async () => {
+    const db = e2e.app.get(DataSource);
+    const count = async () => Number((await db.query(`SELECT count(*) AS n FROM audit_events`))[0].n);
+    await db.query(
+      `INSERT INTO audit_events (id, team_id, occurred_at, actor_type, action, target_type)
+       VALUES (gen_random_uuid(), $1, now() - interval '30 days', 'operator', 'api_key.created', 'api_key')`,
+      [otherTeamId],
+    );
+    const before = await count();
+    expect(before).toBeGreaterThan(1);
+    await expect(db.query(`DELETE FROM audit_events WHERE team_id = $1`, [e2e.team.id])).rejects.toThrow(/append-only/);
+    await expect(db.query(`DELETE FROM audit_events WHERE occurred_at < now() - interval '1 day'`)).rejects.toThrow(/append-only/);
+    await expect(db.query(`TRUNCATE audit_events`)).rejects.toThrow(/append-only/);
+    // Naming a cutoff outside the purge's transaction, or a cutoff in the last day, lets nothing go.
+    await db.query(`SELECT set_config('eidgw.audit_purge_before', now()::text, false)`);
+    await expect(db.query(`DELETE FROM audit_events WHERE team_id = $1`, [e2e.team.id])).rejects.toThrow(/append-only/);
+    await db.query(`SELECT set_config('eidgw.audit_purge_before', '', false)`);
+    expect(await count()).toBe(before);
+    // The purge still purges what is past the retention, and nothing else.
+    expect(await e2e.app.get(AuditPurgeJob).purgeExpired()).toBe(0);
+    expect(await count()).toBe(before);
   });
 
   it('should refuse an unknown column, an API key and no credential', async () => {

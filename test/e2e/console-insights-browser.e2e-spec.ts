@@ -201,8 +201,8 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
     expect(await page.locator(`tr[data-member="${email}"] button`).count()).toBe(0);
     await page.getByLabel('E-postadress, eller mobilnummer som +46…').fill('Eve@Console.Example');
     await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'eve@console.example är tillagd' }).waitFor();
-    await page.locator('tr[data-member="eve@console.example"]').waitFor();
+    await page.getByRole('status').filter({ hasText: 'eve@console.example är inbjuden' }).waitFor();
+    await page.locator('tr[data-member="eve@console.example"]', { hasText: 'inbjuden' }).waitFor();
     await expectAccessible(page);
     await shoot(page, 'console-members.png');
 

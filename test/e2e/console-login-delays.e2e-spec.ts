@@ -7,6 +7,7 @@ import { useE2eApp } from '../support/e2e.js';
 import { expectProblem } from '../support/problem.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
+import { waitUntil } from '../support/webhooks.js';
 
 const CONSOLE = { 'x-eidgw-console': '1' };
 const ATTACKER = '198.51.100.7';
@@ -82,6 +83,65 @@ describe('Console login: wrong codes', () => {
     e2e.clock.advance(30_000);
     await askForCode(member.email!, MEMBER_ADDRESS).expect(200);
     await validate(member.id, lastCode(), MEMBER_ADDRESS).expect(200);
+  });
+
+  /** A message's text with quoted-printable soft line breaks and escapes undone. */
+  const textOf = (raw: string) =>
+    raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+  /** Twenty-one wrong codes, each from an address of its own, then a try from yet another; every answer as seen. */
+  async function guessFromEverywhere(email: string, network: string): Promise<unknown[]> {
+    const answers: unknown[] = [];
+    let userGuid = '';
+    for (let i = 0; i < 21; i++) {
+      const address = `${network}.${i + 1}`;
+      // Five tries per code: a new one (after the resend interval) every five.
+      if (i % 5 === 0) {
+        e2e.clock.advance(30_000);
+        const asked = await askForCode(email, address);
+        answers.push({ status: asked.status });
+        userGuid = asked.body.userGuid as string;
+      }
+      answers.push(seen(await validate(userGuid, '000000', address)));
+    }
+    answers.push(seen(await validate(userGuid, '000000', `${network}.200`)));
+    return answers;
+  }
+
+  // docs/security.md, round 4: delays per address only let guesses spread over addresses run at ~10 a minute.
+  it('should let every address together spend a daily budget of wrong codes, then make each try wait an hour and tell the member', async () => {
+    const member = await newMember();
+    const mailsBefore = smtp.messages.length;
+    const answers = await guessFromEverywhere(member.email!, '198.18.1');
+    expect(answers.filter((answer) => (answer as { status: number }).status === 401)).toHaveLength(21);
+    expect(answers.at(-1)).toEqual({
+      status: 429,
+      code: 'rate_limit_exceeded',
+      detail: 'Too many wrong codes for this account today; try again in 3600 s.',
+      retryAfter: '3600',
+    });
+    // The member is told once, without a code, and each code's message named the address that asked for it.
+    const mails = () => smtp.messages.slice(mailsBefore).map((mail) => textOf(mail.raw));
+    const noticesOf = () => mails().filter((text) => text.includes('wrong eid-gateway console login codes were entered for your account'));
+    // Sent after the answer, so that a member's answers take no longer than a stranger's.
+    const notices = await waitUntil(async () => (noticesOf().length > 0 ? noticesOf() : undefined), 'the notice');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).not.toMatch(/\b\d{6}\b/);
+    expect(mails().find((text) => text.includes('login code is'))).toContain('asked for at the team console from 198.18.1.1;');
+    // The wait holds for the member's own address too, for an hour; then the member logs in.
+    e2e.clock.advance(30_000);
+    await askForCode(member.email!, MEMBER_ADDRESS).expect(200);
+    expectProblem(await validate(member.id, lastCode(), MEMBER_ADDRESS), 429, 'rate_limit_exceeded');
+    e2e.clock.advance(3600_000);
+    await askForCode(member.email!, MEMBER_ADDRESS).expect(200);
+    await validate(member.id, lastCode(), MEMBER_ADDRESS).expect(200);
+  });
+
+  it("should spend a stranger's budget exactly as a member's, and tell nobody", async () => {
+    const member = await newMember();
+    const stranger = await guessFromEverywhere('nobody-either@example.com', '198.18.2');
+    expect(smtp.messages.filter((mail) => mail.to.includes('nobody-either@example.com'))).toEqual([]);
+    expect(stranger).toEqual(await guessFromEverywhere(member.email!, '198.18.3'));
   });
 
   it("should answer a stranger's e-mail exactly as a member's, through wrong codes and delays", async () => {

@@ -145,6 +145,21 @@ describe('Forward authentication behind real gateways', () => {
       expectRefused(await send('GET', '/companies/6', { 'x-api-key': lapsed }), 403, 'subscription_expired');
     });
 
+    // docs/security.md, round 4: behind Caddy, a client's X-Original-URI used to decide the request.
+    test("should decide the request the client sent, whatever the client's X-Original-* and X-Forwarded-* headers say", async () => {
+      const free = await keyOf({ plan: 'free' });
+      const spoofed = {
+        'x-original-method': 'GET',
+        'x-original-uri': '/companies/1',
+        'x-forwarded-method': 'GET',
+        'x-forwarded-uri': '/companies/1',
+      };
+      expectRefused(await send('POST', '/team/exports', { 'x-api-key': free, ...spoofed }), 403, 'endpoint_not_available');
+      const { body } = expectRefused(await send('GET', '/persons/1', { 'x-api-key': free, ...spoofed }), 403, 'feature_required');
+      expect(body.features).toEqual(['pro']);
+      expect(api.seen.some((request) => request.url === '/companies/1')).toBe(false);
+    });
+
     test('should answer 429 with Retry-After once the per-minute limit is reached', async () => {
       const key = await keyOf({ key: { perMinuteLimit: 2 } });
       const ip = nextAddress();

@@ -7,12 +7,14 @@ interface Member {
   id: string;
   email: string | null;
   phone: string | null;
+  role: 'owner' | 'member';
+  status: 'invited' | 'joined';
   createdAt: string;
 }
 
 const nameOf = (member: Member) => member.email ?? member.phone ?? member.id;
 
-/** The team's members: add one by e-mail or phone, remove one (never oneself). */
+/** The team's members and invitations; owners invite one by e-mail or phone and remove one (never themselves). */
 export function MembersPage({ selfId }: { selfId: string }) {
   const { t, language } = useText();
   const [members, setMembers] = useState<Member[] | null>(null);
@@ -23,6 +25,8 @@ export function MembersPage({ selfId }: { selfId: string }) {
 
   const load = () => call<Member[]>('GET', '/api/v1/members').then(setMembers, setError);
   useEffect(() => void load(), []);
+  // Only owners add and remove (docs/console.md, "Members"); the service refuses anyone else anyway.
+  const owner = members?.some((member) => member.id === selfId && member.role === 'owner') ?? false;
 
   const add = async (event: Event) => {
     event.preventDefault();
@@ -64,8 +68,10 @@ export function MembersPage({ selfId }: { selfId: string }) {
           <thead>
             <tr>
               <th scope="col">{t('contact')}</th>
+              <th scope="col">{t('role')}</th>
+              <th scope="col">{t('memberStatus')}</th>
               <th scope="col">{t('created')}</th>
-              <th scope="col">{t('actions')}</th>
+              {owner && <th scope="col">{t('actions')}</th>}
             </tr>
           </thead>
           <tbody>
@@ -76,36 +82,42 @@ export function MembersPage({ selfId }: { selfId: string }) {
                   {member.email && member.phone ? ` · ${member.phone}` : ''}
                   {member.id === selfId ? ` (${t('you')})` : ''}
                 </th>
+                <td>{t(member.role === 'owner' ? 'roleOwner' : 'roleMember')}</td>
+                <td>{t(member.status === 'joined' ? 'statusJoined' : 'statusInvited')}</td>
                 <td>{formatTime(language, member.createdAt)}</td>
-                <td>
-                  {member.id === selfId ? (
-                    t('none')
-                  ) : confirming === member.id ? (
-                    <Confirm
-                      question={t('confirmRemove', { name: nameOf(member) })}
-                      yes={t('yesRemove')}
-                      onYes={() => void remove(member.id)}
-                      onNo={() => setConfirming(null)}
-                    />
-                  ) : (
-                    <button type="button" class="danger" onClick={() => setConfirming(member.id)}>
-                      {t('remove')} <span class="visually-hidden">{nameOf(member)}</span>
-                    </button>
-                  )}
-                </td>
+                {owner && (
+                  <td>
+                    {member.id === selfId ? (
+                      t('none')
+                    ) : confirming === member.id ? (
+                      <Confirm
+                        question={t('confirmRemove', { name: nameOf(member) })}
+                        yes={t('yesRemove')}
+                        onYes={() => void remove(member.id)}
+                        onNo={() => setConfirming(null)}
+                      />
+                    ) : (
+                      <button type="button" class="danger" onClick={() => setConfirming(member.id)}>
+                        {t('remove')} <span class="visually-hidden">{nameOf(member)}</span>
+                      </button>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      <form class="panel" onSubmit={(e) => void add(e)}>
-        <h2>{t('addMember')}</h2>
-        <label>
-          {t('contactHelp')}
-          <input value={contact} required autoComplete="off" onInput={(e) => setContact(e.currentTarget.value)} />
-        </label>
-        <button type="submit">{t('add')}</button>
-      </form>
+      {owner && (
+        <form class="panel" onSubmit={(e) => void add(e)}>
+          <h2>{t('addMember')}</h2>
+          <label>
+            {t('contactHelp')}
+            <input value={contact} required autoComplete="off" onInput={(e) => setContact(e.currentTarget.value)} />
+          </label>
+          <button type="submit">{t('add')}</button>
+        </form>
+      )}
     </section>
   );
 }

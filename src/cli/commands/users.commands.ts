@@ -17,9 +17,17 @@ export function addUserCommands(program: Command, cli: CliRuntime): void {
     .requiredOption('--team <id>', 'the team id', uuid)
     .option('--email <address>', 'e-mail address', email)
     .option('--phone <e164>', 'phone number, E.164 (e.g. +46701234567)', phone)
-    .action(async (options: { team: string; email?: string; phone?: string }, command: Command) => {
+    .option('--owner', "an owner, who adds and removes members (a team's first member is one anyway)")
+    .action(async (options: { team: string; email?: string; phone?: string; owner?: boolean }, command: Command) => {
       if (!options.email && !options.phone) command.error('error: --email or --phone is required');
-      const user = await (await cli.service(usersService)).create({ teamId: options.team, email: options.email, phone: options.phone });
+      const user = await (
+        await cli.service(usersService)
+      ).create({
+        teamId: options.team,
+        email: options.email,
+        phone: options.phone,
+        role: options.owner ? 'owner' : undefined,
+      });
       await recordAsOperator(cli, { teamId: user.teamId, action: 'member.added', targetId: user.id });
       cli.answer(userView(user));
     });

@@ -38,6 +38,7 @@ export type ErrorCode =
   | 'endpoint_disabled'
   | 'member_exists'
   | 'cannot_remove_self'
+  | 'owner_required'
   | 'rate_limit_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -87,6 +88,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   endpoint_disabled: { status: 409, title: 'Endpoint disabled' },
   member_exists: { status: 409, title: 'Member exists' },
   cannot_remove_self: { status: 409, title: 'Cannot remove yourself' },
+  owner_required: { status: 403, title: 'Owner required' },
   rate_limit_exceeded: { status: 429, title: 'Too Many Requests' },
   payload_too_large: { status: 413, title: 'Payload Too Large' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },

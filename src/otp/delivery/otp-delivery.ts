@@ -4,6 +4,7 @@ export interface OtpMessage {
   channel: OtpChannel;
   /** E-mail address or E.164 number. */
   to: string;
+  /** Empty for a notice that carries no code (wrong codes for the account, docs/console.md). */
   code: string;
   /** The text the person reads. */
   text: string;

@@ -22,7 +22,9 @@ export class SmtpOtpDelivery extends OtpDelivery {
 
   async send(message: OtpMessage): Promise<void> {
     try {
-      await this.transport.sendMail({ from: this.from, to: message.to, subject: 'Your login code', text: message.text });
+      // A message without a code is a notice about the account (docs/console.md, "Wrong codes").
+      const subject = message.code ? 'Your login code' : 'Wrong login codes for your account';
+      await this.transport.sendMail({ from: this.from, to: message.to, subject, text: message.text });
     } catch (error) {
       // Only the kind and the SMTP status: the server's reply text may quote the recipient's address.
       const { code, responseCode } = error as { code?: string; responseCode?: number };
