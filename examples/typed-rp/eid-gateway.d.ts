@@ -1542,6 +1542,11 @@ export interface components {
              */
             qrStartSecret?: string;
             /**
+             * @description A provider with a static QR (Freja eID, an upstream OpenID provider): the QR's content, the same as `GET …/qr` serves. Animated QRs have `qrStartToken` instead.
+             * @example frejaeid://bindUserToTransaction?transactionReference=eyJ0cmFuc1JlZiI6IjEyMyJ9
+             */
+            qrData?: string;
+            /**
              * @description Opens the e-ID app on the same device.
              * @example 7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6
              */

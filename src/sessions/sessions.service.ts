@@ -111,6 +111,8 @@ export class SessionsService {
       qrStartSecret: order.qr?.startSecret,
       autoStartToken: order.autoStartToken,
       launchUrl: order.launchUrl,
+      // A static QR is known at the start, the same content the QR route serves (docs/api.md).
+      qrData: provider.qr?.kind === 'static' ? provider.qr.data(order.orderRef) : undefined,
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
       // A kiosk shows a QR: providers without one get no link.
