@@ -2291,10 +2291,12 @@ export interface components {
             provider: string;
             count: number;
             /**
-             * @description The user message shown for it beside a QR code (docs/user-messages.md).
+             * @description The code of the user message shown for it beside a QR code, from the provider's message table (docs/providers.md).
              * @example RFA17B
              */
             userMessageCode: string | null;
+            /** @description That message with its Swedish and English text; null for a provider this deployment no longer enables. */
+            userMessage: components["schemas"]["UserMessageDto"] | null;
         };
         DurationDto: {
             /** @description Milliseconds; null when there is nothing to measure. */
