@@ -681,8 +681,8 @@ function report(postgresVersion: string | null): void {
     '',
     'QR rendering per frame and the kiosk fleet scenario (1,000 screens on one process) are measured by the',
     'last two steps of `npm run bench` (`bench/qr-render.bench.ts`, `bench/kiosk-fleet.bench.ts`); their',
-    'figures and method are in [benchmarks-qr.md](benchmarks-qr.md). What was measured and changed to get',
-    'here, before and after, is in [performance.md](performance.md).',
+    'figures and method are in [benchmarks-qr.md](benchmarks-qr.md). The budgets are in [performance.md](performance.md); what was measured and changed',
+    'to get here, before and after, in [notes/performance-lab.md](notes/performance-lab.md).',
     '',
   ].join('\n');
   void writeFile('docs/benchmarks.md', doc);

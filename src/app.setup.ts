@@ -75,7 +75,7 @@ export async function configureApp(
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/json' });
 
   await app.init();
-  // Without ready() supertest's requests hang on Fastify (research/feasibility.md).
+  // Without ready() a request through supertest fails inside Fastify's hooks and then hangs.
   await fastify.ready();
   if (options.shutdownTimeoutMs !== undefined) drainOnSignals(app, requests, options.shutdownTimeoutMs);
   return app;

@@ -1552,6 +1552,11 @@ export interface components {
              */
             qrStartSecret?: string;
             /**
+             * @description A provider with a static QR (Freja eID, an upstream OpenID provider): the QR's content, the same as `GET …/qr` serves. Animated QRs have `qrStartToken` instead.
+             * @example frejaeid://bindUserToTransaction?transactionReference=eyJ0cmFuc1JlZiI6IjEyMyJ9
+             */
+            qrData?: string;
+            /**
              * @description Opens the e-ID app on the same device.
              * @example 7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6
              */
@@ -2296,10 +2301,12 @@ export interface components {
             provider: string;
             count: number;
             /**
-             * @description The user message shown for it beside a QR code (docs/user-messages.md).
+             * @description The code of the user message shown for it beside a QR code, from the provider's message table (docs/providers.md).
              * @example RFA17B
              */
             userMessageCode: string | null;
+            /** @description That message with its Swedish and English text; null for a provider this deployment no longer enables. */
+            userMessage: components["schemas"]["UserMessageDto"] | null;
         };
         DurationDto: {
             /** @description Milliseconds; null when there is nothing to measure. */

@@ -61,7 +61,8 @@ async function seedFor(pgdata: string, seed: string): Promise<Blob | undefined> 
  * PostgreSQL in-process (PGlite) for `npm start` on a machine with nothing installed.
  *
  * The app does not talk to PGlite directly: PGlite is a single session, and sharing it between
- * TypeORM's query runners breaks transaction isolation (see research/feasibility.md). Instead it is
+ * TypeORM's query runners breaks transaction isolation (two open transactions were handed the same
+ * row by SKIP LOCKED, and one's rollback undid the other's insert). Instead it is
  * served over a Unix socket by pglite-socket, which serialises transactions across connections,
  * and the app uses the ordinary `pg` driver exactly as against a real server.
  */

@@ -50,7 +50,20 @@ describe('The forward-auth route policy (docs/forward-auth.md)', () => {
       expect.stringMatching(/^routes\[7\] \(GET \/d\/\{id\}x\): path must be a path template/),
     ]);
     expect(problemsOf('{"routes": [')).toEqual([expect.stringMatching(/^is not JSON/)]);
-    expect(problemsOf('[]')).toEqual([expect.stringMatching(/^must be a JSON object/)]);
+    expect(problemsOf('{"rules": []}')).toEqual([expect.stringMatching(/^must be a JSON list of routes .*, or an object \{"routes"/)]);
+    expect(problemsOf('"GET /x"')).toEqual([expect.stringMatching(/^must be a JSON list of routes/)]);
+  });
+
+  it('should read a bare list of routes as the object with those routes', () => {
+    const routes = [
+      { method: 'GET', path: '/companies/{id}', apiKey: true },
+      { method: 'DELETE', path: '/team/orders/{id}', apiKey: false, features: ['pro'] },
+    ];
+    expect(parseRoutePolicy(JSON.stringify(routes))).toEqual({ routes: routesOf(routes) });
+    expect(parseRoutePolicy('[]')).toEqual({ routes: [] });
+    expect(problemsOf(JSON.stringify([{ method: 'GET', path: '/x', apiKey: 'yes' }]))).toEqual([
+      expect.stringMatching(/^routes\[0\] \(GET \/x\): apiKey must be true/),
+    ]);
   });
 
   it('should ship an example that lists the seed v1 and v2 routes, the sixteen tabular POST routes among them', () => {

@@ -36,7 +36,13 @@ const entrySchema = z
   })
   .strict();
 
-const policySchema = z.object({ $comment: z.string().optional(), routes: z.array(z.unknown()) }).strict();
+// A bare list is read as the routes: "a list of routes" is how people write it first.
+const policySchema = z.union([
+  z.object({ $comment: z.string().optional(), routes: z.array(z.unknown()) }).strict(),
+  z.array(z.unknown()).transform((routes) => ({ routes })),
+]);
+const POLICY_SHAPE =
+  'must be a JSON list of routes [{"method", "path", "apiKey", "features"?, "scopes"?}, ...], or an object {"routes": [...]}';
 
 export interface PolicyRoute {
   method: (typeof METHODS)[number];
@@ -54,7 +60,7 @@ export function parseRoutePolicy(json: string): { routes: PolicyRoute[] } | { pr
     return { problems: [`is not JSON: ${(error as Error).message}`] };
   }
   const top = policySchema.safeParse(document);
-  if (!top.success) return { problems: ['must be a JSON object {"routes": [{"method", "path", "apiKey", "features"?, "scopes"?}, ...]}'] };
+  if (!top.success) return { problems: [POLICY_SHAPE] };
   const problems: string[] = [];
   const routes: PolicyRoute[] = [];
   const shapes = new Map<string, string>();

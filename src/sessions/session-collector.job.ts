@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Interval } from '@nestjs/schedule';
 import { errorForLog } from '../common/logging/error-for-log.js';
-import { COLLECT_INTERVAL_MS, SessionSettlement } from './session-settlement.js';
+import { COLLECT_INTERVAL_MS } from './collect-cadence.js';
+import { SessionSettlement } from './session-settlement.js';
 
 const BATCH_SIZE = 200;
 

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import type { CollectResult } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
+import { collectDueBefore } from './collect-cadence.js';
 import { describeProviderError } from './provider-error.js';
 import { SessionMetrics } from './session-metrics.js';
 import { SessionRenewal } from './session-renewal.js';
@@ -10,8 +11,6 @@ import { SessionTransitionWriter } from './session-transition-writer.js';
 import { SessionStore, type CollectClaim } from './session.store.js';
 import type { Session } from './session.entity.js';
 
-/** Collect every two seconds, no more often (docs/bankid.md, "Statuses and hint codes"). */
-export const COLLECT_INTERVAL_MS = 2_000;
 /**
  * A poll collects its session itself only when the background collector is this many intervals
  * behind: while it keeps up, a poll is one read of the stored state (docs/performance.md).
@@ -38,12 +37,12 @@ export class SessionSettlement {
 
   /**
    * The session refreshed from its provider when its last collect is `intervals` intervals old or
-   * older; as it was otherwise. Polls pass POLL_COLLECT_LAG_INTERVALS (docs/performance.md).
+   * older (less the tolerance of collect-cadence.ts); as it was otherwise. Polls pass POLL_COLLECT_LAG_INTERVALS (docs/performance.md).
    */
   async collectIfDue(session: Session, intervals = 1): Promise<Session> {
     // The row says whether a collect is due; only then try to claim it (most polls need no write).
     const now = this.clock.now();
-    const dueBefore = new Date(now.getTime() - intervals * COLLECT_INTERVAL_MS);
+    const dueBefore = collectDueBefore(now, intervals);
     if (session.status !== 'pending' || session.lastCollectedAt > dueBefore) return session;
     if (!(await this.store.claimForCollect(session.id, now, dueBefore))) return session;
     const [settled] = await this.settle([{ session, collected: await this.collectOne(session) }]);
@@ -70,7 +69,7 @@ export class SessionSettlement {
     skipProviders: readonly string[] = [],
   ): Promise<{ claimed: string[]; byProvider: Map<string, Promise<void>> }> {
     const now = this.clock.now();
-    const claims = await this.store.claimDue(now, new Date(now.getTime() - COLLECT_INTERVAL_MS), limit, skipProviders);
+    const claims = await this.store.claimDue(now, collectDueBefore(now), limit, skipProviders);
     const groups = new Map<string, CollectClaim[]>();
     for (const claim of claims) {
       const group = groups.get(claim.provider);

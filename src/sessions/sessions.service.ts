@@ -117,6 +117,8 @@ export class SessionsService {
       qrStartSecret: order.qr?.startSecret,
       autoStartToken: order.autoStartToken,
       launchUrl: order.launchUrl,
+      // A static QR is known at the start, the same content the QR route serves (docs/api.md).
+      qrData: provider.qr?.kind === 'static' ? provider.qr.data(order.orderRef) : undefined,
       createdAt: session.createdAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),
       // A kiosk shows a QR, or a same-device session's launch button: providers without either get no link.

@@ -47,9 +47,15 @@ describe('summariseSessions', () => {
     rows.push({ bucket: at(11), provider: 'freja', status: 'failed', hintCode: 'CANCELED', count: 50 });
     const { topFailures } = summariseSessions(window, rows, (provider) => (provider === 'freja' ? MESSAGES : undefined));
     expect(topFailures).toHaveLength(TOP_FAILURES);
-    expect(topFailures[0]).toEqual({ provider: 'freja', hintCode: 'CANCELED', count: 50, userMessageCode: 'M1' });
+    expect(topFailures[0]).toEqual({
+      provider: 'freja',
+      hintCode: 'CANCELED',
+      count: 50,
+      userMessageCode: 'M1',
+      userMessage: { code: 'M1', sv: 'Avbrutet.', en: 'Cancelled.' },
+    });
     // A provider this deployment no longer enables has no words to show.
-    expect(topFailures[1]).toEqual({ provider: 'bankid', hintCode: 'code11', count: 12, userMessageCode: null });
+    expect(topFailures[1]).toEqual({ provider: 'bankid', hintCode: 'code11', count: 12, userMessageCode: null, userMessage: null });
   });
 
   it('should have no share completed while nothing ended', () => {

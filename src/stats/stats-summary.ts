@@ -1,4 +1,4 @@
-import { userMessageFor, type UserMessageTable } from '../eid-providers/user-messages.js';
+import { userMessageFor, type UserMessage, type UserMessageTable } from '../eid-providers/user-messages.js';
 import { outcomeOf, SESSION_OUTCOMES, type SessionOutcome, type StatsWindow } from './stats-range.js';
 import type { DeliveryCountRow, SessionCountRow } from './stats.store.js';
 
@@ -51,10 +51,10 @@ export function summariseSessions(
       .sort((a, b) => b.count - a.count || a.hintCode.localeCompare(b.hintCode))
       .slice(0, TOP_FAILURES)
       // The message a person saw beside a QR code: what the team's users read when they gave up.
-      .map((failure) => ({
-        ...failure,
-        userMessageCode: messagesOfProvider(messagesOf, failure.provider, failure.hintCode),
-      })),
+      .map((failure) => {
+        const userMessage = failureMessage(messagesOf, failure.provider, failure.hintCode);
+        return { ...failure, userMessageCode: userMessage?.code ?? null, userMessage };
+      }),
   };
 }
 
@@ -74,12 +74,12 @@ export function summariseDeliveries(window: StatsWindow, rows: DeliveryCountRow[
 const isDeliveryStatus = (status: string): status is keyof DeliveryCounts =>
   status === 'delivered' || status === 'failed' || status === 'pending';
 
-/** The message code a provider shows for a failure beside a QR code; none for a provider no longer enabled. */
-function messagesOfProvider(
+/** The message a provider shows for a failure beside a QR code; none for a provider no longer enabled. */
+function failureMessage(
   messagesOf: (provider: string) => UserMessageTable | undefined,
   provider: string,
   hintCode: string,
-): string | null {
+): UserMessage | null {
   const table = messagesOf(provider);
-  return (table && userMessageFor(table, 'failed', hintCode, { launch: 'qr' })?.code) ?? null;
+  return (table && userMessageFor(table, 'failed', hintCode, { launch: 'qr' })) ?? null;
 }

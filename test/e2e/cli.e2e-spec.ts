@@ -86,7 +86,14 @@ describe('Command line', () => {
           `SELECT action, actor_type, actor_label, client_address, target_id FROM audit_events WHERE team_id = $1 ORDER BY occurred_at, action`,
           [teamId],
         );
-    expect(audit.map((entry) => entry.action).sort()).toEqual(['api_key.blocked', 'api_key.created', 'api_key.revoked', 'member.added']);
+    expect(audit.map((entry) => entry.action).sort()).toEqual([
+      'api_key.blocked',
+      'api_key.created',
+      'api_key.revoked',
+      'member.added',
+      'team.created',
+    ]);
+    expect(audit.find((entry) => entry.action === 'team.created')?.target_id).toBe(teamId);
     for (const entry of audit) expect(entry).toMatchObject({ actor_type: 'operator', actor_label: 'operator', client_address: null });
     expect(JSON.stringify(audit)).not.toContain(key);
   });

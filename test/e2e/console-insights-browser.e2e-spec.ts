@@ -16,6 +16,66 @@ interface InPage {
 /** Text as a reader sees it: Swedish thousands separators are no-break spaces. */
 const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
+/** A text a canvas drew, with its horizontal extent in canvas pixels. */
+interface DrawnText {
+  text: string;
+  left: number;
+  right: number;
+  y: number;
+  align: string;
+}
+interface CanvasContext {
+  canvas: { width: number; height: number };
+  textAlign: string;
+  measureText(text: string): { width: number };
+  // Properties, not methods: the recorder keeps the originals to call them with the page's `this`.
+  fillText: (this: CanvasContext, text: string, x: number, y: number, ...rest: unknown[]) => void;
+  clearRect: (this: CanvasContext, x: number, y: number, width: number, height: number) => void;
+}
+
+/**
+ * Run in the page before its scripts: records the texts each canvas draws since it was last cleared
+ * whole (uPlot clears before each redraw), so a test can see whether the charts' axis labels overlap.
+ */
+function recordCanvasText(): void {
+  const inPage = globalThis as unknown as {
+    CanvasRenderingContext2D: { prototype: CanvasContext };
+    drawnTexts: WeakMap<object, DrawnText[]>;
+  };
+  const drawn = new WeakMap<object, DrawnText[]>();
+  inPage.drawnTexts = drawn;
+  const proto = inPage.CanvasRenderingContext2D.prototype;
+  const { fillText, clearRect } = proto;
+  proto.clearRect = function (x, y, width, height) {
+    if (x === 0 && y === 0 && width >= this.canvas.width && height >= this.canvas.height) drawn.set(this.canvas, []);
+    clearRect.call(this, x, y, width, height);
+  };
+  proto.fillText = function (text, x, y, ...rest) {
+    const width = this.measureText(text).width;
+    const left = this.textAlign === 'center' ? x - width / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - width : x;
+    drawn.set(this.canvas, [
+      ...(drawn.get(this.canvas) ?? []),
+      { text: String(text), left, right: left + width, y, align: this.textAlign },
+    ]);
+    fillText.call(this, text, x, y, ...rest);
+  };
+}
+
+/** The time axis's labels of a chart as last drawn: the centred texts on one line, left to right. */
+async function timeLabelsOf(page: Page, chartId: string): Promise<DrawnText[]> {
+  const texts = await page.evaluate((id) => {
+    const inPage = globalThis as unknown as {
+      document: { querySelector(selector: string): object | null };
+      drawnTexts: WeakMap<object, DrawnText[]>;
+    };
+    const canvas = inPage.document.querySelector(`figure[aria-labelledby="${id}-caption"] canvas`);
+    return canvas ? (inPage.drawnTexts.get(canvas) ?? []) : [];
+  }, chartId);
+  const centred = texts.filter((text) => text.align === 'center');
+  const axisY = Math.max(...centred.map((text) => text.y));
+  return centred.filter((text) => text.y === axisY).sort((a, b) => a.left - b.left);
+}
+
 describeInBrowser('The console overview, audit log and members in a browser (headless Chromium)', () => {
   let browser: Browser;
   let context: BrowserContext;
@@ -65,6 +125,7 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'sv-SE' });
     page = await context.newPage();
+    await page.addInitScript(recordCanvasText);
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
     });
@@ -104,7 +165,14 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
     const failures = (await rowsOf(page, 'table[data-table="failures"]')).map((row) => row.map(plain));
     // BankID is not enabled in this test's deployment (no words for its codes); the simulator's are BankID's.
     expect(failures[0]).toEqual(['startFailed', 'bankid', '—', '3']);
-    expect(failures[2]).toEqual(['expiredTransaction', 'simulator', 'RFA8', '2']);
+    // The words the person read, in the page's language, with their code beside them.
+    expect(failures[2]).toEqual([
+      'expiredTransaction',
+      'simulator',
+      'BankID-appen svarar inte. Kontrollera att den är startad och att du har internetanslutning. Om du inte har något giltigt BankID kan du skaffa ett hos din bank. Försök sedan igen. RFA8',
+      '2',
+    ]);
+    expect(await page.locator('table[data-table="failures"] tbody tr').nth(2).locator('code').textContent()).toBe('RFA8');
     const webhookRows = await rowsOf(page, 'table[data-chart-table="webhooks-chart"]');
     expect(webhookRows.reduce((sum, row) => sum + Number(plain(row[1])), 0)).toBe(4);
     // A monthly limit of a million reads as Swedish writes it.
@@ -115,6 +183,13 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
       '1 000 000',
       '0 %',
     ]);
+    // 24 hourly labels do not fit 1280 px: the time axes show fewer, none overlapping its neighbour.
+    for (const chart of ['sessions-chart', 'webhooks-chart']) {
+      const labels = await timeLabelsOf(page, chart);
+      expect(labels.length).toBeGreaterThanOrEqual(4);
+      expect(labels.length).toBeLessThan(24);
+      for (let i = 1; i < labels.length; i++) expect(labels[i].left).toBeGreaterThan(labels[i - 1].right);
+    }
     await expectAccessible(page);
     await shoot(page, 'console-overview.png');
 
@@ -163,8 +238,10 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
     await page.getByRole('heading', { level: 1, name: `Tidslinje för session ${sessionIds[4].slice(0, 8)}` }).waitFor();
     // The heading is drawn before the timeline's answer arrives; its lists come with the answer.
     await page.locator('[data-list="events"] > li').first().waitFor();
+    // Status words in the page's language; hint codes are codes.
+    expect(plain(await page.locator('dl.facts dd').nth(2).textContent())).toBe('genomförd');
     expect((await page.locator('[data-list="events"] > li').allTextContents()).map(plain)).toEqual([
-      expect.stringMatching(/pending outstandingTransaction$/),
+      expect.stringMatching(/väntar outstandingTransaction$/),
     ]);
     const webhook = page.locator('[data-list="webhooks"] > li');
     await expect(webhook.count()).resolves.toBe(1);

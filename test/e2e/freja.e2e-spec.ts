@@ -131,6 +131,8 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
   it('should serve Freja’s static app link through the same QR routes and the kiosk stream', async () => {
     const started = (await start().expect(200)).body;
     const link = `frejaeid://bindUserToTransaction?transactionReference=${encodeURIComponent(await referenceOf(started.sessionId))}`;
+    // Static: the start answers it already.
+    expect(started.qrData).toBe(link);
     const qr = (format: string) =>
       e2e.http.get(`/api/v1/auth/${started.sessionId}/qr?format=${format}`).set('x-api-key', e2e.key).expect(200);
     expect((await qr('json')).body).toEqual({ sessionId: started.sessionId, qrData: link, status: 'pending' });

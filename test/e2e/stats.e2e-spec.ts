@@ -44,10 +44,26 @@ describe('GET /api/v1/stats: the overview figures, walled by team and environmen
     ]);
     expect(sessions.topFailures).toEqual([
       // BankID is not enabled in this test's deployment: its words are not known here.
-      { provider: 'bankid', hintCode: 'startFailed', count: 3, userMessageCode: null },
-      { provider: 'bankid', hintCode: 'userCancel', count: 3, userMessageCode: null },
-      { provider: 'simulator', hintCode: 'expiredTransaction', count: 2, userMessageCode: 'RFA8' },
-      { provider: 'simulator', hintCode: 'cancelled', count: 1, userMessageCode: 'RFA3' },
+      { provider: 'bankid', hintCode: 'startFailed', count: 3, userMessageCode: null, userMessage: null },
+      { provider: 'bankid', hintCode: 'userCancel', count: 3, userMessageCode: null, userMessage: null },
+      {
+        provider: 'simulator',
+        hintCode: 'expiredTransaction',
+        count: 2,
+        userMessageCode: 'RFA8',
+        userMessage: {
+          code: 'RFA8',
+          sv: expect.stringContaining('BankID-appen svarar inte'),
+          en: expect.stringContaining('not responding'),
+        },
+      },
+      {
+        provider: 'simulator',
+        hintCode: 'cancelled',
+        count: 1,
+        userMessageCode: 'RFA3',
+        userMessage: { code: 'RFA3', sv: 'Åtgärden avbruten. Försök igen.', en: expect.any(String) },
+      },
     ]);
     expect(webhooks).toMatchObject({
       total: 5,

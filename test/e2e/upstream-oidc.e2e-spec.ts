@@ -156,6 +156,9 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     const started = await start('nbid');
     expect(started.launchUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/upstream/[0-9a-f-]{36}/go$`));
     expect(started.kioskUrl).toEqual(expect.any(String));
+    // A static QR, as for Freja: the launch link, in the start answer and on the QR route.
+    expect(started.qrData).toBe(started.launchUrl);
+    expect(await qrLink(started.sessionId)).toBe(started.launchUrl);
     const landed = await visit(started.launchUrl, 'approve');
     expect(landed.text).toContain('Du er identifisert');
     const complete = await poll(started.sessionId);

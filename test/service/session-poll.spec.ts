@@ -78,7 +78,7 @@ describe('Poll', () => {
 
   it('should collect in the poll when the collector is two intervals behind', async () => {
     const { poll, spies } = await approvedSession();
-    context.clock.advance(3_999);
+    context.clock.advance(3_499);
     expect(await poll()).toMatchObject({ status: 'pending' });
     expect(spies.collect).not.toHaveBeenCalled();
 

@@ -35,7 +35,12 @@ export interface Stats {
     completionMs: { median: number | null; p95: number | null };
     series: (Counts & { start: string })[];
     byProvider: (Counts & { provider: string; total: number })[];
-    topFailures: { hintCode: string; provider: string; count: number; userMessageCode: string | null }[];
+    topFailures: {
+      hintCode: string;
+      provider: string;
+      count: number;
+      userMessage: { code: string; sv: string; en: string } | null;
+    }[];
   };
   webhooks: {
     total: number;
@@ -227,7 +232,15 @@ function FailuresTable({ stats }: { stats: Stats }) {
             <tr key={`${row.provider}-${row.hintCode}`}>
               <th scope="row">{row.hintCode}</th>
               <td>{row.provider}</td>
-              <td>{row.userMessageCode ?? t('none')}</td>
+              <td>
+                {row.userMessage ? (
+                  <>
+                    {row.userMessage[language]} <code>{row.userMessage.code}</code>
+                  </>
+                ) : (
+                  t('none')
+                )}
+              </td>
               <td>{formatNumber(language, row.count)}</td>
             </tr>
           ))}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api';
 import { formatDuration } from '../format';
-import { formatTime, useText } from '../i18n';
+import { formatTime, useText, type Translate } from '../i18n';
 import { ErrorMessage } from './shared';
 
 /** GET /api/v1/sessions/{id}/timeline (docs/console.md, "A session's timeline"). */
@@ -53,7 +53,7 @@ export function SessionTimelinePage({ sessionId }: { sessionId: string }) {
             <dt>{t('environment')}</dt>
             <dd>{timeline.session.environment}</dd>
             <dt>{t('status')}</dt>
-            <dd>{timeline.session.status}</dd>
+            <dd>{sessionStatusText(t, timeline.session.status)}</dd>
             <dt>{t('evidenceStatus')}</dt>
             <dd data-fact="evidence">{timeline.evidence.verification?.status ?? timeline.evidence.state}</dd>
             <dt>{t('oidcClient')}</dt>
@@ -63,7 +63,7 @@ export function SessionTimelinePage({ sessionId }: { sessionId: string }) {
           <ol class="timeline" data-list="events">
             {timeline.events.map((event, i) => (
               <li key={i}>
-                <time dateTime={event.at}>{formatTime(language, event.at)}</time> <strong>{event.status}</strong>
+                <time dateTime={event.at}>{formatTime(language, event.at)}</time> <strong>{sessionStatusText(t, event.status)}</strong>
                 {event.hintCode ? <code> {event.hintCode}</code> : null}
               </li>
             ))}
@@ -89,4 +89,11 @@ export function SessionTimelinePage({ sessionId }: { sessionId: string }) {
       )}
     </section>
   );
+}
+
+const SESSION_STATUS_TEXT = { pending: 'pending', complete: 'complete', failed: 'failed' } as const;
+
+/** A session status in the page's language; hint codes stay as the provider wrote them (they are codes). */
+function sessionStatusText(t: Translate, status: string): string {
+  return Object.hasOwn(SESSION_STATUS_TEXT, status) ? t(SESSION_STATUS_TEXT[status as keyof typeof SESSION_STATUS_TEXT]) : status;
 }

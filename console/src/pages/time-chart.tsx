@@ -12,6 +12,20 @@ export interface ChartSeries {
 }
 
 const HEIGHT = 220;
+// The axes' font, set here so the labels can be measured before uPlot draws them.
+const AXIS_FONT = '12px system-ui, sans-serif';
+// The least room between two time labels, in CSS pixels.
+const LABEL_GAP = 16;
+
+let measuring: CanvasRenderingContext2D | null = null;
+
+/** The width of a label in the axis font. */
+function labelWidth(text: string): number {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  if (!measuring) return text.length * 8;
+  measuring.font = AXIS_FONT;
+  return measuring.measureText(text).width;
+}
 
 /**
  * Counts over time drawn by uPlot (a small, fast canvas chart), with the same numbers in a table
@@ -37,6 +51,10 @@ export function TimeChart({
     const element = box.current;
     if (!element) return;
     const width = () => Math.max(240, element.clientWidth);
+    // uPlot leaves `space` pixels at least between two time ticks (its default, 50, is narrower than an
+    // hour's label "7 dec. 14:00", whose 24 labels overlapped at desktop width): as wide as the widest
+    // label, so it thins them to every 2, 3, 4… hours or days as the box narrows.
+    const timeSpace = Math.max(...starts.map((start) => labelWidth(formatBucket(language, start, bucket))), 0) + LABEL_GAP;
     const plot = new uPlot(
       {
         width: width(),
@@ -48,8 +66,8 @@ export function TimeChart({
           ...series.map((line) => ({ label: line.label, stroke: line.color, width: 2, points: { show: true, size: 5 } })),
         ],
         axes: [
-          { values: (_u, splits) => splits.map((ts) => formatBucket(language, ts * 1000, bucket)) },
-          { values: (_u, splits) => splits.map((value) => formatNumber(language, value)) },
+          { font: AXIS_FONT, space: timeSpace, values: (_u, splits) => splits.map((ts) => formatBucket(language, ts * 1000, bucket)) },
+          { font: AXIS_FONT, values: (_u, splits) => splits.map((value) => formatNumber(language, value)) },
         ],
         scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
       },

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { PLANS, type Plan } from '../../teams/plans.js';
 import { teamView } from '../../teams/team-view.js';
 import { isoDate, list, uuid } from '../cli-args.js';
+import { recordAsOperator } from '../cli-audit.js';
 import type { CliRuntime } from '../cli-runtime.js';
 
 const teamsService = () => import('../../teams/teams.service.js').then((module) => module.TeamsService);
@@ -24,6 +25,12 @@ export function addTeamCommands(program: Command, cli: CliRuntime): void {
         plan: options.plan,
         extraFeatures: options.features,
         subscriptionEndsAt: options.subscriptionUntil,
+      });
+      await recordAsOperator(cli, {
+        teamId: team.id,
+        action: 'team.created',
+        targetId: team.id,
+        details: { name: team.name, plan: team.plan },
       });
       cli.answer(teamView(team));
     });

@@ -38,6 +38,13 @@ export class StartSessionAnswerDto {
   })
   qrStartSecret?: string;
 
+  @ApiPropertyOptional({
+    description:
+      "A provider with a static QR (Freja eID, an upstream OpenID provider): the QR's content, the same as `GET …/qr` serves. Animated QRs have `qrStartToken` instead.",
+    example: 'frejaeid://bindUserToTransaction?transactionReference=eyJ0cmFuc1JlZiI6IjEyMyJ9',
+  })
+  qrData?: string;
+
   @ApiPropertyOptional({ description: 'Opens the e-ID app on the same device.', example: '7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6' })
   autoStartToken?: string;
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { API_KEY_ENVIRONMENTS } from '../../api-keys/api-key-format.js';
+import { UserMessageDto } from '../../sessions/dto/session-answers.dto.js';
 import { STATS_RANGES } from '../stats-range.js';
 
 const COUNT = { type: 'integer', minimum: 0 } as const;
@@ -49,9 +50,16 @@ class FailureDto {
     type: 'string',
     nullable: true,
     example: 'RFA17B',
-    description: 'The user message shown for it beside a QR code (docs/user-messages.md).',
+    description: "The code of the user message shown for it beside a QR code, from the provider's message table (docs/providers.md).",
   })
   userMessageCode: string | null;
+
+  @ApiProperty({
+    type: UserMessageDto,
+    nullable: true,
+    description: 'That message with its Swedish and English text; null for a provider this deployment no longer enables.',
+  })
+  userMessage: UserMessageDto | null;
 }
 
 class DurationDto {
