@@ -7,8 +7,9 @@ import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { clientAddressOf } from '../client-address.js';
 import { PerIpWindow } from './per-ip-window.js';
 
-// The anonymous routes anyone may call in a loop: the simulator's scan, phone answers and app page, the kiosk.
-const LIMITED = /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/app|kiosk\/)/;
+// The anonymous routes anyone may call in a loop: the simulator's scan, phone answers and app page, the kiosk,
+// the transparency log's proofs.
+const LIMITED = /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/app|kiosk\/|transparency\/)/;
 
 /** Per-client-address limits on the anonymous simulator and kiosk routes (docs/protection.md). */
 @Injectable()
