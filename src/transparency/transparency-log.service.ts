@@ -70,16 +70,17 @@ export class TransparencyLog {
    * replica is appending (it drains the same queue).
    */
   async publish(wait: boolean): Promise<StoredTreeHead | null> {
+    const sign = await this.signer.prepare();
     return this.store.whileAppending(wait, async (manager) => {
       let size = await this.store.treeSize(manager);
       // The complete subtrees of the current tree, left to right: all a new leaf can combine with.
       const frontier = await this.subtreesWithHashes(subtreesOf({ start: 0, size }), manager);
       const appended = await this.appendQueued(manager, frontier, size);
       size += appended;
-      if (appended === 0 && (await this.store.latestTreeHead())) return null;
+      if (appended === 0 && (await this.store.latestTreeHead(manager))) return null;
       const timestamp = this.clock.nowMs();
       const rootHash = foldSubtrees(frontier.map((subtree) => subtree.hash));
-      const jws = await this.signer.sign({ treeSize: size, rootHash: rootHash.toString('hex'), timestamp });
+      const jws = await sign({ treeSize: size, rootHash: rootHash.toString('hex'), timestamp });
       const head = { treeSize: size, rootHash, signedAt: new Date(timestamp), jws };
       await this.store.insertTreeHead(manager, head);
       return head;

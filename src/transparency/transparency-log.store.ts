@@ -121,8 +121,8 @@ export class TransparencyLogStore {
     await insertTreeHeadSql.run(manager, head.treeSize, head.rootHash, head.signedAt, head.jws);
   }
 
-  async latestTreeHead(): Promise<StoredTreeHead | null> {
-    const [row] = (await latestTreeHeadSql.run(this.dataSource)).rows;
+  async latestTreeHead(db: EntityManager | DataSource = this.dataSource): Promise<StoredTreeHead | null> {
+    const [row] = (await latestTreeHeadSql.run(db)).rows;
     return row ? { ...row, treeSize: Number(row.treeSize) } : null;
   }
 
