@@ -67,6 +67,9 @@ export async function verifyBundle(bundle: unknown, options: VerifyOptions = {})
   const token = typeof bundle.resultToken === 'string' ? bundle.resultToken : '';
   const claims = await verified(token, keys, RESULT_TOKEN_TYPE);
   check('resultToken', claims.ok, claims.ok ? `signed by ${claims.kid}` : claims.detail);
+  // What does not hold about the evidence, against the token's seal and against the report's digest.
+  const evidenceProblems: string[] = [];
+  let sealedBy = '';
   if (claims.ok) {
     const { payload } = claims;
     verdict.result = {
@@ -80,7 +83,10 @@ export async function verifyBundle(bundle: unknown, options: VerifyOptions = {})
     };
     const sameSession = bundle.sessionId === payload.sub;
     check('sessionId', sameSession, sameSession ? String(payload.sub) : 'differs from the subject of the result token');
-    checkSealedEvidence(payload.evidenceSha256, bundle.evidence, check);
+    if (payload.evidenceSha256 !== undefined) {
+      sealedBy = sealedMember(payload.evidenceSha256, bundle.evidence) ?? '';
+      if (!sealedBy) evidenceProblems.push("no member is what the result token's evidenceSha256 seals");
+    }
   }
 
   const report = await verified(typeof bundle.verificationReport === 'string' ? bundle.verificationReport : '', keys, REPORT_TYPE);
@@ -88,18 +94,20 @@ export async function verifyBundle(bundle: unknown, options: VerifyOptions = {})
   else {
     const { payload } = report;
     verdict.evidenceVerification = payload.verification;
-    const ofToken = payload.resultTokenSha256 === sha256Hex(token) && payload.sub === bundle.sessionId;
-    check('verificationReport', ofToken, ofToken ? `signed by ${report.kid}` : 'is of another result token or session');
-    const evidence = isObject(bundle.evidence) ? evidenceDigest(bundle.evidence) : null;
-    const sameEvidence = evidence === (payload.evidenceSha256 ?? null);
-    if (!sameEvidence) check('evidence', false, 'differs from the evidence the verification report was made of');
-    else if (!checks.some((c) => c.part === 'evidence')) check('evidence', true, evidence ? 'as reported' : 'none');
+    // A token that does not verify is reported as such; the report is then not held against it.
+    const ofToken = !claims.ok || payload.resultTokenSha256 === sha256Hex(token);
+    check('verificationReport', ofToken, ofToken ? `signed by ${report.kid}` : 'is of another result token');
+    const digest = isObject(bundle.evidence) ? evidenceDigest(bundle.evidence) : null;
+    if (digest !== (payload.evidenceSha256 ?? null)) evidenceProblems.push('differs from the evidence the verification report was made of');
   }
+  const evidenceDetail = sealedBy ? `${sealedBy} is what the result token seals` : isObject(bundle.evidence) ? 'as reported' : 'none';
+  check('evidence', evidenceProblems.length === 0, evidenceProblems.length === 0 ? evidenceDetail : evidenceProblems.join('; '));
 
   const inclusion = (options.proof ?? bundle.transparency) as Partial<BundleInclusion> | undefined;
-  const head = await checkTreeHead(inclusion, keys, check);
-  if (head) verdict.treeHead = { treeSize: head.treeSize, rootHash: head.rootHash, signedAt: new Date(head.timestamp).toISOString() };
-  checkInclusion(inclusion, token, head, check);
+  const { head, signed } = await checkTreeHead(inclusion, keys, check);
+  if (head && signed)
+    verdict.treeHead = { treeSize: head.treeSize, rootHash: head.rootHash, signedAt: new Date(head.timestamp).toISOString() };
+  checkInclusion(inclusion, claims.ok ? token : null, head, check);
 
   verdict.valid = checks.every((c) => c.ok);
   return verdict;
@@ -138,33 +146,27 @@ async function verified(jws: string, keys: JSONWebKeySet, typ: string): Promise<
 }
 
 /**
- * The token's evidenceSha256 is the SHA-256 of the provider's signed bytes (docs/evidence.md): one raw
- * member, base64-decoded (BankID's signature) or as UTF-8 text (a JWS, an id token).
+ * The raw member the token's evidenceSha256 seals (docs/evidence.md): the SHA-256 of its base64-decoded
+ * bytes (BankID's signature) or of its UTF-8 text (a JWS, an id token); undefined when none is.
  */
-function checkSealedEvidence(sealed: unknown, evidence: unknown, check: (part: BundlePart, ok: boolean, detail: string) => void) {
-  if (sealed === undefined) return;
-  const members = isObject(evidence)
-    ? Object.entries(evidence).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
-    : [];
-  const match = members.find(
-    ([, value]) => sha256Hex(Buffer.from(value, 'base64')) === sealed || sha256Hex(Buffer.from(value, 'utf8')) === sealed,
+function sealedMember(sealed: unknown, evidence: unknown): string | undefined {
+  if (!isObject(evidence)) return undefined;
+  const match = Object.entries(evidence).find(
+    ([, value]) =>
+      typeof value === 'string' && (sha256Hex(Buffer.from(value, 'base64')) === sealed || sha256Hex(Buffer.from(value, 'utf8')) === sealed),
   );
-  check(
-    'evidence',
-    match !== undefined,
-    match ? `${match[0]} is what the result token seals` : "no member is what the result token's evidenceSha256 seals",
-  );
+  return match?.[0];
 }
 
 async function checkTreeHead(
   inclusion: Partial<BundleInclusion> | undefined,
   keys: JSONWebKeySet,
   check: (part: BundlePart, ok: boolean, detail: string) => void,
-): Promise<TreeHeadClaims | null> {
+): Promise<{ head: TreeHeadClaims | null; signed: boolean }> {
   const head = inclusion?.treeHead;
   if (!isObject(head) || typeof head.jws !== 'string') {
     check('treeHead', false, 'missing');
-    return null;
+    return { head: null, signed: false };
   }
   try {
     const claims = await verifyTreeHead(head.jws, keys);
@@ -175,16 +177,20 @@ async function checkTreeHead(
       copies,
       copies ? `${claims.treeSize} leaves, signed by ${claims.kid}` : 'its members differ from what its signature covers',
     );
-    return claims;
+    return { head: claims, signed: true };
   } catch (error) {
     check('treeHead', false, `signature does not verify against the bundled keys (${reason(error)})`);
-    return null;
+    // The proof is still checked against the root the head states, so that it is judged on its own.
+    const { treeSize, rootHash } = head;
+    const stated = typeof treeSize === 'number' && typeof rootHash === 'string' && HASH.test(rootHash);
+    return { head: stated ? { treeSize, rootHash, timestamp: 0 } : null, signed: false };
   }
 }
 
 function checkInclusion(
   inclusion: Partial<BundleInclusion> | undefined,
-  token: string,
+  /** The verified result token; null when it does not verify (then only the bundled leaf hash is proven). */
+  token: string | null,
   head: TreeHeadClaims | null,
   check: (part: BundlePart, ok: boolean, detail: string) => void,
 ): void {
@@ -195,8 +201,10 @@ function checkInclusion(
     !inclusion.inclusionProof.every((h) => typeof h === 'string' && HASH.test(h))
   )
     return fail('no proof of hex hashes');
-  const leaf = resultTokenLeaf(token);
-  if (inclusion.leafHash !== leaf.toString('hex')) return fail("leafHash is not the result token's leaf");
+  if (typeof inclusion.leafHash !== 'string' || !HASH.test(inclusion.leafHash)) return fail('no leafHash');
+  if (token !== null && inclusion.leafHash !== resultTokenLeaf(token).toString('hex'))
+    return fail("leafHash is not the result token's leaf");
+  const leaf = Buffer.from(inclusion.leafHash, 'hex');
   if (!head) return fail('no signed tree head to check it against');
   if (inclusion.treeSize !== head.treeSize) return fail('treeSize differs from the signed tree head');
   const index = inclusion.leafIndex;
