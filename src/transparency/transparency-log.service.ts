@@ -123,13 +123,14 @@ export class TransparencyLog {
   /** Proofs are only given for trees a signed head covers: a client could not check them against anything else. */
   private async signedSize(treeSize: number | undefined): Promise<number> {
     const latest = await this.store.latestTreeHead();
-    if (!latest || (treeSize ?? latest.treeSize) > latest.treeSize || (treeSize ?? latest.treeSize) === 0) {
+    const size = treeSize ?? latest?.treeSize ?? 0;
+    if (!latest || size === 0 || size > latest.treeSize) {
       throw new DomainException(
         'tree_size_unavailable',
         `No signed tree head covers that size; the latest has ${latest?.treeSize ?? 0} leaves.`,
       );
     }
-    return treeSize ?? latest.treeSize;
+    return size;
   }
 
   /** Appends the queue, batch by batch, extending `frontier` in place; how many leaves it appended. */
