@@ -11,7 +11,7 @@ export interface StoredTreeHead {
   jws: string;
 }
 
-// One appender at a time across replicas (docs/transparency.md, "One linear log"): "eidgwtrl".
+// One appender at a time across replicas (docs/transparency.md, "Writing"): "eidgwtrl" in ASCII.
 const APPEND_LOCK_KEY = 0x6569_6467_7774_726cn.toString();
 
 const enqueueSql = statement<[leafHashes: Buffer[], queuedAt: Date]>(
