@@ -36,6 +36,7 @@ import { StatsModule } from './stats/stats.module.js';
 import { SessionTimelineModule } from './timeline/session-timeline.module.js';
 import { TeamsModule } from './teams/teams.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
+import { EvidenceBundleModule } from './transparency/evidence-bundle.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
@@ -83,6 +84,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     StatsModule,
     SessionTimelineModule,
     OidcModule,
+    EvidenceBundleModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

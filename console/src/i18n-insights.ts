@@ -65,6 +65,9 @@ export const insightsEn = {
   hintChanges: 'Status and hint code',
   webhookMessages: 'Webhook messages',
   evidenceStatus: 'Evidence',
+  downloadBundle: 'Download evidence bundle',
+  bundleHint:
+    'One JSON file that proves the outcome offline, after the personal data is erased (npx eid-gateway verify-bundle). It contains personal data.',
   oidcClient: 'OpenID client',
   noneYet: 'None.',
   started: 'started',
@@ -137,6 +140,9 @@ export const insightsSv: Record<keyof typeof insightsEn, string> = {
   hintChanges: 'Status och tipskod',
   webhookMessages: 'Webhook-meddelanden',
   evidenceStatus: 'Bevis',
+  downloadBundle: 'Ladda ned bevispaket',
+  bundleHint:
+    'En JSON-fil som bevisar utfallet offline, även sedan personuppgifterna raderats (npx eid-gateway verify-bundle). Den innehåller personuppgifter.',
   oidcClient: 'OpenID-klient',
   noneYet: 'Inga.',
   started: 'startad',

@@ -6,6 +6,7 @@ import { addOidcClientCommands } from './commands/oidc-clients.commands.js';
 import { addTeamCommands } from './commands/teams.commands.js';
 import { addTokenCommands } from './commands/tokens.commands.js';
 import { addUserCommands } from './commands/users.commands.js';
+import { addVerifyBundleCommand } from './commands/verify-bundle.command.js';
 import { addWebhookCommands } from './commands/webhooks.commands.js';
 
 /**
@@ -25,5 +26,6 @@ export function buildProgram(cli: CliRuntime, output: OutputConfiguration): Comm
   addOidcClientCommands(program, cli);
   addTokenCommands(program, cli);
   addMigrateCommand(program, cli);
+  addVerifyBundleCommand(program, cli);
   return program;
 }

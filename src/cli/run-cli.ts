@@ -20,6 +20,7 @@ export interface CliResult<T = Record<string, unknown>> {
 export async function runCli<T = Record<string, unknown>>(argv: string[]): Promise<CliResult<T>> {
   let context: INestApplicationContext | undefined;
   let answer: unknown;
+  let answerExitCode = 0;
   let out = '';
   let err = '';
   let usageError = '';
@@ -28,12 +29,18 @@ export async function runCli<T = Record<string, unknown>>(argv: string[]): Promi
     return context.get(await load());
   };
   const program = buildProgram(
-    { service, answer: (value) => (answer = value) },
+    {
+      service,
+      answer: (value, exitCode = 0) => {
+        answer = value;
+        answerExitCode = exitCode;
+      },
+    },
     { writeOut: (text) => (out += text), writeErr: (text) => (err += text), outputError: (text) => (usageError += text) },
   );
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return { exitCode: 0, output: answer as T };
+    return { exitCode: answerExitCode, output: answer as T };
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return { exitCode: 0, output: undefined as T, help: out };

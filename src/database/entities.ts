@@ -36,6 +36,7 @@ import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
 import { GuardAuditEventsAgainstDelete1796621489090 } from '../../migrations/1796621489090-GuardAuditEventsAgainstDelete.js';
 import { AddMemberRolesAndInvitations1796621704368 } from '../../migrations/1796621704368-AddMemberRolesAndInvitations.js';
+import { CreateTransparencyLog1796620804371 } from '../../migrations/1796620804371-CreateTransparencyLog.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   CreateUpstreamOidcOrders1795305100000,
   GuardAuditEventsAgainstDelete1796621489090,
   AddMemberRolesAndInvitations1796621704368,
+  CreateTransparencyLog1796620804371,
 ];

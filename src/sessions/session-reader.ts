@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import type { ApiKeyPrincipal, Principal } from '../common/access/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
@@ -31,6 +31,22 @@ export class SessionReader {
     const session = isUuid(sessionId) ? await this.store.findForKey(sessionId, principal.team.id, principal.apiKey.environment) : null;
     if (!session) throw new DomainException('session_not_found', 'No such session.');
     return session;
+  }
+
+  /** A key's session as findForKey finds it; a team member's in either environment of the team. */
+  async findForPrincipal(principal: Principal, sessionId: string): Promise<Session> {
+    if (principal.kind === 'apiKey') return this.findForKey(principal, sessionId);
+    const session = isUuid(sessionId) ? await this.store.findForTeam(sessionId, principal.team.id) : null;
+    if (!session) throw new DomainException('session_not_found', 'No such session.');
+    return session;
+  }
+
+  /** The stored result token and raw evidence of a final session, decrypted; null for a member purged or never written. */
+  proofOf(session: Session): { resultToken: string | null; evidence: StoredEvidence | null } {
+    return {
+      resultToken: session.resultTokenEnc ? this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) : null,
+      evidence: session.evidenceEnc ? this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id)) : null,
+    };
   }
 
   view(session: Session): SessionView {

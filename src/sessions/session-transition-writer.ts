@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import type { UserMessageTable } from '../eid-providers/user-messages.js';
+import { TransparencyLog } from '../transparency/transparency-log.service.js';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { SessionEndListeners } from './session-end-listeners.js';
 import { SessionEventLog } from './session-event-log.js';
@@ -36,6 +37,7 @@ export class SessionTransitionWriter {
     private readonly metrics: SessionMetrics,
     private readonly endListeners: SessionEndListeners,
     private readonly eventLog: SessionEventLog,
+    private readonly transparency: TransparencyLog,
   ) {}
 
   /**
@@ -76,7 +78,7 @@ export class SessionTransitionWriter {
     });
   }
 
-  /** One slice in one transaction: the sessions' new state, their timeline and their webhook messages. */
+  /** One slice in one transaction: the sessions' new state, their timeline, their log leaves and their webhook messages. */
   private async writeSlice(slice: Change[], now: Date, written: Written): Promise<void> {
     const outcome = await this.store.transaction(async (manager) => {
       const updated = await this.store.writeTransitions(
@@ -94,6 +96,12 @@ export class SessionTransitionWriter {
       await this.eventLog.append(
         manager,
         applied.map(({ session, changes }) => timelineRow(session, changes)),
+        now,
+      );
+      // Every final result token into the transparency log's queue (docs/transparency.md): one insert, no lock.
+      await this.transparency.enqueue(
+        manager,
+        applied.flatMap(({ outcome }) => (outcome.resultToken ? [outcome.resultToken] : [])),
         now,
       );
       return { updated, messages: await this.outbox.enqueue(manager, events, now) };

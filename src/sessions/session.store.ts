@@ -84,6 +84,11 @@ export class SessionStore {
     return this.sessionRows.one([id, teamId, environment]);
   }
 
+  /** A session of a team, either environment: what a team member may see (docs/console.md). */
+  findForTeam(id: string, teamId: string): Promise<Session | null> {
+    return this.sessions.findOneBy({ id, teamId });
+  }
+
   findById(id: string): Promise<Session | null> {
     return this.sessions.findOneBy({ id });
   }

@@ -5,6 +5,7 @@ import { EvidenceModule } from '../evidence/evidence.module.js';
 import { KioskTokenModule } from '../kiosk-tokens/kiosk-token.module.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
+import { TransparencyLogModule } from '../transparency/transparency-log.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
 import { SessionEndListeners } from './session-end-listeners.js';
@@ -36,6 +37,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     KioskTokenModule,
     QrModule,
     EvidenceModule,
+    TransparencyLogModule,
   ],
   controllers: [SessionsController, SignAndPhoneController, PaymentController, SessionsListingController],
   providers: [

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, MoreThan, type Repository } from 'typeorm';
+import { In, IsNull, MoreThan, type Repository } from 'typeorm';
 import { SigningKey } from './signing-key.entity.js';
 
 /** Every statement on signing_keys. */
@@ -22,6 +22,11 @@ export class SigningKeyStore {
       where: [{ retiredAt: IsNull() }, { verifyUntil: MoreThan(now) }],
       order: { verifyUntil: { direction: 'DESC', nulls: 'FIRST' } },
     });
+  }
+
+  /** Keys by kid, retired ones too: their public halves are kept for proofs that outlive them (docs/transparency.md). */
+  findByKids(kids: string[]): Promise<SigningKey[]> {
+    return this.signingKeys.find({ where: { kid: In(kids) }, select: { kid: true, publicJwk: true } });
   }
 
   /** Inserts the key unless another is active already (the unique index of the active key decides). */

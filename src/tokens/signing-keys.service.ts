@@ -86,6 +86,12 @@ export class SigningKeysService {
     return { keys: keys.map((key) => key.publicJwk) };
   }
 
+  /** The public keys of these kids as a JWKS, retired or not: for documents that outlive a key's rotation (an evidence bundle). */
+  async publicKeysOf(kids: string[]): Promise<JSONWebKeySet> {
+    const keys = await this.signingKeys.findByKids([...new Set(kids)]);
+    return { keys: keys.map((key) => key.publicJwk) };
+  }
+
   /** A key resolver for jose's jwtVerify over the published keys, cached and refreshed on an unknown kid. */
   readonly verificationKey: JWTVerifyGetKey = async (header, token) => {
     if (typeof header.kid !== 'string') throw new errors.JWKSNoMatchingKey('The token names no key (kid)');

@@ -1,10 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { verifyBundle } from '../../src/transparency/bundle-verifier.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { accessibilityViolations, describeInBrowser, keepScreenshot, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { seedOverview } from '../support/overview-seed.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
+import { completeSimulatorSession } from '../support/webhooks.js';
 
 // Set to a folder (e.g. docs) to keep screenshots of each page; docs/console.md's are made this way.
 const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOT_DIR;
@@ -250,6 +253,20 @@ describeInBrowser('The console overview, audit log and members in a browser (hea
     expect(plain(await webhook.locator('ol > li').first().textContent())).toMatch(/http_error 500 \(1 s\)$/);
     await expectAccessible(page);
     await shoot(page, 'console-timeline.png');
+  });
+
+  it("should download a final session's evidence bundle from its timeline, a file that verifies offline", async () => {
+    const sessionId = await completeSimulatorSession(e2e.app, e2e.clock, e2e.key);
+    await page.goto(`${base}/console#/sessions/${sessionId}`);
+    await main(page, 'timeline');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Ladda ned bevispaket' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`eid-gateway-bundle-${sessionId}.json`);
+    const bundle = JSON.parse(await readFile(await download.path(), 'utf8'));
+    expect(await verifyBundle(bundle)).toMatchObject({ valid: true, result: { sessionId, status: 'complete' } });
+    await expectAccessible(page);
   });
 
   it('should show the revocation of a key in the audit log, with who and from where', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
+import { verifyBundle } from '../../src/transparency/bundle-verifier.js';
 import { createFrejaSigner, type FrejaSigner } from '../fakes/freja-signing-certificates.js';
 import { FAKE_FREJA_USER, FakeFrejaServer } from '../fakes/freja-rp-fake.js';
 import { TEST_PASSPHRASE } from '../fakes/test-certificates.js';
@@ -276,6 +277,12 @@ describe('Freja eID provider against a fake Freja RP API over mutual TLS', () =>
     expect(JSON.parse(Buffer.from(payload, 'base64url').toString())).toMatchObject({ status: 'APPROVED', signRef: expect.any(String) });
     const claims = await verifyResultToken(e2e.http, complete.resultToken, e2e.team.id);
     expect(claims.evidenceSha256).toBe(createHash('sha256').update(raw.details, 'utf8').digest('hex'));
+    // Its evidence bundle checks offline, the token sealing the JWS as its text (docs/transparency.md).
+    const bundle = (await e2e.http.get(`/api/v1/sessions/${started.sessionId}/bundle`).set('x-api-key', e2e.key).expect(200)).body;
+    expect(await verifyBundle(bundle)).toMatchObject({
+      valid: true,
+      checks: expect.arrayContaining([{ part: 'evidence', ok: true, detail: 'details is what the result token seals' }]),
+    });
 
     e2e.clock.advance(3_600_000);
     await e2e.collect();

@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import * as client from 'openid-client';
 import { Webhook } from 'standardwebhooks';
 import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { verifyBundle } from '../../src/transparency/bundle-verifier.js';
 import { FakeUpstream, type UpstreamProfile } from '../fakes/upstream-openid-provider.js';
 import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
@@ -246,6 +247,12 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
       const complete = await poll(started.sessionId);
       const claims = await verifyResultToken(e2e.http, complete.resultToken, e2e.team.id);
       expect(claims).toMatchObject({ sub: started.sessionId, provider: 'nbid', status: 'complete', evidenceSha256: expect.any(String) });
+      // Its evidence bundle checks offline, the token sealing the upstream's id token (docs/transparency.md).
+      const bundle = (await e2e.http.get(`/api/v1/sessions/${started.sessionId}/bundle`).set('x-api-key', e2e.key).expect(200)).body;
+      expect(await verifyBundle(bundle)).toMatchObject({
+        valid: true,
+        checks: expect.arrayContaining([{ part: 'evidence', ok: true, detail: 'idToken is what the result token seals' }]),
+      });
       const hook = await waitUntil(async () => receiver.requests.find((r) => r.body.includes(started.sessionId)), 'the webhook', 15_000);
       const event = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as {
         type: string;

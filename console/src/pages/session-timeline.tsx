@@ -28,6 +28,17 @@ interface Timeline {
   oidcClientId: string | null;
 }
 
+/** Saves the session's evidence bundle as a file (docs/transparency.md); it is never shown on the page. */
+async function downloadBundle(sessionId: string): Promise<void> {
+  const bundle = await call<unknown>('GET', `/api/v1/sessions/${encodeURIComponent(sessionId)}/bundle`);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(bundle, null, 2)], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `eid-gateway-bundle-${sessionId}.json`;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
 /** One session's story: its changes, its webhook messages and their attempts, its evidence check. */
 export function SessionTimelinePage({ sessionId }: { sessionId: string }) {
   const { t, language } = useText();
@@ -59,6 +70,14 @@ export function SessionTimelinePage({ sessionId }: { sessionId: string }) {
             <dt>{t('oidcClient')}</dt>
             <dd>{timeline.oidcClientId ?? t('none')}</dd>
           </dl>
+          {timeline.session.status !== 'pending' && timeline.evidence.state !== 'purged' && (
+            <p>
+              <button type="button" data-action="bundle" onClick={() => void downloadBundle(sessionId).catch(setError)}>
+                {t('downloadBundle')}
+              </button>{' '}
+              <small>{t('bundleHint')}</small>
+            </p>
+          )}
           <h2>{t('hintChanges')}</h2>
           <ol class="timeline" data-list="events">
             {timeline.events.map((event, i) => (

@@ -23,8 +23,11 @@ export type ErrorCode =
   | 'session_not_found'
   | 'evidence_not_found'
   | 'evidence_purged'
+  | 'leaf_not_found'
+  | 'tree_size_unavailable'
   | 'not_found'
   | 'session_not_pending'
+  | 'session_not_final'
   | 'return_nonce_mismatch'
   | 'operation_not_supported'
   | 'order_not_found'
@@ -73,8 +76,11 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   session_not_found: { status: 404, title: 'Session not found' },
   evidence_not_found: { status: 404, title: 'No evidence' },
   evidence_purged: { status: 410, title: 'Evidence purged' },
+  leaf_not_found: { status: 404, title: 'Leaf not in the log' },
+  tree_size_unavailable: { status: 400, title: 'No signed tree head of that size' },
   not_found: { status: 404, title: 'Not Found' },
   session_not_pending: { status: 409, title: 'Session not pending' },
+  session_not_final: { status: 409, title: 'Session not final' },
   return_nonce_mismatch: { status: 409, title: 'Return nonce mismatch' },
   operation_not_supported: { status: 404, title: 'Operation not supported by the provider' },
   order_not_found: { status: 404, title: 'Order not found' },
