@@ -34,6 +34,7 @@ import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/179530
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
+import { CreateEudiOrders1796620965790 } from '../../migrations/1796620965790-CreateEudiOrders.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   AddPaymentAndRisk1795304600000,
   CreateRevokedTokens1795304650000,
   CreateUpstreamOidcOrders1795305100000,
+  CreateEudiOrders1796620965790,
 ];
