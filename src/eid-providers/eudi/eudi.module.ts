@@ -12,6 +12,8 @@ import { Openid4vpController } from './openid4vp.controller.js';
 import { Openid4vpVerifier } from './openid4vp-verifier.service.js';
 import { HttpStatusListFetcher, StatusListFetcher } from './status-list-fetcher.js';
 import { StatusListCheck } from './status-list.js';
+import { SimulatorWalletController } from './simulator-wallet/simulator-wallet.controller.js';
+import { SimulatorWallet } from './simulator-wallet/simulator-wallet.service.js';
 
 /** The EU Digital Identity Wallet verifier (docs/eudi-wallet.md). */
 @Module({
@@ -21,7 +23,7 @@ import { StatusListCheck } from './status-list.js';
     ConfigModule.forFeature(securityConfig),
     ConfigModule.forFeature(webhooksConfig),
   ],
-  controllers: [Openid4vpController],
+  controllers: [Openid4vpController, SimulatorWalletController],
   providers: [
     {
       provide: EUDI_TRUST,
@@ -40,6 +42,7 @@ import { StatusListCheck } from './status-list.js';
     EudiOrderStore,
     Openid4vpVerifier,
     EudiProvider,
+    SimulatorWallet,
   ],
   exports: [EudiProvider, EUDI_TRUST, Openid4vpVerifier],
 })
