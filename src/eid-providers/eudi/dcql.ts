@@ -72,8 +72,3 @@ export function parseCredentialQuery(text: string): { query: CredentialQuery } |
     return { problem: 'field credentials.0.claim_sets: names a claim id the claims do not define' };
   return { query: parsed.data };
 }
-
-/** The top-level claim names a query asks for, for the wallet to show and the verifier to take. */
-export function requestedClaimNames(query: CredentialQuery): string[] {
-  return query.credentials[0].claims.map((claim) => String(claim.path[0]));
-}

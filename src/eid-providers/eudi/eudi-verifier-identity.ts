@@ -15,6 +15,8 @@ export interface VerifierIdentity {
   signingKey: KeyObject;
   /** The access certificate's subject CN, for the wallet to show. */
   displayName: string;
+  /** The access certificate itself, whose expiry readiness reports. */
+  certificate: X509Certificate;
 }
 
 /** The wallet verifier's EudiTrust; null where PROVIDERS leaves the wallet out. */
@@ -62,6 +64,7 @@ async function loadIdentity(config: EudiConfig, host: string, dataDir: string, p
     x5c: certificates.map((c) => c.raw.toString('base64')),
     signingKey: key,
     displayName: commonNameOf(leaf),
+    certificate: leaf,
   };
 }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
+import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import { sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import { certificateStatus, type CertificateStatus } from '../rp-certificate.check.js';
 import type {
   CollectResult,
   CompletedIdentity,
@@ -85,6 +86,15 @@ export class EudiProvider implements EidProvider {
 
   async purgeOrdersCreatedBefore(createdBefore: Date): Promise<void> {
     await this.orders.purgeCreatedBefore(createdBefore);
+  }
+
+  /** The access certificate, once per environment it serves (docs/operations.md, readiness). */
+  certificateStatuses(): CertificateStatus[] {
+    if (!this.trust) return [];
+    const now = this.clock.now();
+    return API_KEY_ENVIRONMENTS.filter((environment) => this.supports(environment)).map((environment) =>
+      certificateStatus(environment, this.trust!.identity.certificate, now),
+    );
   }
 
   private link(orderRef: string): string {
