@@ -28,7 +28,7 @@ export const walletLink = (clientId: string, requestUri: string): string =>
   `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`;
 
 /**
- * The signed request object (OpenID4VP 1.0 with JAR, RFC 9101; docs/eudi-wallet.md, "The request"):
+ * The signed request object (OpenID4VP 1.0 with JAR, RFC 9101; docs/eudi-wallet.md, "The flow"):
  * `typ oauth-authz-req+jwt`, ES256 by the access certificate's key with its chain in `x5c`. The
  * response comes back to `response_uri` encrypted to the session's own key (`direct_post.jwt`), whose
  * `kid` is the order's id so that the response finds its session before it is decrypted.

@@ -4,7 +4,7 @@ import { assertPublicAddress, hostOf, publicOnlyLookup } from '../../webhooks/we
 
 const MAX_TOKEN_BYTES = 1024 * 1024;
 
-/** The one call out of the verifier: a status list token by its URI (docs/eudi-wallet.md, "Revocation"). */
+/** The one call out of the verifier: a status list token by its URI (docs/eudi-wallet.md, "What is checked"). */
 export abstract class StatusListFetcher {
   abstract fetch(uri: string): Promise<string>;
 }

@@ -28,7 +28,7 @@ const serial = () =>
 const pkcs8Pem = async (key: webcrypto.CryptoKey) => x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
 
 /**
- * A self-signed CA and a signing certificate under it (docs/eudi-wallet.md, "The test environment"): the
+ * A self-signed CA and a signing certificate under it (docs/eudi-wallet.md, "Configuration"): the
  * access certificate the verifier signs its requests with when EUDI_VERIFIER_CERT is unset, or the
  * simulator wallet's PID issuer. `dnsName` puts the public host in the leaf's SAN, as x509_san_dns asks.
  */
