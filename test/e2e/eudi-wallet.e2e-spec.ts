@@ -90,6 +90,9 @@ describe('EU Digital Identity Wallet: an OpenID4VP verifier of SD-JWT VC PIDs', 
 
   it('should start with the openid4vp link as launchUrl and static QR, and serve a signed request object while pending', async () => {
     const started = await start();
+    expect(started.launchUrl).toMatch(
+      /^openid4vp:\/\/\?client_id=x509_san_dns:localhost&request_uri=http:\/\/localhost:\d+\/openid4vp\/request\/[0-9a-f-]{36}$/,
+    );
     const link = new URL(started.launchUrl as string);
     expect(link.protocol).toBe('openid4vp:');
     expect(link.searchParams.get('client_id')).toBe('x509_san_dns:localhost');

@@ -23,9 +23,12 @@ export async function newPendingSecrets(): Promise<PendingSecrets> {
   return { nonce: random128(), state: random128(), responseKey: await exportJWK(privateKey) };
 }
 
+// ':' and '/' may stay as they are in a query (RFC 3986, 3.4): the link reads as docs/eudi-wallet.md shows it.
+const queryValue = (value: string) => encodeURIComponent(value).replace(/%3A/g, ':').replace(/%2F/g, '/');
+
 /** The link a wallet opens (OpenID4VP 1.0, 5.10, request by reference), as launchUrl and as the QR. */
 export const walletLink = (clientId: string, requestUri: string): string =>
-  `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`;
+  `openid4vp://?client_id=${queryValue(clientId)}&request_uri=${queryValue(requestUri)}`;
 
 /**
  * The signed request object (OpenID4VP 1.0 with JAR, RFC 9101; docs/eudi-wallet.md, "The flow"):
