@@ -242,6 +242,17 @@ describe('EU Digital Identity Wallet: an OpenID4VP verifier of SD-JWT VC PIDs', 
       expect(await poll(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'started' });
     });
 
+    it('should refuse a response that is no JWE, names no pending request, or carries another state: 400, nothing changes', async () => {
+      const started = await start();
+      const request = await openRequest(await qrLink(started.sessionId));
+      await post({ response: 'not-a-jwe' }).expect(400);
+      await post({ error: 'access_denied', state: 'AAAAAAAAAAAAAAAAAAAAAA' }).expect(400);
+      await post(await wallet.respond({ ...request, state: 'AAAAAAAAAAAAAAAAAAAAAA' })).expect(400);
+      expect(await poll(started.sessionId)).toMatchObject({ status: 'pending', hintCode: 'started' });
+      await post(await wallet.respond(request)).expect(200);
+      expect(await poll(started.sessionId)).toMatchObject({ status: 'complete' });
+    });
+
     it('should refuse a replayed response with 400 and change nothing', async () => {
       const started = await start();
       const request = await openRequest(await qrLink(started.sessionId));
