@@ -68,7 +68,7 @@ export class FakePidIssuer {
     const { header, payload } = createHeaderAndPayload(
       list,
       { iss: 'https://pid-issuer.test', sub: this.statusListUri, iat: seconds(new Date()) },
-      { alg: 'ES256', x5c: [der(this.authority.leaf.certificatePem)] } as never,
+      { alg: 'ES256', typ: 'statuslist+jwt', x5c: [der(this.authority.leaf.certificatePem)] },
     );
     return new SignJWT(payload).setProtectedHeader(header).sign(this.signingKey);
   }
@@ -93,7 +93,7 @@ export class FakePidIssuer {
         ...(options.statusIndex === undefined ? {} : { status: { status_list: { idx: options.statusIndex, uri: this.statusListUri } } }),
         ...TEST_PID,
       },
-      { _sd: Object.keys(TEST_PID) as never },
+      { _sd: Object.keys(TEST_PID) as (keyof typeof TEST_PID)[] },
       { header: { x5c: [der(this.authority.leaf.certificatePem)] } },
     );
   }
