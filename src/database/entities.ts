@@ -37,6 +37,7 @@ import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/17953051
 import { GuardAuditEventsAgainstDelete1796621489090 } from '../../migrations/1796621489090-GuardAuditEventsAgainstDelete.js';
 import { AddMemberRolesAndInvitations1796621704368 } from '../../migrations/1796621704368-AddMemberRolesAndInvitations.js';
 import { CreateTransparencyLog1796620804371 } from '../../migrations/1796620804371-CreateTransparencyLog.js';
+import { CreateEudiOrders1796620965790 } from '../../migrations/1796620965790-CreateEudiOrders.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
 export const ENTITIES = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   GuardAuditEventsAgainstDelete1796621489090,
   AddMemberRolesAndInvitations1796621704368,
   CreateTransparencyLog1796620804371,
+  CreateEudiOrders1796620965790,
 ];

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { issueOn, type EnvContext } from '../config/env-rules.js';
 import { BANKID_ENV, checkBankIdEnv } from './bankid/bankid.env.js';
+import { checkEudiEnv, EUDI_ENV } from './eudi/eudi.env.js';
 import { checkFrejaEnv, FREJA_ENV } from './freja/freja.env.js';
 import { SIMULATOR_ENV } from './simulator/simulator.env.js';
 import { checkUpstreamOidcEnv, UPSTREAM_OIDC_ENV } from './upstream-oidc/upstream-oidc.env.js';
 
 /** Every provider's variables, each fragment from its folder; env.validation.ts adds them to the schema. */
-export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV, ...UPSTREAM_OIDC_ENV };
+export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV, ...UPSTREAM_OIDC_ENV, ...EUDI_ENV };
 
 type ProviderEnv = z.infer<z.ZodObject<typeof PROVIDER_ENV>>;
 
@@ -16,4 +17,5 @@ export function checkProviderEnv(env: ProviderEnv, context: EnvContext, ctx: z.c
   checkBankIdEnv(env, context, issue);
   checkFrejaEnv(env, context, issue);
   checkUpstreamOidcEnv(env, context, issue);
+  checkEudiEnv(env, context, issue);
 }

@@ -7,12 +7,13 @@ import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { clientAddressOf } from '../client-address.js';
 import { PerIpWindow } from './per-ip-window.js';
 
-// The anonymous routes anyone may call in a loop: the simulator's scan, phone answers and app page, the
-// kiosk, and the browser's side of the login fronts (the OpenID authorization endpoint, login page and
-// logout; the upstream links and callback), and the transparency log's proofs. The OpenID back channel (token, userinfo, PAR) authenticates
-// its client and often comes from one RP server's address: not limited here.
+// The anonymous routes anyone may call in a loop: the simulator's scan, phone answers, app and wallet
+// pages, the wallet's request and response routes, the kiosk, the browser's side of the login fronts
+// (the OpenID authorization endpoint, login page and logout; the upstream links and callback), and the
+// transparency log's proofs. The OpenID back channel (token, userinfo, PAR) authenticates its client
+// and often comes from one RP server's address: not limited here.
 const LIMITED =
-  /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/app|kiosk\/|oidc\/(?:auth|interaction|session\/end)\b|upstream\/|transparency\/)/;
+  /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/(?:app|wallet)|kiosk\/|openid4vp\/|oidc\/(?:auth|interaction|session\/end)\b|upstream\/|transparency\/)/;
 // What starts an e-ID order for an anonymous browser: a tighter count of its own (docs/oidc.md, "Limits").
 const LOGIN_START = /^\/(?:oidc\/interaction\/[^/?#]+\/start|upstream\/[^/?#]+\/go)(?:[?#]|$)/;
 
