@@ -97,10 +97,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's members, oldest first */
+        /** The team's members and invitations, oldest first */
         get: operations["members_list"];
         put?: never;
-        /** Add a member by e-mail address or mobile number; they log in to the console with a one-time code */
+        /** Invite a member by e-mail address or mobile number (owners); they join at their first console login with a one-time code */
         post: operations["members_add"];
         delete?: never;
         options?: never;
@@ -118,7 +118,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (not yourself); their console session ends at their next request */
+        /** Remove a member or an invitation (owners; not yourself); their console session ends at their next request */
         delete: operations["members_remove"];
         options?: never;
         head?: never;
@@ -484,6 +484,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transparency/sth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest signed tree head of the transparency log of result tokens */
+        get: operations["transparency_treeHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transparency/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A result token's inclusion proof (RFC 9162 section 2.1.3) against a signed tree size */
+        get: operations["transparency_inclusionProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transparency/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A consistency proof between two signed tree sizes (RFC 9162 section 2.1.4) */
+        get: operations["transparency_consistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ask_for_approval/login-otp": {
         parameters: {
             query?: never;
@@ -739,6 +790,26 @@ export interface paths {
         put?: never;
         /** A new client secret, in this answer only; the old one stops working at once */
         post: operations["oidcClients_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/{sessionId}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A final session's evidence bundle, to verify offline with `npx eid-gateway verify-bundle` (docs/transparency.md)
+         * @description The result token, the keys that verify it, the provider's raw evidence, the signed verification report and an inclusion proof of the token in the transparency log. With an API key: sessions of its environment; with a team member's token: the team's. Until SESSION_PII_RETENTION purges the session (then 410).
+         */
+        get: operations["evidenceBundle_bundle"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1285,6 +1356,16 @@ export interface components {
             email: string | null;
             /** @example +46701234567 */
             phone: string | null;
+            /**
+             * @description Owners add and remove members.
+             * @enum {string}
+             */
+            role: "owner" | "member";
+            /**
+             * @description invited until the first login; an invitation of a contact that cannot join stays invited.
+             * @enum {string}
+             */
+            status: "invited" | "joined";
             /** Format: date-time */
             createdAt: string;
         };
@@ -1541,6 +1622,11 @@ export interface components {
              * @example d28db9a7-4cde-429e-a983-359be676944c
              */
             qrStartSecret?: string;
+            /**
+             * @description A provider with a static QR (Freja eID, an upstream OpenID provider): the QR's content, the same as `GET …/qr` serves. Animated QRs have `qrStartToken` instead.
+             * @example frejaeid://bindUserToTransaction?transactionReference=eyJ0cmFuc1JlZiI6IjEyMyJ9
+             */
+            qrData?: string;
             /**
              * @description Opens the e-ID app on the same device.
              * @example 7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6
@@ -2182,6 +2268,38 @@ export interface components {
              */
             lastrow: number;
         };
+        TreeHeadDto: {
+            /**
+             * @description Leaves in the tree.
+             * @example 1024
+             */
+            treeSize: number;
+            /** @description Lower-case hex of the RFC 9162 root hash. */
+            rootHash: string;
+            /**
+             * Format: date-time
+             * @description When the head was signed.
+             */
+            timestamp: string;
+            /** @description Compact JWS (ES256, `typ` eidgw-sth+jwt, key in /.well-known/jwks.json) whose payload states `treeSize`, `rootHash` and `timestamp` (ms). */
+            jws: string;
+        };
+        InclusionProofDto: {
+            leafHash: string;
+            /** @description Zero-based position of the leaf in the log. */
+            leafIndex: number;
+            treeSize: number;
+            /** @description RFC 9162 section 2.1.3 audit path, leaf side first, hex. */
+            inclusionProof: string[];
+            /** @description The signed head of exactly `treeSize`, when one was published. */
+            treeHead: components["schemas"]["TreeHeadDto"] | null;
+        };
+        ConsistencyProofDto: {
+            from: number;
+            to: number;
+            /** @description RFC 9162 section 2.1.4 consistency proof, hex. */
+            consistencyProof: string[];
+        };
         LoginOtpDto: {
             /**
              * @description E.164. At least one of e164MobilePhoneNumber and email is required.
@@ -2286,10 +2404,12 @@ export interface components {
             provider: string;
             count: number;
             /**
-             * @description The user message shown for it beside a QR code (docs/user-messages.md).
+             * @description The code of the user message shown for it beside a QR code, from the provider's message table (docs/providers.md).
              * @example RFA17B
              */
             userMessageCode: string | null;
+            /** @description That message with its Swedish and English text; null for a provider this deployment no longer enables. */
+            userMessage: components["schemas"]["UserMessageDto"] | null;
         };
         DurationDto: {
             /** @description Milliseconds; null when there is nothing to measure. */
@@ -2465,8 +2585,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             jwksUri: string | null;
-            /** @description Null: every provider the environment offers. */
-            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers: string[] | null;
             /** @enum {string} */
             subjectType: "pairwise" | "public";
             requirePushedAuthorizationRequests: boolean;
@@ -2512,8 +2632,8 @@ export interface components {
              * @description Where the public keys of private_key_jwt are published (https).
              */
             jwksUri?: string;
-            /** @description Default: every provider the environment offers. */
-            providers?: ("bankid" | "freja" | "simulator")[];
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers?: string[];
             /**
              * @default pairwise
              * @enum {string}
@@ -2576,8 +2696,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             jwksUri: string | null;
-            /** @description Null: every provider the environment offers. */
-            providers: ("bankid" | "freja" | "simulator")[] | null;
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers: string[] | null;
             /** @enum {string} */
             subjectType: "pairwise" | "public";
             requirePushedAuthorizationRequests: boolean;
@@ -2622,8 +2742,8 @@ export interface components {
              * @description Where the public keys of private_key_jwt are published (https).
              */
             jwksUri?: string;
-            /** @description Default: every provider the environment offers. */
-            providers?: ("bankid" | "freja" | "simulator")[];
+            /** @description e-ID provider names as the session routes name them (`{provider}`), each one that the OpenID front offers; null or absent: every provider the environment offers. */
+            providers?: string[];
             /**
              * @default pairwise
              * @enum {string}
@@ -2654,6 +2774,33 @@ export interface components {
              * @description CIBA ping mode: where the notification goes (https).
              */
             backchannelClientNotificationEndpoint?: Record<string, never> | null;
+        };
+        BundleInclusionDto: {
+            /** @description SHA-256(0x00 ‖ SHA-256(result token)), hex. */
+            leafHash: string;
+            leafIndex: number;
+            treeSize: number;
+            /** @description RFC 9162 section 2.1.3 audit path, leaf side first, hex. */
+            inclusionProof: string[];
+            /** @description The signed tree head the proof is against. */
+            treeHead: components["schemas"]["TreeHeadDto"];
+        };
+        EvidenceBundleDto: {
+            /** @enum {string} */
+            format: "eidgw-evidence-bundle/1";
+            /** Format: uuid */
+            sessionId: string;
+            /** @description The result token (compact JWS, docs/evidence.md). */
+            resultToken: string;
+            /** @description The public keys of the token, the report and the tree head, retired ones included. */
+            jwks: components["schemas"]["JwksDto"];
+            /** @description The provider's raw evidence as kept (BankID: signature, ocspResponse; Freja: details; upstream: idToken); null when none. */
+            evidence?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Compact JWS (`typ` eidgw-evidence-report+jwt) stating the service's check of the evidence, the SHA-256 of the token and of the evidence. */
+            verificationReport: string;
+            transparency: components["schemas"]["BundleInclusionDto"];
         };
         WebhookEventDataDto: {
             /**
@@ -3291,7 +3438,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Invited (the same answer whether or not the contact can join). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3324,7 +3471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `owner_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3332,7 +3479,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "owner_required";
                     };
                 };
             };
@@ -3428,7 +3575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`, `owner_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3436,7 +3583,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
-                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available" | "owner_required";
                     };
                 };
             };
@@ -6037,6 +6184,220 @@ export interface operations {
             };
         };
     };
+    transparency_treeHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreeHeadDto"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    transparency_inclusionProof: {
+        parameters: {
+            query: {
+                /** @description Lower-case hex of the leaf hash: SHA-256(0x00 ‖ SHA-256(result token)), RFC 9162 section 2.1.1. */
+                leaf: string;
+                /** @description The tree size to prove against; default: the latest signed tree head. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProofDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`), `tree_size_unavailable`; or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "tree_size_unavailable";
+                    };
+                };
+            };
+            /** @description Not Found: `leaf_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "leaf_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    transparency_consistencyProof: {
+        parameters: {
+            query: {
+                /** @description The size of the older tree head. */
+                from: number;
+                /** @description The size of the newer tree head, at most the latest signed one. */
+                to: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProofDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`), `tree_size_unavailable`; or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "tree_size_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     otp_requestCode: {
         parameters: {
             query?: never;
@@ -7670,6 +8031,124 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {unknown} */
                         code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    evidenceBundle_bundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceBundleDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked" | "invalid_token";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`, `csrf_check_failed`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope" | "csrf_check_failed";
+                    };
+                };
+            };
+            /** @description Not Found: `session_not_found`, `evidence_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_found" | "evidence_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `session_not_final`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "session_not_final";
+                    };
+                };
+            };
+            /** @description Gone: `evidence_purged`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "evidence_purged";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
                     };
                 };
             };
