@@ -6,7 +6,9 @@ import { DataCipher } from '../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
+import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
+import { countClientAuthFailures } from './oidc-client-auth-failures.js';
 import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
 import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
@@ -14,6 +16,7 @@ import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
 import { accountOfGrant, grantKeepsAccount } from './oidc-login-grant.js';
 import { OidcLoginRecords, type StoredAccount } from './oidc-login-records.js';
 import { OidcModelStore } from './oidc-model.store.js';
+import { OidcTeamAccess } from './oidc-team-access.js';
 
 /** What the CIBA front gives the provider (docs/oidc.md, "CIBA"): its feature hooks and a per-instance setup. */
 export interface CibaHooks {
@@ -45,6 +48,8 @@ export class OidcProviderService {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly registry: EidProviderRegistry,
+    private readonly teamAccess: OidcTeamAccess,
+    private readonly ipBlocks: IpBlocksService,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
     this.subjectKey = cipher.deriveKey('oidc-subject');
@@ -98,6 +103,7 @@ export class OidcProviderService {
       }),
     );
     grantKeepsAccount(provider);
+    provider.use(countClientAuthFailures((ip) => this.ipBlocks.recordFailure(ip)));
     this.ciba?.configure(provider);
     // The mount sets X-Forwarded-* from PUBLIC_BASE_URL, so every URL the provider writes starts with the issuer.
     provider.proxy = true;
@@ -114,6 +120,9 @@ export class OidcProviderService {
     // Without a token (the authorization endpoint checking its session) only the subject is needed.
     if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
     const grantId = token.grantId;
+    // Every token and userinfo request of a login passes here: a lapsed team's client stops (docs/oidc.md, "Plans").
+    const refusal = await this.teamAccess.refusalOf(String(ctx.oidc.client?.metadata().eidgw_team_id));
+    if (refusal) throw new (oidcErrors().UnauthorizedClient)(refusal);
     // The token endpoint has read the grant already: an unknown account refuses the grant here.
     if (ctx.oidc.grant) {
       const account = await this.accountOf(ctx, grantId, accountId);

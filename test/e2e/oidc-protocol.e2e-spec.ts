@@ -1,0 +1,169 @@
+import * as client from 'openid-client';
+import { useE2eApp } from '../support/e2e.js';
+import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, readLoginPage } from '../support/oidc-rp.js';
+import { oidcTeam } from '../support/oidc-team.js';
+
+const CIBA = 'urn:openid:params:grant-type:ciba';
+const SCOPE = 'openid profile https://id.oidc.se/scope/naturalPersonNumber';
+// Supertest and fetch connect from loopback: trusting it lets each test speak for an address of its own.
+const LOOPBACK = '127.0.0.1,::1';
+
+/** docs/security.md, "Review of the new fronts, round 4": the OpenID front's protocol, through openid-client. */
+describe('The OpenID front’s protocol (issue 40)', () => {
+  let port = 0;
+  beforeAll(async () => {
+    port = await freePort();
+  });
+  const e2e = useE2eApp({
+    listen: true,
+    listenPort: () => port,
+    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TRUST_PROXY: LOOPBACK }),
+  });
+  const issuer = () => `${e2e.baseUrl}/oidc`;
+  const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
+  const team = () => oidcTeam(e2e.app, () => e2e.http);
+
+  const confidentialClient = async (owner: Awaited<ReturnType<typeof team>>, body: Record<string, unknown> = {}) => {
+    const registered = await owner.register({ name: 'Test RP', redirectUris: [redirectUri()], ...body });
+    return { registered, config: await discover(issuer(), registered.clientId, registered.clientSecret!) };
+  };
+  const authorizationUrl = (config: client.Configuration, state: string) =>
+    client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: SCOPE, state });
+  const openPage = async (url: URL) => {
+    const browser = new CookieBrowser();
+    const landed = await browser.follow(url.href, e2e.baseUrl);
+    return { browser, landed };
+  };
+  const logIn = async (url: URL) => {
+    const { browser, landed } = await openPage(url);
+    const page = readLoginPage(landed.url, await landed.response!.text());
+    await approveInSimulator(e2e.baseUrl, page);
+    return new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
+  };
+  const tokenError = (config: client.Configuration, authReqId: string) =>
+    client.genericGrantRequest(config, CIBA, { auth_req_id: authReqId }).then(
+      () => ({ error: undefined, description: undefined }),
+      (thrown: client.ResponseBodyError) => ({ error: thrown.error, description: thrown.error_description }),
+    );
+
+  describe('finding 3: a team without a subscription or without pro keeps no OpenID login', () => {
+    it('should send unauthorized_client naming subscription_expired from the authorization request, before any e-ID order', async () => {
+      const owner = await team();
+      const { config } = await confidentialClient(owner);
+      await owner.endSubscription();
+      const { landed } = await openPage(authorizationUrl(config, client.randomState()));
+      const back = new URL(landed.url);
+      expect(back.pathname).toBe('/rp/callback');
+      expect(back.searchParams.get('error')).toBe('unauthorized_client');
+      expect(back.searchParams.get('error_description')).toContain('subscription_expired');
+    });
+
+    it('should refuse the code at the token endpoint once the plan lost pro, naming feature_required', async () => {
+      const owner = await team();
+      const { config } = await confidentialClient(owner);
+      const state = client.randomState();
+      const callback = await logIn(authorizationUrl(config, state));
+      await owner.changePlan('free');
+      await expect(client.authorizationCodeGrant(config, callback, { expectedState: state })).rejects.toMatchObject({
+        error: 'unauthorized_client',
+        error_description: expect.stringContaining('feature_required'),
+      });
+    });
+
+    it('should end a login whose team lapsed while the person was in the app with unauthorized_client at /done', async () => {
+      const owner = await team();
+      const { config } = await confidentialClient(owner);
+      const { browser, landed } = await openPage(authorizationUrl(config, client.randomState()));
+      const page = readLoginPage(landed.url, await landed.response!.text());
+      await approveInSimulator(e2e.baseUrl, page);
+      await owner.endSubscription();
+      const back = new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
+      expect(back.searchParams.get('error')).toBe('unauthorized_client');
+      expect(back.searchParams.has('code')).toBe(false);
+    });
+
+    it('should refuse a CIBA start, and settle a started one as unauthorized_client when the team lapses before the answer', async () => {
+      const owner = await team();
+      const { config } = await confidentialClient(owner, { backchannelTokenDeliveryMode: 'poll' });
+      const started = await client.initiateBackchannelAuthentication(config, {
+        scope: SCOPE,
+        login_hint: '199001011239',
+        acr_values: 'urn:eidgw:simulator',
+      });
+      await owner.endSubscription();
+      await e2e.http.post('/api/v1/simulator/phone').send({ personalNumber: '199001011239', action: 'approve' }).expect(200);
+      await expect(
+        client.pollBackchannelAuthenticationGrant(config, started, undefined, { signal: AbortSignal.timeout(20_000) }),
+      ).rejects.toMatchObject({ error: 'unauthorized_client', error_description: expect.stringContaining('subscription_expired') });
+
+      await expect(
+        client.initiateBackchannelAuthentication(config, { scope: SCOPE, login_hint: '199001011239', acr_values: 'urn:eidgw:simulator' }),
+      ).rejects.toMatchObject({ error: 'unauthorized_client', error_description: expect.stringContaining('subscription_expired') });
+    });
+  });
+
+  describe('finding 9: one authorization code, concurrent token requests', () => {
+    it('should issue at most once and revoke the grant of a code presented twice at the same moment', async () => {
+      const owner = await team();
+      const { config } = await confidentialClient(owner);
+      const state = client.randomState();
+      const callback = await logIn(authorizationUrl(config, state));
+      const results = await Promise.allSettled(
+        Array.from({ length: 4 }, () => client.authorizationCodeGrant(config, callback, { expectedState: state })),
+      );
+      const issued = results.filter((result) => result.status === 'fulfilled');
+      const refused = results.filter((result) => result.status === 'rejected');
+      expect(issued.length).toBeLessThanOrEqual(1);
+      for (const { reason } of refused) expect(reason).toMatchObject({ error: 'invalid_grant' });
+      // The code was used more than once: whatever one request got is revoked with the grant.
+      for (const { value } of issued) {
+        await expect(client.fetchUserInfo(config, value.access_token, value.claims()!.sub)).rejects.toBeDefined();
+      }
+    });
+  });
+
+  describe('finding 19: failed client authentication counts toward the IP block', () => {
+    it('should block an address on its 10th wrong client secret at the token endpoint', async () => {
+      const owner = await team();
+      const { registered } = await confidentialClient(owner);
+      const ip = '198.51.100.19';
+      const token = (secret: string) =>
+        fetch(`${issuer()}/token`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-forwarded-for': ip,
+            authorization: `Basic ${Buffer.from(`${registered.clientId}:${secret}`).toString('base64')}`,
+          },
+          body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', redirect_uri: redirectUri() }),
+        });
+      for (let i = 0; i < 10; i++) expect(((await (await token('wrong')).json()) as { error: string }).error).toBe('invalid_client');
+      const blocked = await token(registered.clientSecret!);
+      expect(blocked.status).toBe(401);
+      expect(await blocked.text()).toContain('Too many failed authentication attempts');
+    });
+  });
+
+  describe('finding 20: a CIBA token request moves nothing before the client is authenticated', () => {
+    it('should not let a poll with a wrong secret make the client’s own poll slow_down', async () => {
+      const owner = await team();
+      const { registered, config } = await confidentialClient(owner, { backchannelTokenDeliveryMode: 'poll' });
+      const started = await client.initiateBackchannelAuthentication(config, {
+        scope: SCOPE,
+        login_hint: '198507099805',
+        acr_values: 'urn:eidgw:simulator',
+      });
+      const forged = await fetch(`${issuer()}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': '198.51.100.20',
+          authorization: `Basic ${Buffer.from(`${registered.clientId}:wrong`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: CIBA, auth_req_id: started.auth_req_id }),
+      });
+      expect(forged.status).toBe(401);
+      expect((await tokenError(config, started.auth_req_id)).error).toBe('authorization_pending');
+    });
+  });
+});
