@@ -267,10 +267,13 @@ export class OidcInteractionsService {
   }
 
   private loginStart(details: Details, client: OidcClient): LoginStart {
-    const pushedRequest = Boolean((details as { parJti?: string }).parJti);
     return loginStartFor({
       params: details.params,
-      pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
+      channel: {
+        pushed: Boolean((details as { parJti?: string }).parJti),
+        signed: (param) => (details.trusted ?? []).includes(param),
+        publicClient: client.tokenEndpointAuthMethod === 'none',
+      },
       usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
       forAcr: (acr) => this.registry.forAcr(acr, client.environment),
     });

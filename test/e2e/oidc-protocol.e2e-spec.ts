@@ -1,5 +1,7 @@
 import * as client from 'openid-client';
 import { useE2eApp } from '../support/e2e.js';
+import { exportJWK, generateKeyPair } from 'jose';
+import { captureLogs, decodedTokensIn } from '../support/log-capture.js';
 import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, readLoginPage } from '../support/oidc-rp.js';
 import { oidcTeam } from '../support/oidc-team.js';
 
@@ -17,7 +19,12 @@ describe('The OpenID front’s protocol (issue 40)', () => {
   const e2e = useE2eApp({
     listen: true,
     listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TRUST_PROXY: LOOPBACK }),
+    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TRUST_PROXY: LOOPBACK, LOG_LEVEL: 'debug' }),
+  });
+  // Every line of every flow of this file, for finding 5's scan.
+  let logLines: string[] = [];
+  beforeAll(() => {
+    logLines = captureLogs(e2e.app);
   });
   const issuer = () => `${e2e.baseUrl}/oidc`;
   const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
@@ -164,6 +171,118 @@ describe('The OpenID front’s protocol (issue 40)', () => {
       });
       expect(forged.status).toBe(401);
       expect((await tokenError(config, started.auth_req_id)).error).toBe('authorization_pending');
+    });
+  });
+
+  describe('finding 5: no personal number in a URL we accept or a line we log', () => {
+    const PERSON = '199001011239';
+    const refusal = async (url: URL) => {
+      const { landed } = await openPage(url);
+      const back = new URL(landed.url);
+      return { error: back.searchParams.get('error'), description: back.searchParams.get('error_description') };
+    };
+
+    it.each(['199001011239', 'sub:ssn:199001011239', 'sub:199001011239', '19900101-1239', '900101-1239'])(
+      'should refuse the plain hint %p before any login page',
+      async (hint) => {
+        const owner = await team();
+        const { config } = await confidentialClient(owner);
+        const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: SCOPE, login_hint: hint });
+        expect(await refusal(url)).toEqual({ error: 'invalid_request', description: expect.stringContaining('PAR') });
+      },
+    );
+
+    it('should refuse a personal number in a request object that travels in the URL, and take it pushed', async () => {
+      const owner = await team();
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const registered = await owner.register({
+        name: 'JAR RP',
+        redirectUris: [redirectUri()],
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        jwks: { keys: [await exportJWK(publicKey)] },
+      });
+      const config = await discover(issuer(), registered.clientId, undefined, client.PrivateKeyJwt(privateKey));
+      const params = { redirect_uri: redirectUri(), scope: SCOPE, login_hint: PERSON, state: client.randomState() };
+      const byValue = await client.buildAuthorizationUrlWithJAR(config, params, privateKey);
+      expect(await refusal(byValue)).toEqual({ error: 'invalid_request', description: expect.stringContaining('PAR') });
+
+      const pushed = await client.buildAuthorizationUrlWithPAR(config, byValue.searchParams);
+      const { landed } = await openPage(pushed);
+      expect(landed.url).toContain('/oidc/interaction/');
+    });
+
+    it('should log no personal number, in any line or any token in a line, through a whole login and logout', async () => {
+      const owner = await team();
+      const { config } = await confidentialClient(owner, { personalNumberClaim: 'ssn' });
+      const state = client.randomState();
+      const pushed = await client.buildAuthorizationUrlWithPAR(config, {
+        redirect_uri: redirectUri(),
+        scope: SCOPE,
+        state,
+        login_hint: PERSON,
+      });
+      const callback = await logIn(pushed);
+      const tokens = await client.authorizationCodeGrant(config, callback, { expectedState: state });
+      expect(tokens.claims()!.ssn).toBe(PERSON);
+      await client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub);
+      // RP-initiated logout with the id token in the URL, as most RPs send it; and an upstream's answer.
+      const logout = await fetch(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }));
+      expect(logout.status).toBe(200);
+      await fetch(`${e2e.baseUrl}/upstream/callback?code=code-${PERSON}&state=state-${PERSON}`);
+
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const logged = logLines.join('');
+      expect(logged).toContain('"url":"/oidc/auth?[redacted]"');
+      expect(logged).toContain('"url":"/oidc/session/end?[redacted]"');
+      const spellings = [PERSON, PERSON.slice(2), '19900101-1239', '900101-1239'];
+      for (const text of [logged, ...decodedTokensIn(logged)]) for (const spelling of spellings) expect(text).not.toContain(spelling);
+      expect(logged).not.toContain(tokens.id_token!);
+    });
+  });
+
+  describe('finding 17: a public client’s PAR is not the client speaking', () => {
+    const publicClient = async () => {
+      const owner = await team();
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const registered = await owner.register({
+        name: 'SPA',
+        redirectUris: [redirectUri()],
+        tokenEndpointAuthMethod: 'none',
+        jwks: { keys: [await exportJWK(publicKey)] },
+      });
+      return { privateKey, config: await discover(issuer(), registered.clientId, undefined, client.None()) };
+    };
+    const pkce = async () => ({
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+
+    it('should refuse a personal number and a payment pushed unsigned by a public client, and take them signed', async () => {
+      const { config, privateKey } = await publicClient();
+      const base = { redirect_uri: redirectUri(), scope: SCOPE, ...(await pkce()) };
+      const refusedPush = async (params: Record<string, string>) => {
+        const { landed } = await openPage(await client.buildAuthorizationUrlWithPAR(config, { ...base, ...params }));
+        return new URL(landed.url).searchParams.get('error');
+      };
+      expect(await refusedPush({ login_hint: '199001011239' })).toBe('invalid_request');
+      const payment = JSON.stringify([
+        { type: 'bankid_payment', transactionType: 'card', recipient: { name: 'Shop AB' }, money: { amount: '100,00', currency: 'SEK' } },
+      ]);
+      expect(await refusedPush({ authorization_details: payment })).toBe('invalid_request');
+      // The same payment pushed by a confidential client starts its login.
+      const { config: confidential } = await confidentialClient(await team());
+      const { landed: paying } = await openPage(
+        await client.buildAuthorizationUrlWithPAR(confidential, {
+          redirect_uri: redirectUri(),
+          scope: SCOPE,
+          authorization_details: payment,
+        }),
+      );
+      expect(paying.url).toContain('/oidc/interaction/');
+
+      const signed = await client.buildAuthorizationUrlWithJAR(config, { ...base, login_hint: '199001011239' }, privateKey);
+      const { landed } = await openPage(await client.buildAuthorizationUrlWithPAR(config, signed.searchParams));
+      expect(landed.url).toContain('/oidc/interaction/');
     });
   });
 });
