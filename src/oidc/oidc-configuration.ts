@@ -27,7 +27,8 @@ export function grantLifetime(grant: Grant): number {
   return (grant.openid?.scope ?? '').split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session;
 }
 
-export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment'] as const;
+// eidgw_subject_type: the registered one; a pairwise CIBA client is shown to the library as public (docs/oidc.md, "CIBA").
+export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment', 'eidgw_subject_type'] as const;
 
 export interface OidcConfigurationInput {
   signingJwk: JWK;

@@ -9,7 +9,7 @@ import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { countClientAuthFailures } from './oidc-client-auth-failures.js';
-import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
+import { accountClaims, CLAIM, pairwiseSubject, personKeyOf, personSubject } from './oidc-claims.js';
 import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
@@ -139,11 +139,25 @@ export class OidcProviderService {
     };
   }
 
+  /**
+   * The accountId a login of this person gets at the client as it is registered now. The library
+   * makes `sub` of a grant's accountId, and a pairwise client with CIBA is shown to it as public
+   * with the pairwise value as accountId (docs/oidc.md, "CIBA"): a grant made before the client
+   * turned CIBA on or off would give another `sub` (the cross-team one, turned on), so it stops.
+   */
+  private currentAccountId(ctx: KoaContextWithOIDC, account: StoredAccount): string {
+    const client = ctx.oidc.client!;
+    const person = personSubject(this.subjectKey, String(client.metadata().eidgw_environment), personKeyOf(account.user));
+    const pairwiseByAccount = client.metadata().eidgw_subject_type === 'pairwise' && client.subjectType !== 'pairwise';
+    return pairwiseByAccount ? pairwiseSubject(this.subjectKey, client.clientId, person) : person;
+  }
+
   /** The grant's account; a grant written before grants carried it has it in its own record. */
   private async accountOf(ctx: KoaContextWithOIDC, grantId: string, accountId: string): Promise<StoredAccount | undefined> {
     const grant = ctx.oidc.grant;
     const account = (grant?.jti === grantId ? accountOfGrant(grant) : undefined) ?? (await this.records.findLegacyAccount(grantId));
-    return account?.clientId === ctx.oidc.client?.clientId && account?.subject === accountId ? account : undefined;
+    if (account?.clientId !== ctx.oidc.client?.clientId || account?.subject !== accountId) return undefined;
+    return accountId === this.currentAccountId(ctx, account) ? account : undefined;
   }
 }
 

@@ -285,4 +285,35 @@ describe('The OpenID front’s protocol (issue 40)', () => {
       expect(landed.url).toContain('/oidc/interaction/');
     });
   });
+
+  describe('finding 10: a pairwise client keeps its sub when it turns CIBA on', () => {
+    it('should give the same pairwise sub before and over CIBA, and refuse a refresh of a login made before the change', async () => {
+      const owner = await team();
+      const { registered, config } = await confidentialClient(owner, { subjectType: 'pairwise' });
+      const state = client.randomState();
+      const callback = await logIn(
+        client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: `${SCOPE} offline_access`, prompt: 'consent', state }),
+      );
+      const tokens = await client.authorizationCodeGrant(config, callback, { expectedState: state });
+      const before = tokens.claims()!.sub;
+
+      await e2e.http
+        .patch(`/api/v1/oidc-clients/${registered.id}`)
+        .set('authorization', owner.bearer)
+        .send({ backchannelTokenDeliveryMode: 'poll' })
+        .expect(200);
+      // The earlier login's grant would now name the person by the cross-team subject: it stops instead.
+      await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(client.fetchUserInfo(config, tokens.access_token, before)).rejects.toBeDefined();
+
+      const started = await client.initiateBackchannelAuthentication(config, {
+        scope: SCOPE,
+        login_hint: '199001011239',
+        acr_values: 'urn:eidgw:simulator',
+      });
+      await e2e.http.post('/api/v1/simulator/phone').send({ personalNumber: '199001011239', action: 'approve' }).expect(200);
+      const overCiba = await client.pollBackchannelAuthenticationGrant(config, started, undefined, { signal: AbortSignal.timeout(20_000) });
+      expect(overCiba.claims()!.sub).toBe(before);
+    });
+  });
 });
