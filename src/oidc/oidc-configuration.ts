@@ -21,10 +21,17 @@ export const OIDC_TTL = {
 
 /**
  * A grant carries its login's claims (docs/oidc.md, "State"), so it lives only as long as a token of
- * the login may ask for them: the session's hour, or the refresh token's 14 days with offline_access.
+ * the login may ask for them: the session's hour, or with offline_access the refresh token's
+ * lifetime; and never past SESSION_PII_RETENTION, the time the service keeps a login's personal data.
  */
-export function grantLifetime(grant: Grant): number {
-  return (grant.openid?.scope ?? '').split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session;
+export function grantLifetime(grant: Grant, piiRetentionSeconds: number): number {
+  const offline = (grant.openid?.scope ?? '').split(' ').includes('offline_access');
+  return Math.min(offline ? refreshTokenLifetime(piiRetentionSeconds) : OIDC_TTL.Session, piiRetentionSeconds);
+}
+
+/** A refresh token reads its grant's claims: it cannot outlive them (docs/oidc.md, "State"). */
+export function refreshTokenLifetime(piiRetentionSeconds: number): number {
+  return Math.min(OIDC_TTL.RefreshToken, piiRetentionSeconds);
 }
 
 // eidgw_subject_type: the registered one; a pairwise CIBA client is shown to the library as public (docs/oidc.md, "CIBA").
@@ -40,6 +47,8 @@ export interface OidcConfigurationInput {
   pairwiseIdentifier: (clientId: string, subject: string) => string;
   /** Origins a client's redirect URIs name: a browser app of the client may call the token endpoint. */
   corsAllowed: (origin: string, redirectUris: readonly string[]) => boolean;
+  /** SESSION_PII_RETENTION in seconds: no grant keeps a login's personal data longer. */
+  piiRetentionSeconds: number;
   /** CIBA's hooks and the lifetime of its requests (docs/oidc.md, "CIBA"); off without them. */
   ciba?: { feature: Record<string, unknown>; ttl: (ctx: unknown) => number };
 }
@@ -135,7 +144,8 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
     },
     ttl: {
       ...OIDC_TTL,
-      Grant: (_ctx, grant) => grantLifetime(grant),
+      RefreshToken: () => refreshTokenLifetime(input.piiRetentionSeconds),
+      Grant: (_ctx, grant) => grantLifetime(grant, input.piiRetentionSeconds),
       ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}),
     },
   };

@@ -4,6 +4,7 @@ import type { Account, KoaContextWithOIDC } from 'oidc-provider';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
@@ -51,6 +52,7 @@ export class OidcProviderService {
     private readonly teamAccess: OidcTeamAccess,
     private readonly ipBlocks: IpBlocksService,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
+    @Inject(sessionsConfig.KEY) private readonly sessions: SessionsConfig,
   ) {
     this.subjectKey = cipher.deriveKey('oidc-subject');
   }
@@ -99,6 +101,7 @@ export class OidcProviderService {
         findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token),
         pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
         corsAllowed: (origin, redirectUris) => redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
+        piiRetentionSeconds: Math.floor(this.sessions.piiRetentionMs / 1000),
         ciba: this.ciba ? { feature: this.ciba.feature(), ttl: (ctx) => this.ciba!.ttl(ctx) } : undefined,
       }),
     );
