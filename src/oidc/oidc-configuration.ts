@@ -35,6 +35,9 @@ export function refreshTokenLifetime(piiRetentionSeconds: number): number {
 }
 
 // eidgw_subject_type: the registered one; a pairwise CIBA client is shown to the library as public (docs/oidc.md, "CIBA").
+/** The most a client's jwks_uri may answer (docs/oidc.md, "Registering a client"). */
+export const JWKS_URI_MAX_BYTES = 64 * 1024;
+
 export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment', 'eidgw_subject_type'] as const;
 
 export interface OidcConfigurationInput {
@@ -94,6 +97,12 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       requestObjectSigningAlgValues: ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256'],
     },
     extraClientMetadata: { properties: [...CLIENT_EXTRAS] },
+    // A client's jwks_uri answers what it likes: a key set is a few kilobytes, never megabytes held in memory.
+    fetchResponseBodyLimits: {
+      'client_id metadata document': 5 * 1024,
+      jwks_uri: JWKS_URI_MAX_BYTES,
+      sector_identifier_uri: JWKS_URI_MAX_BYTES,
+    },
     // callInitiator: who calls whom on a CIBA phone login (docs/oidc.md, "CIBA").
     extraParams: ['https://id.oidc.se/param/userMessage', 'https://id.oidc.se/param/signRequest', 'callInitiator'],
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },

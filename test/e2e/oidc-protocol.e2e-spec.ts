@@ -1,4 +1,5 @@
 import * as client from 'openid-client';
+import { MAX_CLIENTS_PER_TEAM, OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
 import { useE2eApp } from '../support/e2e.js';
 import { exportJWK, generateKeyPair } from 'jose';
 import { captureLogs, decodedTokensIn } from '../support/log-capture.js';
@@ -314,6 +315,22 @@ describe('The OpenID front’s protocol (issue 40)', () => {
       await e2e.http.post('/api/v1/simulator/phone').send({ personalNumber: '199001011239', action: 'approve' }).expect(200);
       const overCiba = await client.pollBackchannelAuthenticationGrant(config, started, undefined, { signal: AbortSignal.timeout(20_000) });
       expect(overCiba.claims()!.sub).toBe(before);
+    });
+  });
+
+  // The jwks_uri limit has its spec beside the configuration: the library refuses to fetch from loopback.
+  describe('finding 13: what a team’s clients may cost the service is bounded', () => {
+    it('should refuse a team’s 101st client with a problem that says why', async () => {
+      const owner = await team();
+      const service = e2e.app.get(OidcClientsService);
+      for (let i = 0; i < MAX_CLIENTS_PER_TEAM; i++)
+        await service.create(owner.team.id, { name: `RP ${i}`, redirectUris: [redirectUri()] });
+      const refused = await e2e.http
+        .post('/api/v1/oidc-clients')
+        .set('authorization', owner.bearer)
+        .send({ name: 'One too many', redirectUris: [redirectUri()] });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('the most it may have');
     });
   });
 });
