@@ -22,6 +22,7 @@ async function providerFetching(body: string) {
   const configuration = oidcConfiguration({
     signingJwk: { ...(await exportJWK(privateKey)), kid: 'k1', alg: 'ES256' },
     cookieKey: 'cookie-key',
+    acrValues: ['urn:eidgw:simulator'],
     adapter,
     findAccount: async () => undefined,
     pairwiseIdentifier: (clientId, subject) => `${clientId}:${subject}`,
