@@ -3,7 +3,7 @@ import { MAX_CLIENTS_PER_TEAM, OidcClientsService } from '../../src/oidc/oidc-cl
 import { useE2eApp } from '../support/e2e.js';
 import { exportJWK, generateKeyPair } from 'jose';
 import { captureLogs, decodedTokensIn } from '../support/log-capture.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, readLoginPage } from '../support/oidc-rp.js';
+import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, startLogin } from '../support/oidc-rp.js';
 import { oidcTeam } from '../support/oidc-team.js';
 
 const CIBA = 'urn:openid:params:grant-type:ciba';
@@ -44,7 +44,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
   };
   const logIn = async (url: URL) => {
     const { browser, landed } = await openPage(url);
-    const page = readLoginPage(landed.url, await landed.response!.text());
+    const page = await startLogin(browser, e2e.baseUrl, landed.url);
     await approveInSimulator(e2e.baseUrl, page);
     return new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
   };
@@ -82,7 +82,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
       const owner = await team();
       const { config } = await confidentialClient(owner);
       const { browser, landed } = await openPage(authorizationUrl(config, client.randomState()));
-      const page = readLoginPage(landed.url, await landed.response!.text());
+      const page = await startLogin(browser, e2e.baseUrl, landed.url);
       await approveInSimulator(e2e.baseUrl, page);
       await owner.endSubscription();
       const back = new URL((await finishLogin(browser, e2e.baseUrl, page)).url);
