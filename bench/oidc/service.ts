@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup.js';
 import { validatedEnv } from '../../src/config/env.validation.js';
+import { personSubject } from '../../src/oidc/oidc-claims.js';
 import { saveLoginGrant } from '../../src/oidc/oidc-login-grant.js';
 import { OidcProviderService } from '../../src/oidc/oidc-provider.service.js';
 import { CODE_CHALLENGE, type CodeInit, inBatches, REDIRECT_URI, SCOPE, serveMints } from './mint.js';
@@ -20,20 +21,22 @@ await configureApp(app, { shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT });
 await app.listen({ port: env.PORT, host: '127.0.0.1' });
 
 const oidc = app.get(OidcProviderService);
+const PERSON = '198001019802';
 const clientId = process.env.BENCH_CLIENT_ID!;
 
 serveMints(async (count) => {
   const provider = await oidc.provider();
   const client = (await provider.Client.find(clientId))!;
   return inBatches(count, 10, async () => {
-    const accountId = randomUUID();
+    // The person's subject at the client: the provider refuses a grant whose accountId is not the login's person.
+    const accountId = personSubject(oidc.personSubjectKey, String(client.metadata().eidgw_environment), PERSON);
     // The same code as OidcInteractionsService.done: a grant carrying the login's account.
     const grant = await saveLoginGrant(provider, {
       scope: SCOPE,
       account: {
         clientId,
         subject: accountId,
-        user: { name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson', birthdate: '1980-01-01' },
+        user: { name: 'Anna Andersson', givenName: 'Anna', surname: 'Andersson', birthdate: '1980-01-01', personalNumber: PERSON },
         txn: randomUUID(),
         acr: 'urn:eidgw:simulator',
         personalNumberClaim: null,

@@ -1,6 +1,7 @@
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../common/clock/clock.js';
 import type { DataCipher } from '../common/crypto/data-cipher.js';
+import { oidcErrors } from './oidc-library.js';
 import type { OidcModelStore, StoredModel } from './oidc-model.store.js';
 
 /** Where oidc-provider's clients come from: our oidc_clients table, never the model table. */
@@ -14,6 +15,14 @@ export interface OidcAdapterDeps {
   cipher: DataCipher;
   clock: Clock;
 }
+
+// The library's own words for a second use of each consumable model.
+const CONSUMED_LABELS: Record<string, string> = {
+  AuthorizationCode: 'authorization code',
+  RefreshToken: 'refresh token',
+  BackchannelAuthenticationRequest: 'backchannel authentication request',
+  PushedAuthorizationRequest: 'pushed authorization request',
+};
 
 const payloadAad = (model: string, id: string) => `oidc_models:${model}:${id}`;
 
@@ -60,7 +69,12 @@ class ModelAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    await this.deps.store.consume(this.model, id, this.deps.clock.now());
+    if (await this.deps.store.consume(this.model, id, this.deps.clock.now())) return;
+    // Another request used it between this one's read and now: the library's rule for a second use
+    // applies (RFC 6749 4.1.2: the grant is revoked, the request refused), not a second issue.
+    const grantId = await this.deps.store.grantOf(this.model, id);
+    if (grantId) await this.deps.store.revokeByGrantId(grantId);
+    throw new (oidcErrors().InvalidGrant)(`${CONSUMED_LABELS[this.model] ?? 'grant'} already consumed`);
   }
 
   async destroy(id: string): Promise<void> {

@@ -22,6 +22,7 @@ export function clientMetadata(client: OidcClient, secret: string | undefined): 
     authorization_details_types: [BANKID_PAYMENT],
     eidgw_team_id: client.teamId,
     eidgw_environment: client.environment,
+    eidgw_subject_type: client.subjectType,
     // CIBA clients (docs/oidc.md, "CIBA"): their grant type, delivery mode and notification endpoint.
     ...cibaClientMetadata(client),
   };

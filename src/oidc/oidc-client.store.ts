@@ -57,6 +57,10 @@ const insertSql = statement<unknown[]>(
   `INSERT INTO oidc_clients (${FIELDS.map((field) => COLUMNS[field]).join(', ')})
    VALUES (${FIELDS.map((_, i) => `$${i + 1}`).join(', ')})`,
 );
+const lockTeamSql = statement<[teamId: string]>(`SELECT 1 FROM teams WHERE id = $1 FOR UPDATE`);
+const countForTeamSql = statement<[teamId: string], { count: number }>(
+  `SELECT count(*)::int AS count FROM oidc_clients WHERE team_id = $1`,
+);
 const byClientId = statement<[clientId: string], OidcClient>(`SELECT ${SELECT} FROM oidc_clients WHERE client_id = $1`);
 const forTeam = statement<[id: string, teamId: string], OidcClient>(`SELECT ${SELECT} FROM oidc_clients WHERE id = $1 AND team_id = $2`);
 const listSql = statement<[teamId: string, environment: ApiKeyEnvironment | null], OidcClient>(
@@ -80,6 +84,20 @@ export class OidcClientStore {
 
   async insert(client: OidcClient): Promise<void> {
     await insertSql.run(this.dataSource, ...FIELDS.map((field) => valueOf(client, field)));
+  }
+
+  /**
+   * Inserts the client unless its team already has `max`; answers how many the team had. The team
+   * row's lock orders concurrent registrations of one team, so two cannot both take the last place.
+   */
+  insertWithin(client: OidcClient, max: number): Promise<{ inserted: boolean; existing: number }> {
+    return this.dataSource.transaction(async (manager) => {
+      await lockTeamSql.run(manager, client.teamId);
+      const existing = (await countForTeamSql.run(manager, client.teamId)).rows[0].count;
+      if (existing >= max) return { inserted: false, existing };
+      await insertSql.run(manager, ...FIELDS.map((field) => valueOf(client, field)));
+      return { inserted: true, existing };
+    });
   }
 
   /** The provider's lookup by client_id: a client answers for its own team and environment only. */

@@ -17,6 +17,9 @@ import { OidcClientStore, type OidcClientChanges } from './oidc-client.store.js'
 const newSecret = () => randomBytes(32).toString('base64url');
 
 /** The team's OIDC clients (docs/oidc.md, "Registering a client"); the secret is shown at creation and rotation only. */
+// Every client is a row the provider may load and a jwks_uri it may fetch: a team has a bounded number (docs/oidc.md).
+export const MAX_CLIENTS_PER_TEAM = 100;
+
 @Injectable()
 export class OidcClientsService {
   constructor(
@@ -58,7 +61,12 @@ export class OidcClientsService {
       updatedAt: now,
     };
     this.assertValid(client);
-    await this.store.insert(client);
+    const { inserted, existing } = await this.store.insertWithin(client, MAX_CLIENTS_PER_TEAM);
+    if (!inserted) {
+      throw new ValidationProblemException([
+        { pointer: '', detail: `the team has ${existing} OIDC clients, the most it may have; remove one first` },
+      ]);
+    }
     return { ...this.view(client), clientSecret: secret };
   }
 

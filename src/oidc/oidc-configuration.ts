@@ -21,13 +21,24 @@ export const OIDC_TTL = {
 
 /**
  * A grant carries its login's claims (docs/oidc.md, "State"), so it lives only as long as a token of
- * the login may ask for them: the session's hour, or the refresh token's 14 days with offline_access.
+ * the login may ask for them: the session's hour, or with offline_access the refresh token's
+ * lifetime; and never past SESSION_PII_RETENTION, the time the service keeps a login's personal data.
  */
-export function grantLifetime(grant: Grant): number {
-  return (grant.openid?.scope ?? '').split(' ').includes('offline_access') ? OIDC_TTL.RefreshToken : OIDC_TTL.Session;
+export function grantLifetime(grant: Grant, piiRetentionSeconds: number): number {
+  const offline = (grant.openid?.scope ?? '').split(' ').includes('offline_access');
+  return Math.min(offline ? refreshTokenLifetime(piiRetentionSeconds) : OIDC_TTL.Session, piiRetentionSeconds);
 }
 
-export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment'] as const;
+/** A refresh token reads its grant's claims: it cannot outlive them (docs/oidc.md, "State"). */
+export function refreshTokenLifetime(piiRetentionSeconds: number): number {
+  return Math.min(OIDC_TTL.RefreshToken, piiRetentionSeconds);
+}
+
+// eidgw_subject_type: the registered one; a pairwise CIBA client is shown to the library as public (docs/oidc.md, "CIBA").
+/** The most a client's jwks_uri may answer (docs/oidc.md, "Registering a client"). */
+export const JWKS_URI_MAX_BYTES = 64 * 1024;
+
+export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment', 'eidgw_subject_type'] as const;
 
 export interface OidcConfigurationInput {
   signingJwk: JWK;
@@ -39,6 +50,8 @@ export interface OidcConfigurationInput {
   pairwiseIdentifier: (clientId: string, subject: string) => string;
   /** Origins a client's redirect URIs name: a browser app of the client may call the token endpoint. */
   corsAllowed: (origin: string, redirectUris: readonly string[]) => boolean;
+  /** SESSION_PII_RETENTION in seconds: no grant keeps a login's personal data longer. */
+  piiRetentionSeconds: number;
   /** CIBA's hooks and the lifetime of its requests (docs/oidc.md, "CIBA"); off without them. */
   ciba?: { feature: Record<string, unknown>; ttl: (ctx: unknown) => number };
 }
@@ -84,6 +97,12 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
       requestObjectSigningAlgValues: ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256'],
     },
     extraClientMetadata: { properties: [...CLIENT_EXTRAS] },
+    // A client's jwks_uri answers what it likes: a key set is a few kilobytes, never megabytes held in memory.
+    fetchResponseBodyLimits: {
+      'client_id metadata document': 5 * 1024,
+      jwks_uri: JWKS_URI_MAX_BYTES,
+      sector_identifier_uri: JWKS_URI_MAX_BYTES,
+    },
     // callInitiator: who calls whom on a CIBA phone login (docs/oidc.md, "CIBA").
     extraParams: ['https://id.oidc.se/param/userMessage', 'https://id.oidc.se/param/signRequest', 'callInitiator'],
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
@@ -134,7 +153,8 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
     },
     ttl: {
       ...OIDC_TTL,
-      Grant: (_ctx, grant) => grantLifetime(grant),
+      RefreshToken: () => refreshTokenLifetime(input.piiRetentionSeconds),
+      Grant: (_ctx, grant) => grantLifetime(grant, input.piiRetentionSeconds),
       ...(input.ciba ? { BackchannelAuthenticationRequest: input.ciba.ttl } : {}),
     },
   };

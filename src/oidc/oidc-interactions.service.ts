@@ -25,6 +25,7 @@ import { OidcLoginStartRate } from './oidc-login-start-rate.js';
 import { OidcLoginRecords, type InteractionLogin, type LoginDevice } from './oidc-login-records.js';
 import { clientPrincipal } from './oidc-principal.js';
 import { OidcProviderService } from './oidc-provider.service.js';
+import { OidcTeamAccess } from './oidc-team-access.js';
 
 const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'signature', payment: 'payment' };
 
@@ -62,6 +63,7 @@ export class OidcInteractionsService {
     private readonly returns: SessionReturnsService,
     private readonly kioskLinks: KioskLinks,
     private readonly startRate: OidcLoginStartRate,
+    private readonly teamAccess: OidcTeamAccess,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
@@ -72,6 +74,8 @@ export class OidcInteractionsService {
   async open(request: FastifyRequest, reply: FastifyReply): Promise<PageState> {
     const details = await this.details(request, reply);
     const client = await this.clientOf(details);
+    const refusal = await this.teamRefusal(client);
+    if (refusal) return this.finish(request, reply, refusal);
     const base = { client, redirectHost: redirectHostOf(details), uiLocales: details.params.ui_locales };
     const login = await this.records.findLogin(details.uid);
     if (login) return { ...base, kind: 'login', login };
@@ -87,6 +91,8 @@ export class OidcInteractionsService {
     const client = await this.clientOf(details);
     // A second tap (or a stale tab) finds the login it started.
     if (await this.records.findLogin(details.uid)) return { kind: 'finished' };
+    const refusal = await this.teamRefusal(client);
+    if (refusal) return this.finish(request, reply, refusal);
     const start = this.loginStart(details, client);
     if ('refused' in start) return this.finish(request, reply, start.refused);
     const chosen = this.devicesFor(start).find((offered) => offered === device);
@@ -168,6 +174,11 @@ export class OidcInteractionsService {
     const login = await this.records.findLogin(details.uid);
     if (!login) return false;
     const client = await this.clientOf(details);
+    const teamRefusal = await this.teamRefusal(client);
+    if (teamRefusal) {
+      await this.finish(request, reply, teamRefusal);
+      return true;
+    }
     const principal = await this.principalOf(client);
     const view = await this.sessions.poll(principal, login.sessionId);
     if (view.status === 'pending') return false;
@@ -256,10 +267,13 @@ export class OidcInteractionsService {
   }
 
   private loginStart(details: Details, client: OidcClient): LoginStart {
-    const pushedRequest = Boolean((details as { parJti?: string }).parJti);
     return loginStartFor({
       params: details.params,
-      pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
+      channel: {
+        pushed: Boolean((details as { parJti?: string }).parJti),
+        signed: (param) => (details.trusted ?? []).includes(param),
+        publicClient: client.tokenEndpointAuthMethod === 'none',
+      },
       usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
       forAcr: (acr) => this.registry.forAcr(acr, client.environment),
     });
@@ -303,6 +317,12 @@ export class OidcInteractionsService {
     const client = await this.clients.findByClientId(String(details.params.client_id));
     if (!client) throw new Error('The interaction names a client that no longer exists');
     return client;
+  }
+
+  /** A team without an active subscription or the plan's feature gets no login (docs/oidc.md, "Plans"). */
+  private async teamRefusal(client: OidcClient): Promise<InteractionResults | undefined> {
+    const reason = await this.teamAccess.refusalOf(client.teamId);
+    return reason ? { error: 'unauthorized_client', error_description: reason } : undefined;
   }
 
   private async principalOf(client: OidcClient) {

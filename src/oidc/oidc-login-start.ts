@@ -3,14 +3,23 @@ import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.re
 import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
 import { loginMethodFor, type LoginMethod } from './oidc-acr.js';
 import { SCOPE } from './oidc-claims.js';
-import { loginHintPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
+import { loginHintPersonalNumber, mayCarryPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
 import { paymentOrderOf } from './oidc-payment-details.js';
 import { promptAllowsSigning, signOrderOf } from './oidc-sign-request.js';
 
+/** How an authorization request reached the service (docs/oidc.md, "Request parameters"). */
+export interface RequestChannel {
+  /** Pushed (PAR): the parameters never travelled in a browser's URL. */
+  pushed: boolean;
+  /** Whether the parameter came inside a request object the client signed (JAR). */
+  signed: (param: string) => boolean;
+  /** A public client's PAR is unauthenticated: anyone may push for it. */
+  publicClient: boolean;
+}
+
 export interface LoginStartInput {
   params: Record<string, unknown>;
-  /** Whether a parameter came pushed (PAR) or signed (JAR): only then may it carry a personal number or data to sign. */
-  pushed: (param: string) => boolean;
+  channel: RequestChannel;
   /** The providers the client may use that offer the operation on the app channel, the preferred first. */
   usable: (operation: EidOperation) => OpenIdProvider[];
   /** The provider that answers to an acr for the client's environment (the registry's). */
@@ -31,11 +40,21 @@ const refused = (error: string, description: string): LoginStart => ({ refused: 
  * Anything the request may not ask is refused here, before a session is started.
  */
 export function loginStartFor(input: LoginStartInput): LoginStart {
-  const { params, pushed } = input;
+  const { params, channel } = input;
+  // From the client itself: its authenticated PAR, or a request object it signed.
+  const fromClient = (param: string) => (channel.pushed && !channel.publicClient) || channel.signed(param);
+  // URLs end up in browser histories and logs: a personal number travels only in PAR (docs/oidc.md).
+  const privately = (param: string) => channel.pushed && fromClient(param);
   const hint = loginHintPersonalNumber(params.login_hint);
-  if (hint && (!hint.valid || !pushed('login_hint'))) {
-    // URLs end up in logs: a personal number travels only inside PAR or a signed request (docs/oidc.md).
-    return refused('invalid_request', 'login_hint may carry a personal number only in a pushed (PAR) or signed (JAR) request');
+  if (mayCarryPersonalNumber(params.login_hint)) {
+    if (!privately('login_hint'))
+      return refused(
+        'invalid_request',
+        channel.publicClient
+          ? 'login_hint may carry a personal number only in a pushed (PAR) request object the client signed (JAR)'
+          : 'login_hint may carry a personal number only in a pushed (PAR) request',
+      );
+    if (!hint?.valid) return refused('invalid_request', 'login_hint must be a 12-digit personal number with a valid check digit');
   }
   const signing = typeof params.scope === 'string' && params.scope.split(' ').includes(SCOPE.sign);
   const payment = paymentOrderOf(params.authorization_details);
@@ -44,15 +63,19 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
   let body: Extract<LoginStart, { body: unknown }>['body'];
   if (payment) {
     // What the app shows is what the client is told was approved: it must come from the client's back channel.
-    if (!pushed('authorization_details')) {
-      return refused('invalid_request', 'a bankid_payment is accepted only in a pushed (PAR) or signed (JAR) request');
+    if (!fromClient('authorization_details')) {
+      return refused(
+        'invalid_request',
+        'a bankid_payment is accepted only in a pushed (PAR) or signed (JAR) request (a public client: signed)',
+      );
     }
     if ('problem' in payment) return refused('invalid_request', payment.problem);
     body = { ...payment.order, userVisibleData: userVisibleDataOf(params['https://id.oidc.se/param/userMessage'], params.ui_locales) };
   } else if (signing) {
     // The OIDC Sweden signature extension: a fresh login the user consents to, data that nobody could alter on the way.
     if (!promptAllowsSigning(params.prompt)) return refused('invalid_request', 'a signature request needs prompt=login consent');
-    if (!pushed(SIGN_REQUEST)) return refused('invalid_request', 'signRequest is accepted only in a pushed (PAR) or signed (JAR) request');
+    if (!fromClient(SIGN_REQUEST))
+      return refused('invalid_request', 'signRequest is accepted only in a pushed (PAR) or signed (JAR) request (a public client: signed)');
     const sign = signOrderOf(params[SIGN_REQUEST], params.ui_locales);
     if ('problem' in sign) return refused('invalid_request', sign.problem);
     body = sign.order;

@@ -55,6 +55,9 @@ const findByColumn = { uid: findBySql('uid'), user_code: findBySql('user_code') 
 const consumeSql = statement<[model: string, id: string, now: Date]>(
   `UPDATE oidc_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`,
 );
+const grantOfSql = statement<[model: string, id: string], { grant_id: string | null }>(
+  `SELECT grant_id FROM oidc_models WHERE model = $1 AND id = $2`,
+);
 const destroySql = statement<[model: string, id: string]>(`DELETE FROM oidc_models WHERE model = $1 AND id = $2`);
 const revokeByGrantSql = statement<[grantId: string]>(`DELETE FROM oidc_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`);
 const purgeExpiredSql = statement<[now: Date, batchSize: number]>(
@@ -95,8 +98,17 @@ export class OidcModelStore {
     return row ? { id: row.id, stored: { payloadEnc: row.payloadEnc, consumedAt: row.consumedAt } } : undefined;
   }
 
-  async consume(model: string, id: string, now: Date): Promise<void> {
-    await consumeSql.run(this.dataSource, model, id, now);
+  /**
+   * Marks the row used; true for the one call that did. Two token requests may both have read the
+   * code unused: the one answered false lost the race and must not issue (docs/oidc.md, "State").
+   */
+  async consume(model: string, id: string, now: Date): Promise<boolean> {
+    return (await consumeSql.run(this.dataSource, model, id, now)).rowCount > 0;
+  }
+
+  /** The grant a row belongs to, expired or used alike (a code used twice revokes its grant). */
+  async grantOf(model: string, id: string): Promise<string | null | undefined> {
+    return (await grantOfSql.run(this.dataSource, model, id)).rows[0]?.grantId;
   }
 
   async destroy(model: string, id: string): Promise<void> {

@@ -4,16 +4,20 @@ import type { Account, KoaContextWithOIDC } from 'oidc-provider';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
+import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
+import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
-import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
+import { countClientAuthFailures } from './oidc-client-auth-failures.js';
+import { accountClaims, CLAIM, pairwiseSubject, personKeyOf, personSubject } from './oidc-claims.js';
 import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
 import { accountOfGrant, grantKeepsAccount } from './oidc-login-grant.js';
 import { OidcLoginRecords, type StoredAccount } from './oidc-login-records.js';
 import { OidcModelStore } from './oidc-model.store.js';
+import { OidcTeamAccess } from './oidc-team-access.js';
 
 /** What the CIBA front gives the provider (docs/oidc.md, "CIBA"): its feature hooks and a per-instance setup. */
 export interface CibaHooks {
@@ -45,7 +49,10 @@ export class OidcProviderService {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly registry: EidProviderRegistry,
+    private readonly teamAccess: OidcTeamAccess,
+    private readonly ipBlocks: IpBlocksService,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
+    @Inject(sessionsConfig.KEY) private readonly sessions: SessionsConfig,
   ) {
     this.subjectKey = cipher.deriveKey('oidc-subject');
   }
@@ -94,10 +101,12 @@ export class OidcProviderService {
         findAccount: (ctx, accountId, token) => this.findAccount(ctx, accountId, token),
         pairwiseIdentifier: (clientId, subject) => pairwiseSubject(this.subjectKey, clientId, subject),
         corsAllowed: (origin, redirectUris) => redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
+        piiRetentionSeconds: Math.floor(this.sessions.piiRetentionMs / 1000),
         ciba: this.ciba ? { feature: this.ciba.feature(), ttl: (ctx) => this.ciba!.ttl(ctx) } : undefined,
       }),
     );
     grantKeepsAccount(provider);
+    provider.use(countClientAuthFailures((ip) => this.ipBlocks.recordFailure(ip)));
     this.ciba?.configure(provider);
     // The mount sets X-Forwarded-* from PUBLIC_BASE_URL, so every URL the provider writes starts with the issuer.
     provider.proxy = true;
@@ -114,6 +123,9 @@ export class OidcProviderService {
     // Without a token (the authorization endpoint checking its session) only the subject is needed.
     if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
     const grantId = token.grantId;
+    // Every token and userinfo request of a login passes here: a lapsed team's client stops (docs/oidc.md, "Plans").
+    const refusal = await this.teamAccess.refusalOf(String(ctx.oidc.client?.metadata().eidgw_team_id));
+    if (refusal) throw new (oidcErrors().UnauthorizedClient)(refusal);
     // The token endpoint has read the grant already: an unknown account refuses the grant here.
     if (ctx.oidc.grant) {
       const account = await this.accountOf(ctx, grantId, accountId);
@@ -130,11 +142,25 @@ export class OidcProviderService {
     };
   }
 
+  /**
+   * The accountId a login of this person gets at the client as it is registered now. The library
+   * makes `sub` of a grant's accountId, and a pairwise client with CIBA is shown to it as public
+   * with the pairwise value as accountId (docs/oidc.md, "CIBA"): a grant made before the client
+   * turned CIBA on or off would give another `sub` (the cross-team one, turned on), so it stops.
+   */
+  private currentAccountId(ctx: KoaContextWithOIDC, account: StoredAccount): string {
+    const client = ctx.oidc.client!;
+    const person = personSubject(this.subjectKey, String(client.metadata().eidgw_environment), personKeyOf(account.user));
+    const pairwiseByAccount = client.metadata().eidgw_subject_type === 'pairwise' && client.subjectType !== 'pairwise';
+    return pairwiseByAccount ? pairwiseSubject(this.subjectKey, client.clientId, person) : person;
+  }
+
   /** The grant's account; a grant written before grants carried it has it in its own record. */
   private async accountOf(ctx: KoaContextWithOIDC, grantId: string, accountId: string): Promise<StoredAccount | undefined> {
     const grant = ctx.oidc.grant;
     const account = (grant?.jti === grantId ? accountOfGrant(grant) : undefined) ?? (await this.records.findLegacyAccount(grantId));
-    return account?.clientId === ctx.oidc.client?.clientId && account?.subject === accountId ? account : undefined;
+    if (account?.clientId !== ctx.oidc.client?.clientId || account?.subject !== accountId) return undefined;
+    return accountId === this.currentAccountId(ctx, account) ? account : undefined;
   }
 }
 

@@ -1,10 +1,34 @@
 import { isSwedishPersonalNumber } from '../common/validation/swedish-personal-number.js';
 
-/** login_hint as a personal number (12 digits or `sub:<12 digits>`); `valid: false` for one that fails its check digit. */
+/**
+ * login_hint as a personal number: 12 digits, `YYYYMMDD-NNNN`, or either after `sub:` or `sub:ssn:`
+ * (CIBA's spelling); `valid: false` for one that fails its check digit (docs/oidc.md, "Request parameters").
+ */
 export function loginHintPersonalNumber(loginHint: unknown): { digits: string; valid: boolean } | undefined {
   if (typeof loginHint !== 'string') return undefined;
-  const digits = /^(?:sub:)?(\d{12})$/.exec(loginHint)?.[1];
-  return digits ? { digits, valid: isSwedishPersonalNumber(digits) } : undefined;
+  const match = /^(?:sub:(?:ssn:)?)?(\d{8})-?(\d{4})$/.exec(loginHint);
+  if (!match) return undefined;
+  const digits = match[1] + match[2];
+  return { digits, valid: isSwedishPersonalNumber(digits) };
+}
+
+// Separators people write inside a number: `19900101-1239`, `900101+1239`, `1990 0101 1239`.
+const NUMBER_SEPARATORS = new Set(['-', '+', ' ', '.']);
+
+/**
+ * Whether a hint may carry a personal number in any spelling: a run of ten or more digits, separators
+ * inside it ignored. Such a hint is refused outside PAR whatever its form (docs/oidc.md).
+ */
+export function mayCarryPersonalNumber(loginHint: unknown): boolean {
+  if (typeof loginHint !== 'string') return false;
+  // A plain scan, not a regular expression: linear on any input.
+  let run = 0;
+  for (const character of loginHint) {
+    if (character >= '0' && character <= '9') run++;
+    else if (!NUMBER_SEPARATORS.has(character)) run = 0;
+    if (run >= 10) return true;
+  }
+  return false;
 }
 
 const MAX_TEXT = 1500;

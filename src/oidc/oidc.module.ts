@@ -22,6 +22,7 @@ import { OidcLoginStartRate } from './oidc-login-start-rate.js';
 import { OidcModelPurgeJob } from './oidc-model-purge.job.js';
 import { OidcModelStore } from './oidc-model.store.js';
 import { OidcProviderService } from './oidc-provider.service.js';
+import { OidcTeamAccess } from './oidc-team-access.js';
 import { OidcController } from './oidc.controller.js';
 
 /** The OpenID Provider front (docs/oidc.md). The interaction controller comes first: its routes are more specific. */
@@ -39,6 +40,7 @@ import { OidcController } from './oidc.controller.js';
     OidcInteractionsService,
     OidcModelPurgeJob,
     OidcHooks,
+    OidcTeamAccess,
     CibaRecords,
     CibaCompletion,
     CibaPingSender,

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type Provider from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
+import { personSubject } from '../../src/oidc/oidc-claims.js';
 import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
 import { saveLoginGrant } from '../../src/oidc/oidc-login-grant.js';
 import type { StoredAccount } from '../../src/oidc/oidc-login-records.js';
@@ -16,7 +16,7 @@ const HOUR = 3600;
 
 /** docs/oidc.md ("State"): a grant carries what its login proved; grants written before read it from its own record. */
 describe("The login's account in its grant", () => {
-  const e2e = useE2eApp({ withKey: true });
+  const e2e = useE2eApp({ withKey: true, env: { SESSION_PII_RETENTION: '3d' } });
   let client: { clientId: string; clientSecret: string };
   let provider: Provider;
   beforeAll(async () => {
@@ -25,6 +25,8 @@ describe("The login's account in its grant", () => {
     provider = await e2e.app.get(OidcProviderService).provider();
   });
 
+  // The person's subject at this (public) client: the provider refuses a grant whose accountId is not it.
+  const personAtClient = () => personSubject(e2e.app.get(OidcProviderService).personSubjectKey, 'test', '198001019802');
   const accountOf = (subject: string): StoredAccount => ({
     clientId: client.clientId,
     subject,
@@ -89,7 +91,7 @@ describe("The login's account in its grant", () => {
   };
 
   it('should keep the claims in the grant, encrypted, with no record beside it, for the hour of the login', async () => {
-    const subject = randomUUID();
+    const subject = personAtClient();
     const grant = await saveLoginGrant(provider, { scope: SCOPE, account: accountOf(subject) });
     const row = await rowOf('Grant', grant.jti);
     expect(row.payload_enc.toString('latin1')).not.toMatch(/Andersson|198001019802/);
@@ -114,7 +116,7 @@ describe("The login's account in its grant", () => {
   });
 
   it('should erase the grant, and the claims in it, when a token of the login is revoked', async () => {
-    const subject = randomUUID();
+    const subject = personAtClient();
     const grant = await saveLoginGrant(provider, { scope: SCOPE, account: accountOf(subject) });
     const { accessToken } = await claimsOf(grant.jti, subject);
     await e2e.http
@@ -126,14 +128,14 @@ describe("The login's account in its grant", () => {
     expect(await rowOf('Grant', grant.jti)).toBeUndefined();
   });
 
-  it('should keep a grant with offline_access as long as its refresh token, 14 days', async () => {
-    const grant = await saveLoginGrant(provider, { scope: `${SCOPE} offline_access`, account: accountOf(randomUUID()) });
+  it('should keep a grant with offline_access as long as its refresh token, never past SESSION_PII_RETENTION (3 days here)', async () => {
+    const grant = await saveLoginGrant(provider, { scope: `${SCOPE} offline_access`, account: accountOf(personAtClient()) });
     const row = await rowOf('Grant', grant.jti);
-    expect(Math.round((row.expires_at.getTime() - Date.now()) / 1000 / HOUR)).toBe(14 * 24);
+    expect(Math.round((row.expires_at.getTime() - Date.now()) / 1000 / HOUR)).toBe(3 * 24);
   });
 
   it('should give a grant written before the change the same claims from its own record', async () => {
-    const subject = randomUUID();
+    const subject = personAtClient();
     const current = await claimsOf((await saveLoginGrant(provider, { scope: SCOPE, account: accountOf(subject) })).jti, subject);
     const legacyGrantId = await legacyGrant(subject, true);
     const legacy = await claimsOf(legacyGrantId, subject);
@@ -147,7 +149,7 @@ describe("The login's account in its grant", () => {
   });
 
   it('should refuse a code whose grant carries no account and has no record', async () => {
-    const subject = randomUUID();
+    const subject = personAtClient();
     const refused = await exchange(await legacyGrant(subject, false), subject);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'invalid_grant' });

@@ -40,12 +40,18 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
   beforeAll(async () => {
     port = await freePort();
     browser = await launchChromium();
-    const redirectUri = `http://127.0.0.1:${port}/upstream/callback`;
+    // One callback per upstream (docs/upstream-oidc.md).
+    const redirectUri = (name: string) => `http://127.0.0.1:${port}/upstream/${name}/callback`;
     const sig = await publicJwk(signing.publicKey, { use: 'sig', alg: 'RS256' });
     const enc = await publicJwk(encryption.publicKey, { use: 'enc', alg: 'RSA-OAEP-256' });
-    fakes.nbid = await FakeUpstream.start({ profile: 'nbid', clientId: 'gw-nbid', redirectUri, clientKeys: [sig] });
-    fakes.ftn = await FakeUpstream.start({ profile: 'ftn', clientId: 'gw-ftn', redirectUri, clientKeys: [sig, enc] });
-    fakes['se-broker'] = await FakeUpstream.start({ profile: 'se-broker', clientId: 'gw-se', redirectUri, clientKeys: [sig] });
+    fakes.nbid = await FakeUpstream.start({ profile: 'nbid', clientId: 'gw-nbid', redirectUri: redirectUri('nbid'), clientKeys: [sig] });
+    fakes.ftn = await FakeUpstream.start({ profile: 'ftn', clientId: 'gw-ftn', redirectUri: redirectUri('ftn'), clientKeys: [sig, enc] });
+    fakes['se-broker'] = await FakeUpstream.start({
+      profile: 'se-broker',
+      clientId: 'gw-se',
+      redirectUri: redirectUri('se-broker'),
+      clientKeys: [sig],
+    });
     const privateKey = pemFile('signing.pem', signing.privateKey);
     const common = { environment: 'test', clientAuth: 'private_key_jwt', privateKey };
     const upstreams = [
@@ -127,7 +133,7 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     const context = await browser.newContext({ locale: 'nb-NO' });
     const page = await context.newPage();
     const callbacks: string[] = [];
-    page.on('request', (r) => r.url().includes('/upstream/callback') && callbacks.push(r.url()));
+    page.on('request', (r) => r.url().includes('/callback?') && r.url().includes('/upstream/') && callbacks.push(r.url()));
     try {
       await page.goto(launchUrl);
       await page.click(`#${choice}`, { timeout: 5_000 });
@@ -204,7 +210,28 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     const replay = await fetch(landed.callbacks[0]);
     expect(replay.status).toBe(400);
     expect(await poll(started.sessionId)).toMatchObject({ status: 'complete' });
-    expect((await fetch(`http://127.0.0.1:${port}/upstream/callback?state=nonsense&code=x`)).status).toBe(400);
+    expect((await fetch(`http://127.0.0.1:${port}/upstream/nbid/callback?state=nonsense&code=x`)).status).toBe(400);
+  }, 30_000);
+
+  it("should take each upstream's answer at its own callback only", async () => {
+    const started = await start('nbid');
+    const landed = await visit(started.launchUrl, 'approve');
+    expect(new URL(landed.callbacks[0]).pathname).toBe('/upstream/nbid/callback');
+    expect(await poll(started.sessionId)).toMatchObject({ status: 'complete' });
+    // The shared callback of earlier releases is gone, and another upstream's refuses the answer.
+    expect((await fetch(landed.callbacks[0].replace('/upstream/nbid/callback', '/upstream/callback'))).status).toBe(404);
+    expect((await fetch(landed.callbacks[0].replace('/upstream/nbid/', '/upstream/ftn/'))).status).toBe(400);
+  }, 30_000);
+
+  it('should fail providerError when the upstream answers another acr than the acr_values asked for', async () => {
+    await fakes.nbid.answerWeakAcr(true);
+    try {
+      const started = await start('nbid');
+      await visit(started.launchUrl, 'approve');
+      expect(await poll(started.sessionId)).toMatchObject({ status: 'failed', hintCode: 'providerError' });
+    } finally {
+      await fakes.nbid.answerWeakAcr(false);
+    }
   }, 30_000);
 
   it('should fail providerError when the id token is signed by a key outside the JWKS', async () => {

@@ -23,6 +23,8 @@ const AMR = { nbid: ['bid'], ftn: ['mfa'], 'se-broker': ['mfa'] };
 const { profile } = options;
 const ftn = profile === 'ftn';
 let forge = false;
+// An upstream that logs the person in with another method than the acr_values asked for (they are voluntary).
+let weakAcr = false;
 
 const server = createServer();
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,13 +99,17 @@ async function interaction(req, res) {
   }
   for await (const chunk of req) void chunk;
   const result = req.url.endsWith('/approve')
-    ? { login: { accountId: 'person-1', acr: ACR[profile], amr: AMR[profile] } }
+    ? { login: { accountId: 'person-1', acr: weakAcr ? 'urn:example:password' : ACR[profile], amr: AMR[profile] } }
     : { error: 'access_denied', error_description: 'The person cancelled' };
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
 }
 
 const callback = provider.callback();
 server.on('request', (req, res) => {
+  if (req.url === '/__weak-acr/on' || req.url === '/__weak-acr/off') {
+    weakAcr = req.url.endsWith('/on');
+    return void res.writeHead(204).end();
+  }
   if (req.url === '/__forge/on' || req.url === '/__forge/off') {
     forge = req.url.endsWith('/on');
     return void res.writeHead(204).end();

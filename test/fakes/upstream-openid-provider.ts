@@ -37,6 +37,11 @@ export class FakeUpstream {
     });
   }
 
+  /** From now on, logins answer an acr the gateway did not ask for, or the one it did. */
+  async answerWeakAcr(on: boolean): Promise<void> {
+    await fetch(`${this.issuer}/__weak-acr/${on ? 'on' : 'off'}`);
+  }
+
   /** From now on, id tokens are signed by a key the provider does not publish (a forged token), or not. */
   async forgeIdTokens(on: boolean): Promise<void> {
     await fetch(`${this.issuer}/__forge/${on ? 'on' : 'off'}`);

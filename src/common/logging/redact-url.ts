@@ -11,10 +11,19 @@ function decodedName(raw: string): string {
   }
 }
 
-/** The URL with the value of every credential parameter replaced, whatever the spelling of its name. */
+// The OpenID fronts' queries carry personal data and one-time codes (login_hint, id_token_hint, a
+// request object, an upstream's code and state): their lines keep the path only (docs/oidc.md, "Logs").
+const PATHS_WITHOUT_QUERY = ['/oidc', '/upstream'];
+const withoutQuery = (path: string) => PATHS_WITHOUT_QUERY.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
+/**
+ * The URL with the value of every credential parameter replaced, whatever the spelling of its name;
+ * on the OpenID fronts, with the whole query replaced.
+ */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
+  if (withoutQuery(url.slice(0, queryStart).toLowerCase())) return `${url.slice(0, queryStart)}?[redacted]`;
   const pairs = url
     .slice(queryStart + 1)
     .split('&')

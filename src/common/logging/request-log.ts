@@ -26,7 +26,8 @@ export function logRequests(fastify: FastifyInstance, logger: Logger, metrics?: 
     if (logger.isLevelEnabled(level)) {
       logger[level](
         {
-          req: { id: request.id, method: request.method, url: redactUrl(request.url), remoteAddress: request.ip },
+          // originalUrl: a mounted library (oidc-provider) sees the URL without its prefix (docs/oidc.md, "Mounting").
+          req: { id: request.id, method: request.method, url: redactUrl(request.originalUrl), remoteAddress: request.ip },
           res: { statusCode: reply.statusCode },
           responseTime: Math.round(reply.elapsedTime * 10) / 10,
           ...request.logExtra,

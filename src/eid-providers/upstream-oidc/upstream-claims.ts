@@ -5,7 +5,9 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /**
  * The person from the id token's claims by the upstream's claim names (docs/upstream-oidc.md);
- * OpenID Connect's standard names where none is configured. Null when it names nobody.
+ * OpenID Connect's standard names where none is configured. Null without a personal number or a
+ * national identifier: a name is nobody's identity (two people share one, and the session's subject
+ * is made from the identifier).
  */
 export function userFromClaims(claims: Record<string, unknown>, upstream: UpstreamConfig): IdentifiedUser | null {
   const names = upstream.claims;
@@ -15,7 +17,7 @@ export function userFromClaims(claims: Record<string, unknown>, upstream: Upstre
   const personalNumber = names.personalNumber ? text(claims[names.personalNumber]) : undefined;
   const nationalId = names.nationalId ? text(claims[names.nationalId]) : undefined;
   const birthdate = text(claims[names.birthdate ?? 'birthdate']);
-  if (!personalNumber && !nationalId && !name) return null;
+  if (!personalNumber && !nationalId) return null;
   return {
     ...(personalNumber ? { personalNumber } : {}),
     ...(nationalId ? { nationalId } : {}),
@@ -25,4 +27,14 @@ export function userFromClaims(claims: Record<string, unknown>, upstream: Upstre
     ...(birthdate ? { birthdate } : {}),
     country: upstream.country,
   };
+}
+
+/**
+ * Whether the id token's `acr` is one the gateway asked for (docs/upstream-oidc.md): an upstream may
+ * answer a weaker method than `acr_values` named (OpenID Connect Core 3.1.2.1 makes them voluntary).
+ * Any acr passes when none is configured.
+ */
+export function acrAsAsked(claims: Record<string, unknown>, upstream: UpstreamConfig): boolean {
+  if (!upstream.acrValues) return true;
+  return typeof claims.acr === 'string' && upstream.acrValues.split(' ').includes(claims.acr);
 }

@@ -39,10 +39,15 @@ export class UpstreamOidcController {
     reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(url.href, 302);
   }
 
-  @Get('callback')
-  async callback(@Req() request: FastifyRequest, @Headers('accept-language') language: string | undefined, @Res() reply: FastifyReply) {
+  @Get(':upstream/callback')
+  async callback(
+    @Param('upstream') upstream: string,
+    @Req() request: FastifyRequest,
+    @Headers('accept-language') language: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const queryAt = request.url.indexOf('?');
-    const outcome = await this.signIn.callback(new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1)));
+    const outcome = await this.signIn.callback(upstream, new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1)));
     if (outcome.kind === 'invalid')
       return void reply
         .code(400)

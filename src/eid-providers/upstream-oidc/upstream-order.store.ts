@@ -24,13 +24,16 @@ export class UpstreamOrderStore {
     return result.affected === 1;
   }
 
-  /** The order a callback's state belongs to, claimed in one statement so that a state is used once. */
-  async takeByState(stateHash: Buffer): Promise<UpstreamOrder | null> {
+  /**
+   * The order a callback's state belongs to, claimed in one statement so that a state is used once;
+   * only at its own upstream's callback (another upstream's callback leaves the state unused).
+   */
+  async takeByState(stateHash: Buffer, upstream: string): Promise<UpstreamOrder | null> {
     const result = await this.orders
       .createQueryBuilder()
       .update()
       .set({ stateHash: null })
-      .where('state_hash = :stateHash AND status = :status', { stateHash, status: 'started' })
+      .where('state_hash = :stateHash AND status = :status AND upstream = :upstream', { stateHash, status: 'started', upstream })
       .returning('order_ref')
       .execute();
     const [row] = result.raw as { order_ref: string }[];

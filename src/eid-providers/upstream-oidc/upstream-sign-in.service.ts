@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import type { CompletedIdentity } from '../eid-provider.js';
-import { userFromClaims } from './upstream-claims.js';
+import { acrAsAsked, userFromClaims } from './upstream-claims.js';
 import { UpstreamConnections, type UpstreamConnection } from './upstream-connections.js';
 import { upstreamEvidenceOf } from './upstream-evidence.js';
 import { completionAad, returnUrlAad, secretsAad } from './upstream-order-encryption.js';
@@ -33,8 +33,9 @@ export class UpstreamSignIn {
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
-  get redirectUri(): string {
-    return `${this.server.publicBaseUrl}/upstream/callback`;
+  /** One callback per upstream (RFC 9700 4.4.2.2, mix-up): an answer counts only at the callback of the upstream asked. */
+  redirectUriOf(upstreamName: string): string {
+    return `${this.server.publicBaseUrl}/upstream/${encodeURIComponent(upstreamName)}/callback`;
   }
 
   /** The upstream's authorization URL for a pending order: PKCE S256, state, nonce, PAR and JAR as configured. Null: no such order. */
@@ -46,7 +47,7 @@ export class UpstreamSignIn {
     const secrets: PendingSecrets = { codeVerifier: client.randomPKCECodeVerifier(), nonce: client.randomNonce() };
     const state = client.randomState();
     const parameters: Record<string, string> = {
-      redirect_uri: this.redirectUri,
+      redirect_uri: this.redirectUriOf(upstream.name),
       scope: upstream.scope,
       code_challenge: await client.calculatePKCECodeChallenge(secrets.codeVerifier),
       code_challenge_method: 'S256',
@@ -58,11 +59,11 @@ export class UpstreamSignIn {
     return this.buildUrl(connection, parameters);
   }
 
-  /** Handles the upstream's answer; a wrong or used state changes nothing. */
-  async callback(query: URLSearchParams): Promise<CallbackOutcome> {
+  /** Handles the upstream's answer at its callback; a wrong or used state, or another upstream's callback, changes nothing. */
+  async callback(upstreamName: string, query: URLSearchParams): Promise<CallbackOutcome> {
+    const upstream = this.connections.upstreams.find((u) => u.name === upstreamName);
     const state = query.get('state');
-    const order = state ? await this.orders.takeByState(sha256(state)) : null;
-    const upstream = order && this.connections.upstreams.find((u) => u.name === order.upstream);
+    const order = upstream && state ? await this.orders.takeByState(sha256(state), upstream.name) : null;
     if (!order || !upstream || !order.secretsEnc) return { kind: 'invalid' };
     const completion = await this.complete(order, query, state!);
     const hintCode = completion ? null : query.get('error') === 'access_denied' ? 'userCancel' : 'providerError';
@@ -85,7 +86,7 @@ export class UpstreamSignIn {
     const secrets = this.cipher.decryptJson<PendingSecrets>(order.secretsEnc!, secretsAad(order.orderRef));
     try {
       const { config } = await this.connections.get(upstream);
-      const currentUrl = new URL(`${this.redirectUri}?${query.toString()}`);
+      const currentUrl = new URL(`${this.redirectUriOf(upstream.name)}?${query.toString()}`);
       const tokens = await client.authorizationCodeGrant(config, currentUrl, {
         pkceCodeVerifier: secrets.codeVerifier,
         expectedNonce: secrets.nonce,
@@ -95,9 +96,19 @@ export class UpstreamSignIn {
       const claims = tokens.claims() as Record<string, unknown>;
       // An encrypted id token's evidence is its inner signed token: the signature is what proves it.
       const signed = client.getDecryptedResponses(tokens)?.id_token?.token_endpoint ?? tokens.id_token!;
+      if (!acrAsAsked(claims, upstream)) {
+        this.logger.error(
+          { upstream: upstream.name, acr: String(claims.acr).slice(0, 64) },
+          'The upstream answered another acr than asked for',
+        );
+        return null;
+      }
       const user = userFromClaims(claims, upstream);
       if (!user) {
-        this.logger.error({ upstream: upstream.name }, 'The id token names nobody: check the upstream claims mapping');
+        this.logger.error(
+          { upstream: upstream.name },
+          'The id token carries no personal number or national identifier: check the upstream claims mapping',
+        );
         return null;
       }
       return { user, evidence: upstreamEvidenceOf(signed, claims) };

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type Provider from 'oidc-provider';
 import { oidcErrors } from '../oidc-library.js';
 import { SessionReader } from '../../sessions/session-reader.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
@@ -11,6 +12,7 @@ import { OidcClientStore } from '../oidc-client.store.js';
 import { saveLoginGrant } from '../oidc-login-grant.js';
 import { clientPrincipal } from '../oidc-principal.js';
 import { OidcProviderService } from '../oidc-provider.service.js';
+import { OidcTeamAccess } from '../oidc-team-access.js';
 import { CibaRecords, type CibaLink } from './ciba-records.js';
 import { accountIdFor } from './ciba-subject.js';
 
@@ -33,6 +35,7 @@ export class CibaCompletion {
     private readonly reader: SessionReader,
     private readonly links: CibaRecords,
     private readonly registry: EidProviderRegistry,
+    private readonly teamAccess: OidcTeamAccess,
   ) {}
 
   /** The session as it now stands (collected if due); the request settled if the session has ended. */
@@ -55,6 +58,11 @@ export class CibaCompletion {
     if (!request || request.grantId || request.error) return view;
     // Another replica may be settling it: it wins, and this poll finds it settled next time.
     if (!(await this.links.claimSettlement(link.authReqId))) return view;
+    const refusal = await this.teamAccess.refusalOf(client.teamId);
+    if (refusal) {
+      await refuse(provider, request, new (oidcErrors().UnauthorizedClient)(refusal));
+      return view;
+    }
 
     if (view.status !== 'complete' || !('user' in view) || !view.user) {
       const hintCode = ('hintCode' in view ? view.hintCode : undefined) ?? view.status;
@@ -64,7 +72,7 @@ export class CibaCompletion {
           : new (oidcErrors().AccessDenied)(
               `The e-ID ${link.operation === 'sign' ? 'signature' : 'login'} did not complete (hintCode: ${hintCode})`,
             );
-      await provider.backchannelResult(request, error);
+      await refuse(provider, request, error);
       return view;
     }
     const key = this.oidc.personSubjectKey;
@@ -72,10 +80,7 @@ export class CibaCompletion {
     if (accountId !== request.accountId) {
       // The provider was asked for this person only; anything else is refused, never issued.
       this.logger.error({ sessionId: link.sessionId }, 'A CIBA session completed for another person than the login_hint');
-      await provider.backchannelResult(
-        request,
-        new (oidcErrors().AccessDenied)('The e-ID login did not complete (hintCode: providerError)'),
-      );
+      await refuse(provider, request, new (oidcErrors().AccessDenied)('The e-ID login did not complete (hintCode: providerError)'));
       return view;
     }
     const userSignature = link.operation === 'sign' ? await this.signatureOf(principal, link.sessionId) : undefined;
@@ -107,4 +112,16 @@ export class CibaCompletion {
     const evidence = await this.reader.evidence(principal, sessionId).catch(() => undefined);
     return typeof evidence?.signature === 'string' ? evidence.signature : undefined;
   }
+}
+
+type BackchannelRequest = InstanceType<Provider['BackchannelAuthenticationRequest']>;
+
+/**
+ * Settles the request with an error the token endpoint then answers. The library saves the
+ * description under a name its model does not keep (`error_description`, read back as
+ * `errorDescription`), so it is set under the kept name too.
+ */
+async function refuse(provider: Provider, request: BackchannelRequest, error: InstanceType<ReturnType<typeof oidcErrors>['AccessDenied']>) {
+  Reflect.set(request, 'errorDescription', error.error_description);
+  await provider.backchannelResult(request, error);
 }

@@ -66,6 +66,31 @@ describe('the CIBA token endpoint answers', () => {
     expect(ctx.body).toEqual({ error: 'access_denied', error_description: 'The e-ID login did not complete (hintCode: userDeclinedCall)' });
   });
 
+  it('should record no poll and collect nothing for a request whose client failed authentication', async () => {
+    let settled = 0;
+    const saved: number[] = [];
+    const middleware = cibaTokenMiddleware({
+      records: { find: () => Promise.resolve(LINK), polled: (_link, at) => Promise.resolve(void saved.push(at)) },
+      settle: () => Promise.resolve(void settled++),
+      now: () => 1_000,
+    });
+    // The library names the client before it checks the secret: its answer says whether it passed.
+    const ctx = {
+      method: 'POST',
+      path: '/token',
+      req: { body: { grant_type: 'urn:openid:params:grant-type:ciba', auth_req_id: 'req-1' } },
+      status: 401,
+      body: undefined as unknown,
+      oidc: { client: { clientId: 'client-1' } },
+    };
+    await middleware(ctx as unknown as KoaContextWithOIDC, () =>
+      Promise.resolve(void (ctx.body = { error: 'invalid_client', error_description: 'client authentication failed' })),
+    );
+    expect(saved).toEqual([]);
+    expect(settled).toBe(0);
+    expect(ctx.body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+  });
+
   it('should leave the answer to another client alone', async () => {
     const { ctx, run } = harness(LINK, { status: 'pending', hintCode: 'userSign' }, 1_000);
     ctx.oidc.client.clientId = 'someone-else';

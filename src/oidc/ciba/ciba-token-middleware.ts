@@ -11,13 +11,23 @@ export interface CibaTokenDeps {
 
 type OAuthBody = { error?: string; error_description?: string };
 
+// The CIBA grant's own errors: the library answers them only to the authenticated client of the request.
+const GRANT_ERRORS = new Set([
+  'authorization_pending',
+  'slow_down',
+  'access_denied',
+  'expired_token',
+  'invalid_grant',
+  'unauthorized_client',
+]);
+
 /**
- * Around the token endpoint for the CIBA grant (docs/oidc.md, "CIBA"). Before the library
- * answers, the session is collected if due and the request settled if the session has ended, so a
- * poll never waits on the background collector. After it, what the library leaves to us: the
- * hintCode in authorization_pending, slow_down for a client polling faster than the interval, and
- * expired_token for a request the store has already dropped. Only answers the library gave an
- * authenticated client of the request are rewritten.
+ * Around the token endpoint for the CIBA grant (docs/oidc.md, "CIBA"), after the library has
+ * authenticated the client and answered: the poll is recorded, a pending session is collected if
+ * due and the request settled if the session has ended (so the next poll never waits on the
+ * background collector), and what the library leaves to us is said: the hintCode in
+ * authorization_pending, slow_down for a client polling faster than the interval, expired_token
+ * for a request the store has already dropped.
  */
 export function cibaTokenMiddleware(deps: CibaTokenDeps) {
   const now = deps.now ?? Date.now;
@@ -29,21 +39,30 @@ export function cibaTokenMiddleware(deps: CibaTokenDeps) {
     }
     const link = await deps.records.find(authReqId);
     if (!link) return next();
+    await next();
+
+    // The grant's own answers come only after the library has authenticated the client: until then a
+    // request with a stolen auth_req_id moves nothing (no poll recorded, no collect; docs/oidc.md, "CIBA").
+    const answer = ctx.body as OAuthBody | undefined;
+    const granted = ctx.status === 200 || (ctx.status === 400 && GRANT_ERRORS.has(answer?.error ?? ''));
+    if (!granted || ctx.oidc?.client?.clientId !== link.clientId) return;
     const at = now();
     const tooFast = link.lastPolledAt !== null && at - link.lastPolledAt < CIBA_POLL_INTERVAL_S * 1000;
     await deps.records.polled(link, at);
-    const view = at < link.expiresAt ? await deps.settle(link) : undefined;
-    await next();
-
-    const answer = ctx.body as OAuthBody | undefined;
-    if (ctx.status !== 400 || !answer?.error || ctx.oidc?.client?.clientId !== link.clientId) return;
+    if (!answer?.error) return;
     if (answer.error === 'authorization_pending') {
-      ctx.body = tooFast
-        ? { error: 'slow_down', error_description: `Poll at most every ${CIBA_POLL_INTERVAL_S} seconds` }
-        : { error: 'authorization_pending', error_description: pendingDescription(view) };
-    } else if ((answer.error === 'access_denied' || answer.error === 'expired_token') && !answer.error_description && view) {
-      // The library keeps a result's error but not its description: the hintCode is told here.
-      ctx.body = { error: answer.error, error_description: endedDescription(view, link) };
+      if (tooFast) {
+        ctx.body = { error: 'slow_down', error_description: `Poll at most every ${CIBA_POLL_INTERVAL_S} seconds` };
+        return;
+      }
+      // The session is collected if due and the request settled if it has ended: the next poll gets
+      // the result without waiting on the background collector.
+      const view = at < link.expiresAt ? await deps.settle(link) : undefined;
+      ctx.body = { error: 'authorization_pending', error_description: pendingDescription(view) };
+    } else if ((answer.error === 'access_denied' || answer.error === 'expired_token') && !answer.error_description) {
+      // A request settled before its description was kept (docs/oidc.md, "CIBA"): the hintCode is told here.
+      const view = await deps.settle(link);
+      if (view) ctx.body = { error: answer.error, error_description: endedDescription(view, link) };
     } else if (answer.error === 'invalid_grant' && at >= link.expiresAt) {
       ctx.body = { error: 'expired_token', error_description: 'The backchannel authentication request has expired' };
     }
@@ -51,6 +70,7 @@ export function cibaTokenMiddleware(deps: CibaTokenDeps) {
 }
 
 function pendingDescription(view: SessionView | undefined): string {
+  if (view && view.status !== 'pending') return 'The e-ID session has ended: the next token request gets its result';
   const hintCode = view && 'hintCode' in view ? view.hintCode : undefined;
   return `The e-ID session is pending (hintCode: ${hintCode ?? 'outstandingTransaction'})`;
 }

@@ -15,6 +15,7 @@ import type { OidcClient } from '../oidc-client.js';
 import { OidcClientStore } from '../oidc-client.store.js';
 import { clientPrincipal } from '../oidc-principal.js';
 import { OidcProviderService, type CibaHooks } from '../oidc-provider.service.js';
+import { OidcTeamAccess } from '../oidc-team-access.js';
 import { CibaCompletion } from './ciba-completion.js';
 import { CibaPingSender } from './ciba-ping.js';
 import { CibaRecords } from './ciba-records.js';
@@ -40,6 +41,7 @@ export class CibaService implements OnModuleInit, CibaHooks {
     private readonly records: CibaRecords,
     private readonly completion: CibaCompletion,
     private readonly ping: CibaPingSender,
+    private readonly teamAccess: OidcTeamAccess,
     @Inject(sessionsConfig.KEY) private readonly sessionsConfig: SessionsConfig,
   ) {}
 
@@ -66,6 +68,8 @@ export class CibaService implements OnModuleInit, CibaHooks {
       // Checked before the request is stored: the method must exist for this client.
       validateRequestContext: async (ctx: KoaContextWithOIDC) => {
         const client = await this.clientOf(ctx.oidc.client!.clientId);
+        const refusal = await this.teamAccess.refusalOf(client.teamId);
+        if (refusal) throw new (oidcErrors().UnauthorizedClient)(refusal);
         if (!this.methodOf(ctx, client))
           throw new (oidcErrors().InvalidRequest)('None of the requested acr_values is available to this client');
       },
