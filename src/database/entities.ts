@@ -33,6 +33,7 @@ import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
+import { CreateSamlServiceProviders1796623915120 } from '../../migrations/1796623915120-CreateSamlServiceProviders.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   AddPaymentAndRisk1795304600000,
   CreateRevokedTokens1795304650000,
   CreateUpstreamOidcOrders1795305100000,
+  CreateSamlServiceProviders1796623915120,
 ];

@@ -67,6 +67,8 @@ export interface LoginPageInput {
   sessionId: string;
   kioskToken: string;
   assetVersion: string;
+  /** Where the page's end (`/done`) and cancel live: the OIDC interaction's, or another front's (docs/saml.md). */
+  actionBase?: string;
 }
 
 /**
@@ -76,7 +78,7 @@ export interface LoginPageInput {
  */
 export function loginPage(input: LoginPageInput): string {
   const text = TEXT[input.language];
-  const uid = escapeHtml(input.uid);
+  const base = escapeHtml(input.actionBase ?? `/oidc/interaction/${input.uid}`);
   return `<!doctype html>
 <html lang="${input.language}">
 <head>
@@ -89,11 +91,11 @@ export function loginPage(input: LoginPageInput): string {
 <script type="module" src="/oidc/interaction-assets/login.js?v=${input.assetVersion}"></script>
 </head>
 <body>
-<main class="login" data-done="/oidc/interaction/${uid}/done">
+<main class="login" data-done="${base}/done">
   <h1>${escapeHtml(headingOf(text, input.operation)(input.clientName))}</h1>
   <eid-qr session="${escapeHtml(input.sessionId)}" token="${escapeHtml(input.kioskToken)}" lang="${input.language}"></eid-qr>
   <noscript><p>${text.noScript}</p></noscript>
-  <form method="post" action="/oidc/interaction/${uid}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>
+  <form method="post" action="${base}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>
 </main>
 </body>
 </html>

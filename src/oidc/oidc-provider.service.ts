@@ -7,7 +7,7 @@ import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
-import { accountClaims, CLAIM, pairwiseSubject } from './oidc-claims.js';
+import { accountClaims, CLAIM, pairwiseSubject, PERSON_SUBJECT_KEY } from './oidc-claims.js';
 import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
@@ -47,7 +47,7 @@ export class OidcProviderService {
     private readonly registry: EidProviderRegistry,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {
-    this.subjectKey = cipher.deriveKey('oidc-subject');
+    this.subjectKey = cipher.deriveKey(PERSON_SUBJECT_KEY);
   }
 
   get issuer(): string {

@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'delivery_not_redeliverable'
   | 'endpoint_disabled'
   | 'member_exists'
+  | 'entity_id_taken'
   | 'cannot_remove_self'
   | 'rate_limit_exceeded'
   | 'payload_too_large'
@@ -86,6 +87,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   delivery_not_redeliverable: { status: 409, title: 'Delivery cannot be redelivered' },
   endpoint_disabled: { status: 409, title: 'Endpoint disabled' },
   member_exists: { status: 409, title: 'Member exists' },
+  entity_id_taken: { status: 409, title: 'Entity ID already registered' },
   cannot_remove_self: { status: 409, title: 'Cannot remove yourself' },
   rate_limit_exceeded: { status: 429, title: 'Too Many Requests' },
   payload_too_large: { status: 413, title: 'Payload Too Large' },
