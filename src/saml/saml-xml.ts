@@ -40,7 +40,13 @@ export function parseSamlXml(xml: string): Document {
   const fail = (message: string) => {
     throw new SamlXmlError(`The SAML message is not well-formed XML: ${message.split('\n')[0]}`);
   };
-  const document = new DOMParser({ onError: (_level, message) => fail(message) }).parseFromString(xml, 'text/xml');
+  let document: Document;
+  try {
+    document = new DOMParser({ onError: (_level, message) => fail(message) }).parseFromString(xml, 'text/xml');
+  } catch (error) {
+    // xmldom wraps what onError throws in its ParseError.
+    throw error instanceof SamlXmlError ? error : new SamlXmlError('The SAML message is not well-formed XML');
+  }
   if (!document.documentElement) fail('no root element');
   return document;
 }

@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ATTRNAME_URI, BINDING, NAMEID_PERSISTENT, RESPONSE_VALIDITY_MS, SAML_NS, STATUS } from '../saml-protocol.js';
 import { signRoot, type SigningKey } from '../saml-signer.js';
-import { samlify } from '../samlify.js';
+import { samlify, type SamlifyIdentityProvider } from '../samlify.js';
 import { xmlEscape } from '../saml-xml-text.js';
 import type { SamlServiceProvider } from '../service-providers/saml-service-provider.js';
 import type { ReleasedAttribute } from './saml-attributes.js';
-
-const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-// XML Encryption 1.1's AES-GCM for the assertion, RSA-OAEP for its key.
-const AES256_GCM = 'http://www.w3.org/2009/xmlenc11#aes256-gcm';
-const RSA_OAEP = 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p';
 
 /** A SAML ID: an NCName, so it starts with a letter or underscore. */
 export const newSamlId = (): string => `_${randomBytes(20).toString('hex')}`;
@@ -21,6 +16,8 @@ export interface Issuing {
 }
 
 export interface SuccessInput extends Issuing {
+  /** samlify's IdP entity of the front (SamlIdentity.entity), encrypting when the SP has an encryption certificate. */
+  idp: SamlifyIdentityProvider;
   sp: SamlServiceProvider;
   inResponseTo: string;
   acsUrl: string;
@@ -73,15 +70,6 @@ export async function successResponse(input: SuccessInput): Promise<string> {
     responseOpen(id, input, input.acsUrl, input.inResponseTo) +
     `<samlp:Status><samlp:StatusCode Value="${STATUS.success}"/></samlp:Status>${assertion}</samlp:Response>`;
 
-  const idp = samlify.IdentityProvider({
-    entityID: input.issuer,
-    privateKey: input.key.privateKey,
-    signingCert: input.key.certificate,
-    requestSignatureAlgorithm: RSA_SHA256,
-    isAssertionEncrypted: sp.encryptionCertificate !== null,
-    singleSignOnService: [{ Binding: BINDING.post, Location: input.issuer }],
-    ...{ dataEncryptionAlgorithm: AES256_GCM, keyEncryptionAlgorithm: RSA_OAEP },
-  });
   const spEntity = samlify.ServiceProvider({
     entityID: sp.entityId,
     signingCert: sp.signingCertificate,
@@ -90,7 +78,7 @@ export async function successResponse(input: SuccessInput): Promise<string> {
     wantAssertionsSigned: true,
     wantMessageSigned: true,
   });
-  const built = await idp.createLoginResponse(
+  const built = await input.idp.createLoginResponse(
     spEntity,
     { extract: { request: { id: input.inResponseTo } } },
     'post',

@@ -5,7 +5,6 @@ import { Clock } from '../../common/clock/clock.js';
 import { logoutResponse } from '../response/saml-response.js';
 import { SamlIdentity } from '../saml-identity.js';
 import { SAML_NS, STATUS } from '../saml-protocol.js';
-import { samlify } from '../samlify.js';
 import { parseSamlXml, SamlXmlError } from '../saml-xml.js';
 import { SamlServiceProviderStore } from '../service-providers/saml-service-provider.store.js';
 import { serviceProviderEntity } from '../sso/saml-sso.service.js';
@@ -46,19 +45,16 @@ export class SamlLogoutService {
     const sp = issuer ? await this.serviceProviders.findByEntityId(issuer) : undefined;
     if (!sp || !id) return problem('The LogoutRequest names no registered service provider.');
     if (!sp.singleLogoutUrl) return problem('You are logged out.', 200);
-    const idp = samlify.IdentityProvider({
-      entityID: this.identity.entityId,
-      signingCert: key.certificate,
-      wantLogoutRequestSigned: true,
-      singleSignOnService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', Location: this.identity.ssoUrl }],
-    });
-    const verified = await idp.parseLogoutRequest(serviceProviderEntity(sp), binding, message.samlify).then(
-      () => true,
-      (error: Error) => {
-        this.logger.log({ sp: sp.id, reason: error.message }, 'LogoutRequest refused');
-        return false;
-      },
-    );
+    const verified = await this.identity
+      .entity()
+      .parseLogoutRequest(serviceProviderEntity(sp), binding, message.samlify)
+      .then(
+        () => true,
+        (error: Error) => {
+          this.logger.log({ sp: sp.id, reason: error.message }, 'LogoutRequest refused');
+          return false;
+        },
+      );
     const response = logoutResponse({
       issuer: this.identity.entityId,
       key,

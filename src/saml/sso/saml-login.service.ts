@@ -75,6 +75,7 @@ export class SamlLoginService {
     const response = await successResponse({
       issuer: this.identity.entityId,
       key: this.identity.signingKey(),
+      idp: this.identity.entity({ encryptAssertions: sp.encryptionCertificate !== null }),
       now,
       sp,
       inResponseTo: login.requestId,

@@ -165,14 +165,8 @@ export class SamlSsoService {
 
   /** samlify verifies the SP's signature: the query's for Redirect, the enveloped one for POST. */
   private async verifySignature(message: BoundMessage, sp: SamlServiceProvider): Promise<void> {
-    const idp = samlify.IdentityProvider({
-      entityID: this.identity.entityId,
-      wantAuthnRequestsSigned: true,
-      singleSignOnService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', Location: this.identity.ssoUrl }],
-      signingCert: this.identity.signingKey().certificate,
-    });
     try {
-      await idp.parseLoginRequest(serviceProviderEntity(sp), message.binding, message.samlify);
+      await this.identity.entity().parseLoginRequest(serviceProviderEntity(sp), message.binding, message.samlify);
     } catch (error) {
       this.logger.debug({ err: (error as Error).message }, 'AuthnRequest signature check failed');
       throw new Refusal('The AuthnRequest is not signed, or its signature does not verify with the registered certificate.');
