@@ -323,6 +323,27 @@ describe('SAML IdP front (@node-saml/node-saml as the service provider)', () => 
       expect((await answerTo(await unknown.getAuthorizeUrlAsync('', undefined, {}))).status).toBe(400);
     });
 
+    it('should refuse a signed request wrapped inside a forged one (HTTP-POST)', async () => {
+      const { sp } = await registerSp();
+      const client = samlClient(e2e.baseUrl, pki, { issuer: sp.entityId, authnRequestBinding: 'HTTP-POST', skipRequestCompression: true });
+      const signed = decodeBase64(postForm(await client.getAuthorizeFormAsync('', undefined, {})).fields.SAMLRequest);
+      const signature = /<(\w+:)?Signature[\s\S]*<\/(\w+:)?Signature>/.exec(signed)![0];
+      const inner = signed.replace(signature, '');
+      const forged =
+        `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
+        `ID="_forged" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${e2e.baseUrl}/saml/sso" ` +
+        `AssertionConsumerServiceURL="${ACS}"><saml:Issuer>${sp.entityId}</saml:Issuer>${signature}` +
+        `<samlp:Extensions>${inner.replace(/^<\?xml[^>]*>/, '')}</samlp:Extensions></samlp:AuthnRequest>`;
+      const response = await new CookieBrowser().get(`${e2e.baseUrl}/saml/sso`, {
+        method: 'POST',
+        body: new URLSearchParams({ SAMLRequest: Buffer.from(forged).toString('base64') }),
+      });
+      const xml = decodeBase64(postForm(await response.text()).fields.SAMLResponse);
+      expect(statusOf(xml)).toEqual(['urn:oasis:names:tc:SAML:2.0:status:Requester']);
+      expect(xml).toContain('InResponseTo="_forged"');
+      expect(xml).toContain('does not sign the request itself');
+    });
+
     it('should refuse a document type declaration before any parser sees it', async () => {
       const xml = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><samlp:AuthnRequest/>';
       const response = await e2e.http

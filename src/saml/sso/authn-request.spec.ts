@@ -27,6 +27,7 @@ describe('AuthnRequest reading', () => {
       acsUrl: 'https://sp/acs',
       protocolBinding: undefined,
       authnContexts: ['urn:a', 'urn:b'],
+      signedReferences: [],
     });
   });
 

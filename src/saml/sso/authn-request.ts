@@ -18,6 +18,8 @@ export interface AuthnRequestFacts {
   protocolBinding?: string;
   /** RequestedAuthnContext's class refs (exact comparison), in the SP's order of preference. */
   authnContexts: string[];
+  /** The Reference URIs of the root's own enveloped signature (HTTP-POST): it must sign the root itself. */
+  signedReferences: string[];
 }
 
 /** The Swedish eID Framework's extensions of an AuthnRequest, read once its signature and SP are known. */
@@ -62,6 +64,9 @@ export function readAuthnRequest(document: Document): AuthnRequestFacts {
     acsUrl: attribute(root, 'AssertionConsumerServiceURL'),
     protocolBinding: attribute(root, 'ProtocolBinding'),
     authnContexts: requested ? children(requested, SAML_NS.assertion, 'AuthnContextClassRef').flatMap((e) => text(e) ?? []) : [],
+    signedReferences: children(root, SAML_NS.dsig, 'Signature')
+      .filter((signature) => signature.parentNode === root)
+      .flatMap((signature) => children(signature, SAML_NS.dsig, 'Reference').map((reference) => reference.getAttribute('URI') ?? '')),
   };
 }
 

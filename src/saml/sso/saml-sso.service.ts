@@ -98,6 +98,9 @@ export class SamlSsoService {
     acsUrl: string,
   ): Promise<SamlAnswer> {
     await this.verifySignature(message, sp);
+    // The enveloped signature must be over the request itself, not an element wrapped inside a forged one.
+    if (message.binding === 'post' && (facts.signedReferences.length !== 1 || facts.signedReferences[0] !== `#${facts.id}`))
+      throw new Refusal('The AuthnRequest signature does not sign the request itself.');
     if (facts.destination !== this.identity.ssoUrl) throw new Refusal('The AuthnRequest is for another Destination.');
     const issued = facts.issueInstant ? Date.parse(facts.issueInstant) : NaN;
     if (!Number.isFinite(issued) || Math.abs(this.clock.nowMs() - issued) > ISSUE_INSTANT_SKEW_MS)
