@@ -138,7 +138,10 @@ export default defineConfig(
       ],
     },
   },
-  { files: ['src/kiosk/assets/**/*.js', 'src/oidc/assets/**/*.js'], languageOptions: { globals: globals.browser } },
+  {
+    files: ['src/kiosk/assets/**/*.js', 'src/oidc/assets/**/*.js', 'src/saml/assets/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
   {
     files: ['examples/**/*.mjs', 'clients/typescript/examples/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', 'jest.config.js'],
     languageOptions: { globals: globals.node },

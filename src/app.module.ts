@@ -11,6 +11,7 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
 import { consoleConfig } from './config/console.config.js';
+import { samlConfig } from './config/saml.config.js';
 import { databaseConfig } from './config/database.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';
@@ -27,6 +28,7 @@ import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KioskModule } from './kiosk/kiosk.module.js';
 import { OidcModule } from './oidc/oidc.module.js';
+import { SamlModule } from './saml/saml.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { ProtectionModule } from './protection/protection.module.js';
@@ -57,6 +59,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
         webhooksConfig,
         kioskConfig,
         consoleConfig,
+        samlConfig,
       ],
     }),
     ScheduleModule.forRoot(),
@@ -85,6 +88,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     SessionTimelineModule,
     OidcModule,
     EvidenceBundleModule,
+    SamlModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -3,6 +3,7 @@ import type { CliRuntime } from './cli-runtime.js';
 import { addKeyCommands } from './commands/keys.commands.js';
 import { addMigrateCommand } from './commands/migrate.command.js';
 import { addOidcClientCommands } from './commands/oidc-clients.commands.js';
+import { addSamlServiceProviderCommands } from './commands/saml-service-providers.commands.js';
 import { addTeamCommands } from './commands/teams.commands.js';
 import { addTokenCommands } from './commands/tokens.commands.js';
 import { addUserCommands } from './commands/users.commands.js';
@@ -24,6 +25,7 @@ export function buildProgram(cli: CliRuntime, output: OutputConfiguration): Comm
   addKeyCommands(program, cli);
   addWebhookCommands(program, cli);
   addOidcClientCommands(program, cli);
+  addSamlServiceProviderCommands(program, cli);
   addTokenCommands(program, cli);
   addMigrateCommand(program, cli);
   addVerifyBundleCommand(program, cli);

@@ -34,6 +34,8 @@ import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service.j
 import { OidcClientCache } from '../oidc/oidc-client-cache.js';
 import { OidcClientStore } from '../oidc/oidc-client.store.js';
 import { OidcClientsService } from '../oidc/oidc-clients.service.js';
+import { SamlServiceProviderStore } from '../saml/service-providers/saml-service-provider.store.js';
+import { SamlServiceProvidersService } from '../saml/service-providers/saml-service-providers.service.js';
 
 /**
  * The services the command line drives, without HTTP or background jobs. They are listed here rather
@@ -72,6 +74,8 @@ import { OidcClientsService } from '../oidc/oidc-clients.service.js';
     OidcClientStore,
     OidcClientCache,
     OidcClientsService,
+    SamlServiceProviderStore,
+    SamlServiceProvidersService,
   ],
 })
 export class CliModule {}

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { checkProviderEnv, PROVIDER_ENV } from '../eid-providers/provider-env.js';
 import { FORWARD_AUTH_GATEWAYS } from '../forward-auth/original-request.js';
 import { routePolicyFile } from '../forward-auth/route-policy.js';
-import { duration, httpUrl } from './env-rules.js';
+import { checkSamlEnv, SAML_ENV } from '../saml/saml.env.js';
+import { duration, httpUrl, issueOn } from './env-rules.js';
 import { parseDuration } from './duration.js';
 
 const booleanFlag = z
@@ -74,6 +75,7 @@ export const envSchema = z
       .pipe(z.array(z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, { message: 'each entry must be a provider name' })).min(1)),
     // Each provider's variables come from its folder (docs/providers.md).
     ...PROVIDER_ENV,
+    ...SAML_ENV,
     OTP_DELIVERY: z.enum(['smtp', 'http', 'log']).default('log'),
     OTP_HTTP_URL: httpUrl.optional(),
     SMTP_URL: z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -193,6 +195,7 @@ export const envSchema = z
         message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)',
       });
     checkProviderEnv(env, { production, providers: env.PROVIDERS }, ctx);
+    checkSamlEnv(env, issueOn(ctx));
   });
 
 export type Env = z.infer<typeof envSchema>;

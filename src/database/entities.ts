@@ -33,6 +33,7 @@ import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
+import { CreateSamlServiceProviders1796623915120 } from '../../migrations/1796623915120-CreateSamlServiceProviders.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
 import { GuardAuditEventsAgainstDelete1796621489090 } from '../../migrations/1796621489090-GuardAuditEventsAgainstDelete.js';
 import { AddMemberRolesAndInvitations1796621704368 } from '../../migrations/1796621704368-AddMemberRolesAndInvitations.js';
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   AddMemberRolesAndInvitations1796621704368,
   CreateTransparencyLog1796620804371,
   CreateEudiOrders1796620965790,
+  CreateSamlServiceProviders1796623915120,
 ];

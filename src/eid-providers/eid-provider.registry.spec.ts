@@ -114,4 +114,20 @@ describe(`${EidProviderRegistry.name}: the OpenID face`, () => {
     const twin: EidProvider = { ...app, name: 'twin' };
     expect(() => registryOf([app, twin])).toThrow('The acr value urn:example:authonly is claimed by both authonly and twin');
   });
+
+  it('should offer the SAML front the providers whose face declares a requested authentication context', () => {
+    const face = (samlAuthnContexts?: string[]): OpenIdFace => ({ acrValues: [], amr: () => [], samlAuthnContexts });
+    const loa3 = { ...authOnly, name: 'loa3', openId: face(['urn:loa3', 'urn:loa2']) };
+    const loa2 = { ...authOnly, name: 'loa2', openId: face(['urn:loa2']) };
+    const none = { ...authOnly, name: 'none', openId: face() };
+    const saml = new EidProviderRegistry([none, loa2, loa3], { providers: ['none', 'loa2', 'loa3'] } as unknown as SessionsConfig);
+    expect(saml.samlMethods('test', 'auth', ['urn:loa3']).map((m) => [m.provider.name, m.authnContext])).toEqual([['loa3', 'urn:loa3']]);
+    expect(saml.samlMethods('test', 'auth', ['urn:loa4', 'urn:loa2']).map((m) => m.provider.name)).toEqual(['loa2', 'loa3']);
+    expect(saml.samlMethods('test', 'auth', []).map((m) => [m.provider.name, m.authnContext])).toEqual([
+      ['loa2', 'urn:loa2'],
+      ['loa3', 'urn:loa3'],
+    ]);
+    expect(saml.samlMethods('test', 'sign', ['urn:loa3'])).toEqual([]);
+    expect(saml.samlMethods('live', 'auth', ['urn:loa3'])).toEqual([]);
+  });
 });

@@ -16,6 +16,12 @@ export interface AcrMethod {
   device: AcrDevice;
 }
 
+/** A provider the SAML front offers, and the AuthnContextClassRef its login will carry. */
+export interface SamlMethod {
+  provider: OpenIdProvider;
+  authnContext: string;
+}
+
 const hasOpenIdFace = (provider: EidProvider): provider is OpenIdProvider => provider.openId !== undefined;
 
 /** The providers this deployment enables (PROVIDERS), by name. */
@@ -57,6 +63,19 @@ export class EidProviderRegistry {
    */
   openIdMethods(environment: ApiKeyEnvironment, operation: EidOperation): OpenIdProvider[] {
     return this.openIdProviders(environment).filter((provider) => provider.offers(operation, 'app'));
+  }
+
+  /**
+   * The enabled providers the SAML front may use for keys of this environment and an operation, the
+   * preferred first, with the authentication context each meets: the first of `requested` it declares,
+   * or its default when the request names none (docs/saml.md, "Authentication contexts").
+   */
+  samlMethods(environment: ApiKeyEnvironment, operation: EidOperation, requested: readonly string[]): SamlMethod[] {
+    return this.openIdMethods(environment, operation).flatMap((provider) => {
+      const declared = provider.openId.samlAuthnContexts ?? [];
+      const authnContext = requested.length ? requested.find((context) => declared.includes(context)) : declared[0];
+      return authnContext ? [{ provider, authnContext }] : [];
+    });
   }
 
   /** The enabled providers CIBA reaches for keys of this environment, in registration order. */

@@ -83,6 +83,11 @@ export interface OpenIdFace {
    * upstream OpenID or SAML provider: the person signs in at the upstream in this very browser).
    */
   readonly redirectsBrowser?: boolean;
+  /**
+   * The SAML front (docs/saml.md): the AuthnContextClassRef values its logins meet, the first its
+   * default. Absent: the SAML front does not offer it.
+   */
+  readonly samlAuthnContexts?: readonly string[];
 }
 
 export interface ProviderReadiness {

@@ -70,6 +70,9 @@ export function birthdateOf(personalNumber: string): string | undefined {
   return `${match[1]}-${match[2]}-${String(day).padStart(2, '0')}`;
 }
 
+/** The name of the derived key personSubject and pairwiseSubject use (the SAML front uses it too, docs/saml.md). */
+export const PERSON_SUBJECT_KEY = 'oidc-subject';
+
 /** The person's identifier in an environment: an HMAC of the personal number, stable across providers. */
 export function personSubject(key: Buffer, environment: string, personalNumber: string): string {
   return createHmac('sha256', key).update(`person\0${environment}\0${personalNumber}`).digest('base64url');

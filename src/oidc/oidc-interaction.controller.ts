@@ -14,7 +14,8 @@ const ASSETS: Record<string, { body: Buffer; type: string }> = {
   'login.js': { body: readFileSync(join(here, 'assets', 'login.js')), type: 'text/javascript; charset=utf-8' },
   'login.css': { body: readFileSync(join(here, 'assets', 'login.css')), type: 'text/css; charset=utf-8' },
 };
-const ASSET_VERSION = createHash('sha256')
+/** The login page's asset version, for the other fronts that show the page (docs/saml.md). */
+export const ASSET_VERSION = createHash('sha256')
   .update(
     Object.values(ASSETS)
       .map((asset) => asset.body.toString('utf8'))

@@ -98,6 +98,8 @@ export interface LoginPageInput extends PageCommon {
   device?: LoginDevice;
   /** The app on this device was opened: only the browser it returns to goes on (docs/oidc.md, "Same device"). */
   awaitReturn: boolean;
+  /** Where the page's end (`/done`) and cancel live: the OIDC interaction's, or another front's (docs/saml.md). */
+  actionBase?: string;
 }
 
 export interface LoginChoiceInput extends PageCommon {
@@ -125,8 +127,9 @@ ${
 const heading = (text: Texts, input: PageCommon) => `<h1>${escapeHtml(headingOf(text, input.operation)(input.clientName))}</h1>
   ${input.redirectHost ? `<p class="returns-to">${escapeHtml(text.returnsTo(input.redirectHost))}</p>` : ''}`;
 
-const cancelForm = (text: Texts, uid: string) =>
-  `<form method="post" action="/oidc/interaction/${uid}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>`;
+/** `base`: the escaped path of the interaction (the OIDC one, or another front's). */
+const cancelForm = (text: Texts, base: string) =>
+  `<form method="post" action="${base}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>`;
 
 /**
  * Before any e-ID order: the person chooses where to open the app, and that gesture starts the
@@ -149,7 +152,7 @@ export function loginChoicePage(input: LoginChoiceInput): string {
   <form method="post" action="/oidc/interaction/${uid}/start" class="devices">
     ${buttons}
   </form>
-  ${cancelForm(text, uid)}
+  ${cancelForm(text, `/oidc/interaction/${uid}`)}
 </main>
 </body>
 </html>
@@ -163,16 +166,16 @@ export function loginChoicePage(input: LoginChoiceInput): string {
  */
 export function loginPage(input: LoginPageInput): string {
   const text = TEXT[input.language];
-  const uid = escapeHtml(input.uid);
+  const base = escapeHtml(input.actionBase ?? `/oidc/interaction/${input.uid}`);
   const device = input.device ? ` device="${input.device}"` : '';
   return `${head(input.language, titleOf(text, input.operation), input.assetVersion, true)}
 <body>
-<main class="login" data-done="/oidc/interaction/${uid}/done"${input.awaitReturn ? ' data-await-return' : ''}>
+<main class="login" data-done="${base}/done"${input.awaitReturn ? ' data-await-return' : ''}>
   ${heading(text, input)}
   <eid-qr session="${escapeHtml(input.sessionId)}" token="${escapeHtml(input.kioskToken)}" lang="${input.language}"${device}></eid-qr>
   ${input.awaitReturn ? `<p class="await-return">${text.awaitReturn}</p>` : ''}
   <noscript><p>${text.noScript}</p></noscript>
-  ${cancelForm(text, uid)}
+  ${cancelForm(text, base)}
 </main>
 </body>
 </html>

@@ -10,7 +10,7 @@ import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { countClientAuthFailures } from './oidc-client-auth-failures.js';
-import { accountClaims, CLAIM, pairwiseSubject, personKeyOf, personSubject } from './oidc-claims.js';
+import { accountClaims, CLAIM, pairwiseSubject, PERSON_SUBJECT_KEY, personKeyOf, personSubject } from './oidc-claims.js';
 import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
@@ -54,7 +54,7 @@ export class OidcProviderService {
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
     @Inject(sessionsConfig.KEY) private readonly sessions: SessionsConfig,
   ) {
-    this.subjectKey = cipher.deriveKey('oidc-subject');
+    this.subjectKey = cipher.deriveKey(PERSON_SUBJECT_KEY);
   }
 
   get issuer(): string {

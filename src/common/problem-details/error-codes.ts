@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'delivery_not_redeliverable'
   | 'endpoint_disabled'
   | 'member_exists'
+  | 'entity_id_taken'
   | 'cannot_remove_self'
   | 'owner_required'
   | 'rate_limit_exceeded'
@@ -93,6 +94,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorDefinition> = {
   delivery_not_redeliverable: { status: 409, title: 'Delivery cannot be redelivered' },
   endpoint_disabled: { status: 409, title: 'Endpoint disabled' },
   member_exists: { status: 409, title: 'Member exists' },
+  entity_id_taken: { status: 409, title: 'Entity ID already registered' },
   cannot_remove_self: { status: 409, title: 'Cannot remove yourself' },
   owner_required: { status: 403, title: 'Owner required' },
   rate_limit_exceeded: { status: 429, title: 'Too Many Requests' },

@@ -1,3 +1,4 @@
+import { LOA3 } from '../shared/saml-authn-contexts.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
@@ -43,6 +44,7 @@ const BANKID_OPENID: OpenIdFace = {
   // Over CIBA BankID calls the person: the phone channel (docs/oidc.md, "CIBA").
   ciba: { acr: 'urn:grn:authn:se:bankid', channel: 'phone' },
   personalNumberRequirement: true,
+  samlAuthnContexts: [LOA3],
 };
 // Bounds the per-order counts: orders are short-lived, so an old count is simply forgotten.
 const MAX_TRACKED_ORDERS = 10_000;

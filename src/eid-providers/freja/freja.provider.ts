@@ -1,3 +1,4 @@
+import { LOA3 } from '../shared/saml-authn-contexts.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
@@ -29,6 +30,7 @@ const FREJA_OPENID: OpenIdFace = {
   acrValues: [{ acr: 'urn:grn:authn:se:frejaid', device: 'either' }],
   amr: () => ['freja'],
   ciba: { acr: 'urn:grn:authn:se:frejaid', channel: 'app' },
+  samlAuthnContexts: [LOA3],
 };
 
 /** Freja eID through its RP API (authentication 1.0, signature 1.0) over mutual TLS (docs/freja.md). */

@@ -1,3 +1,4 @@
+import { LOA3 } from '../shared/saml-authn-contexts.js';
 import { createHmac, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
@@ -86,6 +87,7 @@ const SIMULATOR_OPENID: OpenIdFace = {
   acrValues: [{ acr: 'urn:eidgw:simulator', device: 'either' }],
   amr: () => ['simulator'],
   ciba: { acr: 'urn:eidgw:simulator', channel: 'phone' },
+  samlAuthnContexts: [LOA3],
 };
 
 /** A stand-in for BankID that follows its protocol: same order life cycle, hint codes and QR rule. */
