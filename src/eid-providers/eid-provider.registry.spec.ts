@@ -66,6 +66,7 @@ describe(`${EidProviderRegistry.name} and PROVIDERS`, () => {
 
 describe(`${EidProviderRegistry.name}: the OpenID face`, () => {
   const face = (acr: string, extra: Partial<OpenIdFace> = {}): OpenIdFace => ({
+    displayName: acr,
     acrValues: [
       { acr, device: 'either' },
       { acr: `${acr}:qr`, device: 'qr' },

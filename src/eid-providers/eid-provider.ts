@@ -70,6 +70,10 @@ export interface AcrValue {
 }
 
 export interface OpenIdFace {
+  /** The e-ID's name as the person knows it, on the login page's chooser (docs/oidc.md, "The chooser"). */
+  readonly displayName: string;
+  /** Its logo on the chooser: a path on the service's own origin (the pages' CSP allows no other); none: the name alone. */
+  readonly logo?: string;
   /** The acr values the provider answers to; the first is its default (a request without acr_values). */
   readonly acrValues: readonly AcrValue[];
   /** The id token's `amr` for a completion, from the evidence the provider kept of it (an upstream's own amr). */

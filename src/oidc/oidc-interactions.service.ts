@@ -37,8 +37,19 @@ interface PageBase {
   uiLocales: unknown;
 }
 
-/** Before the person chooses (`choose`, the devices offered), or the started login (`login`). */
+/** An e-ID on the chooser: its acr, and its name and logo from its provider's OpenID face. */
+export interface ChooserEntry {
+  acr: string;
+  name: string;
+  logo?: string;
+}
+
+/**
+ * Before the person picks an e-ID (`pick`, several fit), chooses a device (`choose`, the devices
+ * offered), or the started login (`login`).
+ */
 export type PageState =
+  | (PageBase & { kind: 'pick'; operation: EidOperation; entries: ChooserEntry[] })
   | (PageBase & { kind: 'choose'; operation: EidOperation; devices: LoginDevice[]; redirects: boolean })
   | (PageBase & { kind: 'login'; login: InteractionLogin })
   | { kind: 'finished' };
@@ -47,6 +58,9 @@ export type PageState =
 export type StartState = { kind: 'redirect'; location: string } | { kind: 'finished' };
 
 type Started = Extract<LoginStart, { method: unknown }>;
+
+/** After a pick: the page again (now the chosen e-ID's), or the client told the pick was not on offer. */
+export type PickState = { kind: 'picked' } | { kind: 'finished' };
 
 /** The login interaction (docs/oidc.md, "The login page"): an e-ID session of the same engine as the API's. */
 @Injectable()
@@ -75,10 +89,26 @@ export class OidcInteractionsService {
     const base = { client, redirectHost: redirectHostOf(details), uiLocales: details.params.ui_locales };
     const login = await this.records.findLogin(details.uid);
     if (login) return { ...base, kind: 'login', login };
-    const start = this.loginStart(details, client);
+    const start = await this.loginStart(details, client);
     if ('refused' in start) return this.finish(request, reply, start.refused);
+    if ('choices' in start) return { ...base, kind: 'pick', operation: start.operation, entries: this.chooserEntries(start.choices) };
     const redirects = this.redirectsBrowser(start.method.provider);
     return { ...base, kind: 'choose', operation: start.operation, devices: this.devicesFor(start), redirects };
+  }
+
+  /** The person's pick on the chooser: one of the e-IDs it offered, kept for the device choice and the start. */
+  async pick(request: FastifyRequest, reply: FastifyReply, acr: unknown): Promise<PickState> {
+    const details = await this.details(request, reply);
+    const client = await this.clientOf(details);
+    if (await this.records.findLogin(details.uid)) return { kind: 'picked' };
+    const start = await this.loginStart(details, client);
+    if ('refused' in start) return this.finish(request, reply, start.refused);
+    const offered = 'choices' in start ? start.choices : [start.method];
+    if (typeof acr !== 'string' || !offered.some((method) => method.acr === acr)) {
+      throw new DomainException('validation_failed', 'Choose an e-ID this login offers.');
+    }
+    await this.records.savePick(details.uid, acr, OIDC_TTL.Interaction);
+    return { kind: 'picked' };
   }
 
   /** The person's gesture starts the e-ID session, on the device they chose. */
@@ -87,8 +117,9 @@ export class OidcInteractionsService {
     const client = await this.clientOf(details);
     // A second tap (or a stale tab) finds the login it started.
     if (await this.records.findLogin(details.uid)) return { kind: 'finished' };
-    const start = this.loginStart(details, client);
+    const start = await this.loginStart(details, client);
     if ('refused' in start) return this.finish(request, reply, start.refused);
+    if ('choices' in start) throw new DomainException('validation_failed', 'Choose an e-ID first.');
     const chosen = this.devicesFor(start).find((offered) => offered === device);
     if (!chosen) throw new DomainException('validation_failed', 'Choose a device this login offers.');
     const team = await this.teams.get(client.teamId);
@@ -255,13 +286,21 @@ export class OidcInteractionsService {
     return this.finish(request, reply, { error: 'access_denied', error_description: description });
   }
 
-  private loginStart(details: Details, client: OidcClient): LoginStart {
+  private async loginStart(details: Details, client: OidcClient): Promise<LoginStart> {
     const pushedRequest = Boolean((details as { parJti?: string }).parJti);
     return loginStartFor({
       params: details.params,
       pushed: (param) => pushedRequest || (details.trusted ?? []).includes(param),
       usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
       forAcr: (acr) => this.registry.forAcr(acr, client.environment),
+      chosenAcr: await this.records.findPick(details.uid),
+    });
+  }
+
+  private chooserEntries(choices: readonly { acr: string; provider: string }[]): ChooserEntry[] {
+    return choices.map(({ acr, provider }) => {
+      const face = this.registry.find(provider)?.openId;
+      return { acr, name: face?.displayName ?? provider, ...(face?.logo ? { logo: face.logo } : {}) };
     });
   }
 

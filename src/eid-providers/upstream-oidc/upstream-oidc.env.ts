@@ -19,6 +19,12 @@ const upstreamSchema = z
     environment: z.enum(['test', 'live']),
     /** What the person is told to use ("BankID (Norge)"); the name when absent. */
     displayName: z.string().min(1).max(60).optional(),
+    /** Its logo on the OpenID front's chooser: a path on the service's own origin ("/brand/nbid.svg"), no other site. */
+    logo: z
+      .string()
+      .regex(/^\/[\w.~/-]{1,200}$/, 'must be a path on this origin such as /brand/nbid.svg')
+      .refine((path) => !path.startsWith('//'), 'must be a path on this origin, not another host')
+      .optional(),
     clientId: z.string().min(1),
     clientAuth: z.enum(['private_key_jwt', 'client_secret_basic']),
     clientSecret: z.string().min(1).optional(),
