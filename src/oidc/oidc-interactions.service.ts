@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationDetail, InteractionResults } from 'oidc-provider';
+import { chooseLanguage } from '../common/languages/languages.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
@@ -163,7 +164,12 @@ export class OidcInteractionsService {
       ...(bound ? { chosen } : {}),
     };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
-    if (redirects && started.launchUrl) return { kind: 'redirect', location: started.launchUrl };
+    if (redirects && started.launchUrl) {
+      // The upstream speaks to the person in the page's language where it can (docs/oidc.md, "Languages").
+      const location = new URL(started.launchUrl);
+      location.searchParams.set('ui_locales', chooseLanguage(details.params.ui_locales, request.headers['accept-language']));
+      return { kind: 'redirect', location: location.href };
+    }
     return { kind: 'finished' };
   }
 

@@ -140,6 +140,8 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
       expect(await page.textContent('button[name="device"]')).toBe(LOGIN_TEXT.nb.continueThere);
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
+      // The upstream is asked to speak the page's language.
+      expect(await page.textContent('#ui-locales', { timeout: 5_000 })).toBe('nb');
       await page.click('#approve', { timeout: 5_000 });
       await page.waitForURL((at) => at.pathname === '/rp/callback', { timeout: 15_000 });
     } catch (error) {

@@ -87,10 +87,12 @@ provider.use(async (ctx, next) => {
 });
 
 async function interaction(req, res) {
-  const { uid } = await provider.interactionDetails(req, res);
+  const { uid, params } = await provider.interactionDetails(req, res);
   if (req.method === 'GET') {
+    // The languages the client asked for, shown back (letters, digits, hyphens and spaces only).
+    const locales = String(params.ui_locales ?? '').replace(/[^\w -]/g, '');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html><head><title>Fake ${profile}</title></head><body>
+    res.end(`<!doctype html><html><head><title>Fake ${profile}</title></head><body><p id="ui-locales">${locales}</p>
 <form method="post" action="/interaction/${uid}/approve"><button id="approve">Approve</button></form>
 <form method="post" action="/interaction/${uid}/deny"><button id="deny">Cancel</button></form></body></html>`);
     return;
