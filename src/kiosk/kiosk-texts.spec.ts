@@ -4,8 +4,8 @@ import { KIOSK_TEXT } from './kiosk-page.js';
 
 // Every language has every text, none empty, none left in English; a text about the app keeps its {app}.
 describe.each([
-  ['the kiosk page', KIOSK_TEXT as Record<string, Record<string, string>>],
-  ['<eid-qr>', EID_QR_WORDS as Record<string, Record<string, string>>],
+  ['the kiosk page', KIOSK_TEXT as unknown as Record<string, Record<string, string>>],
+  ['<eid-qr>', EID_QR_WORDS as unknown as Record<string, Record<string, string>>],
 ])('The texts of %s', (_, table) => {
   const keys = Object.keys(table.sv).sort();
   it('should be in exactly the five languages', () => {
