@@ -87,6 +87,8 @@ export interface OpenIdFace {
    * upstream OpenID or SAML provider: the person signs in at the upstream in this very browser).
    */
   readonly redirectsBrowser?: boolean;
+  /** The claim names of business identities the provider may deliver (an upstream's `businessClaims`). */
+  readonly businessClaims?: readonly string[];
 }
 
 export interface ProviderReadiness {
@@ -206,7 +208,14 @@ export type IdentifiedUser = {
   /** ISO 8601 date, where the provider gives it. */
   birthdate?: string;
   country?: string;
+  /**
+   * A business identity an upstream delivers (an employee's company, a company signatory), under the
+   * claim names its entry configures (docs/upstream-oidc.md, "Business identities").
+   */
+  business?: Readonly<Record<string, BusinessClaimValue>>;
 };
+
+export type BusinessClaimValue = string | number | boolean;
 
 export interface CompletedIdentity {
   user: IdentifiedUser;

@@ -130,5 +130,6 @@ function upstreamOpenIdFace(upstream: UpstreamConfig, acrValues: readonly string
       return Array.isArray(amr) ? amr.filter((method): method is string => typeof method === 'string') : [];
     },
     redirectsBrowser: true,
+    businessClaims: Object.keys(upstream.businessClaims ?? {}),
   };
 }

@@ -17,7 +17,9 @@ import { freePort } from '../support/service-process.js';
 
 const NO_BANKID = 'urn:grn:authn:no:bankid';
 const SE_BROKER = 'urn:eidgw:se-broker';
+const MITID_ERHVERV = 'urn:grn:authn:dk:mitid:business';
 const SCOPE = 'openid profile https://id.oidc.se/scope/naturalPersonNumber';
+const ORG_CLAIMS = ['https://id.oidc.se/claim/orgNumber', 'https://id.oidc.se/claim/orgName', 'https://id.oidc.se/claim/orgAffiliation'];
 const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true };
 
 const dir = mkdtempSync(join(tmpdir(), 'oidc-chooser-'));
@@ -35,7 +37,8 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
     const sig = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: await calculateJwkThumbprint(jwk), use: 'sig', alg: 'RS256' };
     const nbid = await FakeUpstream.start({ profile: 'nbid', clientId: 'gw-nbid', redirectUri, clientKeys: [sig] });
     const se = await FakeUpstream.start({ profile: 'se-broker', clientId: 'gw-se', redirectUri, clientKeys: [sig] });
-    fakes.push(nbid, se);
+    const mitid = await FakeUpstream.start({ profile: 'mitid', clientId: 'gw-mitid', redirectUri, clientKeys: [sig] });
+    fakes.push(nbid, se, mitid);
     const privateKey = join(dir, 'signing.pem');
     writeFileSync(privateKey, signing.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const common = { environment: 'test', clientAuth: 'private_key_jwt', privateKey };
@@ -59,10 +62,28 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
         displayName: 'Svensk e-legitimation',
         issuer: se.issuer,
         clientId: 'gw-se',
-        scope: SCOPE,
+        scope: `${SCOPE} https://id.oidc.se/scope/naturalPersonOrgId`,
         frontAcrValues: [SE_BROKER],
         claims: { personalNumber: 'https://id.oidc.se/claim/personalIdentityNumber' },
+        businessClaims: Object.fromEntries(ORG_CLAIMS.map((claim) => [claim, claim])),
         country: 'SE',
+      },
+      {
+        ...common,
+        name: 'mitid-erhverv',
+        displayName: 'MitID Erhverv',
+        issuer: mitid.issuer,
+        clientId: 'gw-mitid',
+        scope: 'openid profile mitid_erhverv',
+        frontAcrValues: [MITID_ERHVERV],
+        claims: { nationalId: 'dk_cpr' },
+        businessClaims: {
+          vatid: 'vatid',
+          company_name: 'company_name',
+          mitid_employee: 'employee_id',
+          company_signatory: 'company_signatory',
+        },
+        country: 'DK',
       },
     ];
     writeFileSync(join(dir, 'upstreams.json'), JSON.stringify(upstreams));
@@ -189,5 +210,75 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
     await chooser.reload();
     expect(await chooser.locator('button[name="acr"]').count()).toBe(2);
     await other.close();
+  });
+
+  describe('business identities', () => {
+    /** One login in a browser through the chooser-less path: the acr names one upstream. */
+    const logIn = async (acr: string, scope: string) => {
+      const { config, state, url } = await request({ acr_values: acr, scope });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await page.goto(url.href);
+        await page.click('button[name="device"][value="this"]', { timeout: 5_000 });
+        await page.click('#approve', { timeout: 5_000 });
+        await page.waitForURL((at) => at.pathname === '/rp/callback', { timeout: 15_000 });
+      } catch (error) {
+        throw new Error(`${(error as Error).message} at ${page.url()}`, { cause: error });
+      }
+      const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { expectedState: state });
+      await context.close();
+      return { idToken: tokens.claims()!, userInfo: await client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub) };
+    };
+
+    it("should pass a MitID Erhverv login's company, employee and signatory through under the configured names", async () => {
+      const { idToken, userInfo } = await logIn(
+        MITID_ERHVERV,
+        'openid profile https://id.oidc.se/scope/naturalPersonNumber eidgw:business',
+      );
+      const business = {
+        vatid: 'DK12345678',
+        company_name: 'Nordisk Handel ApS',
+        mitid_employee: '8b2c3d6e-1111-4f00-9a00-000000000001',
+        company_signatory: true,
+      };
+      expect(idToken).toMatchObject({
+        acr: MITID_ERHVERV,
+        amr: ['mitid'],
+        country: 'DK',
+        nin: '0101701234',
+        nin_issuing_country: 'DK',
+        ...business,
+      });
+      expect(userInfo).toMatchObject(business);
+      // The upstream's own names stay behind.
+      expect(idToken).not.toHaveProperty('employee_id');
+    });
+
+    it('should release the business claims only to a client that asks for them', async () => {
+      const { idToken } = await logIn(MITID_ERHVERV, SCOPE);
+      expect(idToken).toMatchObject({ acr: MITID_ERHVERV, nin: '0101701234' });
+      expect(idToken).not.toHaveProperty('vatid');
+      expect(idToken).not.toHaveProperty('company_signatory');
+    });
+
+    it("should give a Swedish upstream's organisation under the OIDC Sweden claims, by the naturalPersonOrgId scope", async () => {
+      const { idToken } = await logIn(SE_BROKER, 'openid https://id.oidc.se/scope/naturalPersonOrgId');
+      expect(idToken).toMatchObject({
+        acr: SE_BROKER,
+        name: 'Kari Nordmann',
+        'https://id.oidc.se/claim/orgNumber': '5567321707',
+        'https://id.oidc.se/claim/orgName': 'Nordisk Handel AB',
+        'https://id.oidc.se/claim/orgAffiliation': '197001019876@5567321707',
+      });
+      // Not asked for: the personal number.
+      expect(idToken).not.toHaveProperty(['https://id.oidc.se/claim/personalIdentityNumber']);
+    });
+
+    it('should list the scopes and business claims in discovery', async () => {
+      const discovery = (await e2e.http.get('/oidc/.well-known/openid-configuration').expect(200)).body;
+      expect(discovery.scopes_supported).toEqual(expect.arrayContaining(['https://id.oidc.se/scope/naturalPersonOrgId', 'eidgw:business']));
+      expect(discovery.claims_supported).toEqual(expect.arrayContaining(['vatid', 'company_signatory', ...ORG_CLAIMS]));
+    });
   });
 });
