@@ -10,16 +10,16 @@ const RESERVED_NAMES = ['simulator', 'bankid', 'freja', 'oidc', 'eudi', 'openid4
 const claimName = z.string().min(1).max(200);
 
 // The claims the OpenID front issues itself: a business claim may not take their names.
-const FRONT_CLAIMS = new Set(
-  'sub acr amr auth_time country name given_name family_name birthdate nin nin_issuing_country txn eidgw_result iss aud exp iat nonce sid'.split(
-    ' ',
-  ),
-);
+const FRONT_CLAIMS = new Set([
+  ...['sub', 'acr', 'amr', 'auth_time', 'country', 'txn', 'eidgw_result', 'iss', 'aud', 'exp', 'iat', 'nonce', 'sid'],
+  ...['name', 'given_name', 'family_name', 'birthdate', 'nin', 'nin_issuing_country'],
+  'https://id.oidc.se/claim/personalIdentityNumber',
+]);
 /** Why a name cannot be a business claim on the front, if it cannot. */
 const frontClaimProblem = (name: string): string | undefined =>
   !/^[\x21-\x7e]{1,200}$/.test(name)
     ? 'must be a claim name without spaces'
-    : FRONT_CLAIMS.has(name) || name === 'https://id.oidc.se/claim/personalIdentityNumber'
+    : FRONT_CLAIMS.has(name)
       ? 'is a claim the service issues itself'
       : undefined;
 
