@@ -66,6 +66,7 @@ describe(`${EidProviderRegistry.name} and PROVIDERS`, () => {
 
 describe(`${EidProviderRegistry.name}: the OpenID face`, () => {
   const face = (acr: string, extra: Partial<OpenIdFace> = {}): OpenIdFace => ({
+    displayName: acr,
     acrValues: [
       { acr, device: 'either' },
       { acr: `${acr}:qr`, device: 'qr' },
@@ -116,7 +117,12 @@ describe(`${EidProviderRegistry.name}: the OpenID face`, () => {
   });
 
   it('should offer the SAML front the providers whose face declares a requested authentication context', () => {
-    const face = (samlAuthnContexts?: string[]): OpenIdFace => ({ acrValues: [], amr: () => [], samlAuthnContexts });
+    const face = (samlAuthnContexts?: string[]): OpenIdFace => ({
+      displayName: 'Test e-ID',
+      acrValues: [],
+      amr: () => [],
+      samlAuthnContexts,
+    });
     const loa3 = { ...authOnly, name: 'loa3', openId: face(['urn:loa3', 'urn:loa2']) };
     const loa2 = { ...authOnly, name: 'loa2', openId: face(['urn:loa2']) };
     const none = { ...authOnly, name: 'none', openId: face() };

@@ -89,6 +89,11 @@ export class EidProviderRegistry {
     return [...new Set(values)];
   }
 
+  /** Every business claim name an enabled provider may deliver (the OpenID front's `eidgw:business` scope). */
+  businessClaims(): string[] {
+    return [...new Set([...this.byName.values()].flatMap((provider) => provider.openId?.businessClaims ?? []))];
+  }
+
   private openIdProviders(environment: ApiKeyEnvironment): OpenIdProvider[] {
     return [...this.byName.values()].filter(hasOpenIdFace).filter((provider) => provider.supports(environment));
   }

@@ -70,6 +70,10 @@ export interface AcrValue {
 }
 
 export interface OpenIdFace {
+  /** The e-ID's name as the person knows it, on the login page's chooser (docs/oidc.md, "The chooser"). */
+  readonly displayName: string;
+  /** Its logo on the chooser: a path on the service's own origin (the pages' CSP allows no other); none: the name alone. */
+  readonly logo?: string;
   /** The acr values the provider answers to; the first is its default (a request without acr_values). */
   readonly acrValues: readonly AcrValue[];
   /** The id token's `amr` for a completion, from the evidence the provider kept of it (an upstream's own amr). */
@@ -88,6 +92,8 @@ export interface OpenIdFace {
    * default. Absent: the SAML front does not offer it.
    */
   readonly samlAuthnContexts?: readonly string[];
+  /** The claim names of business identities the provider may deliver (an upstream's `businessClaims`). */
+  readonly businessClaims?: readonly string[];
 }
 
 export interface ProviderReadiness {
@@ -207,7 +213,14 @@ export type IdentifiedUser = {
   /** ISO 8601 date, where the provider gives it. */
   birthdate?: string;
   country?: string;
+  /**
+   * A business identity an upstream delivers (an employee's company, a company signatory), under the
+   * claim names its entry configures (docs/upstream-oidc.md, "Business identities").
+   */
+  business?: Readonly<Record<string, BusinessClaimValue>>;
 };
+
+export type BusinessClaimValue = string | number | boolean;
 
 export interface CompletedIdentity {
   user: IdentifiedUser;

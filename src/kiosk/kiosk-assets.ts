@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EidProvider } from '../eid-providers/eid-provider.js';
 import { browserMessageTable } from '../eid-providers/user-messages.js';
+import { EID_QR_WORDS } from './eid-qr-words.js';
 
 export interface KioskAsset {
   body: Buffer;
@@ -43,6 +44,7 @@ const userMessagesModule = (providers: readonly Pick<EidProvider, 'name' | 'mess
 const IMPORTS: [file: string, specifier: string, imported: string][] = [
   ['eid-qr.js', './assets/qrcode.mjs', 'qrcode.mjs'],
   ['eid-qr.js', './assets/user-messages.js', 'user-messages.js'],
+  ['eid-qr.js', './assets/eid-qr-words.js', 'eid-qr-words.js'],
   ['kiosk.js', '../eid-qr.js', 'eid-qr.js'],
 ];
 
@@ -50,6 +52,7 @@ const IMPORTS: [file: string, specifier: string, imported: string][] = [
 export function loadKioskAssets(providers: readonly Pick<EidProvider, 'name' | 'messages'>[]): Map<string, KioskAsset> {
   const assets = new Map(Object.entries(FILES).map(([name, { path, contentType }]) => [name, asset(readFileSync(path), contentType)]));
   assets.set('user-messages.js', asset(userMessagesModule(providers), JAVASCRIPT));
+  assets.set('eid-qr-words.js', asset(Buffer.from(`export const WORDS = ${JSON.stringify(EID_QR_WORDS)};\n`), JAVASCRIPT));
   for (const [file, specifier, imported] of IMPORTS) {
     const text = assets.get(file)!.body.toString('utf8');
     const pinned = text.replace(`'${specifier}'`, `'${specifier}?v=${assets.get(imported)!.version}'`);

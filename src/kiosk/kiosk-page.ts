@@ -1,18 +1,47 @@
+import type { Language } from '../common/languages/languages.js';
 import type { KioskAsset } from './kiosk-assets.js';
 
-export const KIOSK_LANGUAGES = ['sv', 'en'] as const;
-export type KioskLanguage = (typeof KIOSK_LANGUAGES)[number];
+/**
+ * The page's own sentences in each language (docs/kiosk.md, "Languages"); `withApp` is the heading once
+ * the session's e-ID app is known, a whole sentence with `{app}` in its place (kiosk.js fills it in).
+ */
+export interface KioskTexts {
+  title: string;
+  heading: string;
+  withApp: string;
+  noScript: string;
+}
 
-const TEXT: Record<KioskLanguage, { title: string; heading: string; noScript: string }> = {
+export const KIOSK_TEXT: Record<Language, KioskTexts> = {
   sv: {
     title: 'Legitimera dig',
     heading: 'Legitimera dig',
+    withApp: 'Legitimera dig med {app}',
     noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
   },
   en: {
     title: 'Identify yourself',
     heading: 'Identify yourself',
+    withApp: 'Identify yourself with {app}',
     noScript: 'This page needs JavaScript to show the QR code.',
+  },
+  nb: {
+    title: 'Identifiser deg',
+    heading: 'Identifiser deg',
+    withApp: 'Identifiser deg med {app}',
+    noScript: 'Siden trenger JavaScript for å vise QR-koden.',
+  },
+  da: {
+    title: 'Identificér dig',
+    heading: 'Identificér dig',
+    withApp: 'Identificér dig med {app}',
+    noScript: 'Siden skal bruge JavaScript for at vise QR-koden.',
+  },
+  fi: {
+    title: 'Tunnistaudu',
+    heading: 'Tunnistaudu',
+    withApp: 'Tunnistaudu {app}-sovelluksella',
+    noScript: 'Sivu tarvitsee JavaScriptin QR-koodin näyttämiseen.',
   },
 };
 
@@ -21,10 +50,10 @@ const TEXT: Record<KioskLanguage, { title: string; heading: string; noScript: st
  * session and token, names the session's e-ID app in the heading once the element knows it, and the
  * element does the rest (docs/kiosk.md). It carries no
  * secret (the token stays in the URL fragment) and nothing from the request but the language,
- * which is one of two fixed values, so nothing here needs escaping.
+ * which is one of five fixed values, so nothing here needs escaping.
  */
-export function kioskPage(language: KioskLanguage, assets: Map<string, KioskAsset>): string {
-  const text = TEXT[language];
+export function kioskPage(language: Language, assets: Map<string, KioskAsset>): string {
+  const text = KIOSK_TEXT[language];
   const asset = (name: string) => `assets/${name}?v=${assets.get(name)!.version}`;
   return `<!doctype html>
 <html lang="${language}">
@@ -38,7 +67,7 @@ export function kioskPage(language: KioskLanguage, assets: Map<string, KioskAsse
 </head>
 <body>
 <main class="kiosk" data-state="connecting">
-  <h1 class="heading">${text.heading}</h1>
+  <h1 class="heading" data-with-app="${text.withApp}">${text.heading}</h1>
   <eid-qr lang="${language}"></eid-qr>
   <noscript><p class="message">${text.noScript}</p></noscript>
 </main>

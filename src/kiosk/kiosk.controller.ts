@@ -9,7 +9,8 @@ import { kioskConfig, type KioskConfig } from '../config/kiosk.config.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { loadKioskAssets, type KioskAsset } from './kiosk-assets.js';
 import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
-import { KIOSK_LANGUAGES, kioskPage, kioskPageHeaders, type KioskLanguage } from './kiosk-page.js';
+import { chooseLanguage } from '../common/languages/languages.js';
+import { kioskPage, kioskPageHeaders } from './kiosk-page.js';
 import { SessionScreenReader } from '../sessions/session-screen-reader.js';
 import { clientAddressOf } from '../protection/client-address.js';
 import { KioskStreamsService } from './kiosk-streams.service.js';
@@ -74,9 +75,15 @@ export class KioskController {
     content: { 'text/html': { schema: { type: 'string' } } },
   })
   @ApiProblems('not_found')
-  page(@Param('sessionId') sessionId: string, @Query('lang') lang: string | undefined, @Res() reply: FastifyReply): void {
+  page(
+    @Param('sessionId') sessionId: string,
+    @Query('lang') lang: string | undefined,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() reply: FastifyReply,
+  ): void {
     if (!isUuid(sessionId)) throw new DomainException('not_found', 'No such resource.');
-    const language: KioskLanguage = KIOSK_LANGUAGES.find((l) => l === lang) ?? 'sv';
+    // ?lang= as the start answer's kioskUrl may carry it, else the browser's (docs/kiosk.md, "Languages").
+    const language = chooseLanguage(lang, acceptLanguage);
     void reply.headers(this.pageHeaders).type('text/html; charset=utf-8').send(kioskPage(language, this.assets));
   }
 

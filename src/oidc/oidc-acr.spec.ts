@@ -1,10 +1,11 @@
 import type { OpenIdFace } from '../eid-providers/eid-provider.js';
 import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
-import { amrOf, clientMayUse, loginMethodFor } from './oidc-acr.js';
+import { amrOf, clientMayUse, loginMethodsFor } from './oidc-acr.js';
 
 /** Providers as the registry hands them out: only their name and OpenID face matter here. */
 const providerOf = (name: string, openId: OpenIdFace) => ({ name, openId }) as unknown as OpenIdProvider;
 const appId = providerOf('appid', {
+  displayName: 'AppID',
   acrValues: [
     { acr: 'urn:example:appid', device: 'either' },
     { acr: 'urn:example:appid:same-device', device: 'same-device' },
@@ -13,6 +14,7 @@ const appId = providerOf('appid', {
   amr: () => ['appid'],
 });
 const cardId = providerOf('cardid', {
+  displayName: 'CardID',
   acrValues: [{ acr: 'urn:example:cardid', device: 'either' }],
   amr: (e) => (e?.amr as string[]) ?? [],
 });
@@ -22,32 +24,40 @@ const forAcr = (acr: string): AcrMethod | undefined => {
   return provider && { acr, provider, device: provider.openId.acrValues.find((v) => v.acr === acr)!.device };
 };
 
-describe(loginMethodFor.name, () => {
+describe(loginMethodsFor.name, () => {
   it.each([
     ['urn:example:appid:same-device', { provider: 'appid', device: 'same-device' }],
     ['urn:example:appid:qr', { provider: 'appid', device: 'qr' }],
     ['urn:example:appid', { provider: 'appid', device: 'either' }],
     ['urn:example:cardid', { provider: 'cardid', device: 'either' }],
   ])('should map %s to the provider that answers to it and its device', (acr, expected) => {
-    expect(loginMethodFor(acr, all, forAcr)).toEqual({ acr, ...expected });
+    expect(loginMethodsFor(acr, all, forAcr)).toEqual([{ acr, ...expected }]);
   });
 
-  it('should take the first requested value the client may use', () => {
-    expect(loginMethodFor('urn:example:cardid urn:example:appid:qr', [appId], forAcr)).toEqual({
-      acr: 'urn:example:appid:qr',
-      provider: 'appid',
-      device: 'qr',
-    });
+  it('should keep only the requested values the client may use', () => {
+    expect(loginMethodsFor('urn:example:cardid urn:example:appid:qr', [appId], forAcr)).toEqual([
+      { acr: 'urn:example:appid:qr', provider: 'appid', device: 'qr' },
+    ]);
   });
 
-  it("should default to the first usable provider's first acr without acr_values", () => {
-    expect(loginMethodFor(undefined, [cardId, appId], forAcr)).toEqual({ acr: 'urn:example:cardid', provider: 'cardid', device: 'either' });
-    expect(loginMethodFor(undefined, [], forAcr)).toBeUndefined();
+  it("should offer each requested provider once, in the client's order, by the first acr naming it", () => {
+    expect(loginMethodsFor('urn:example:cardid urn:example:appid:qr urn:example:appid', all, forAcr)).toEqual([
+      { acr: 'urn:example:cardid', provider: 'cardid', device: 'either' },
+      { acr: 'urn:example:appid:qr', provider: 'appid', device: 'qr' },
+    ]);
+  });
+
+  it("should offer every usable provider's first acr without acr_values", () => {
+    expect(loginMethodsFor(undefined, [cardId, appId], forAcr)).toEqual([
+      { acr: 'urn:example:cardid', provider: 'cardid', device: 'either' },
+      { acr: 'urn:example:appid', provider: 'appid', device: 'either' },
+    ]);
+    expect(loginMethodsFor(undefined, [], forAcr)).toEqual([]);
   });
 
   it('should refuse unknown values and providers the client may not use', () => {
-    expect(loginMethodFor('urn:example:unknown', all, forAcr)).toBeUndefined();
-    expect(loginMethodFor('urn:example:cardid', [appId], forAcr)).toBeUndefined();
+    expect(loginMethodsFor('urn:example:unknown', all, forAcr)).toEqual([]);
+    expect(loginMethodsFor('urn:example:cardid', [appId], forAcr)).toEqual([]);
   });
 });
 

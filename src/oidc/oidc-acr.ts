@@ -13,27 +13,30 @@ export interface LoginMethod {
 }
 
 /**
- * The method for an authorization request: the first of its acr_values (in the client's order of
- * preference) whose provider the client may use; without acr_values the default acr of the first
- * provider it may use. Undefined when none fits (the client then gets unmet_authentication_requirements).
+ * The methods an authorization request leaves the person to choose among (docs/oidc.md, "The chooser"):
+ * for each of its acr_values (in the client's order of preference) whose provider the client may use,
+ * one per provider, the first acr naming it; without acr_values the default acr of every provider it may
+ * use. One method is the login's; several are the chooser's; none: unmet_authentication_requirements.
  * The acr values are the providers' own (their OpenID face): this front keeps no list of them.
  */
-export function loginMethodFor(
+export function loginMethodsFor(
   acrValues: unknown,
   usable: readonly OpenIdProvider[],
   forAcr: (acr: string) => AcrMethod | undefined,
-): LoginMethod | undefined {
+): LoginMethod[] {
   const requested = typeof acrValues === 'string' ? acrValues.split(' ').filter(Boolean) : [];
-  if (requested.length === 0) {
-    const provider = usable[0];
-    const preferred = provider?.openId.acrValues[0];
-    return preferred && { acr: preferred.acr, provider: provider.name, device: preferred.device };
-  }
-  for (const acr of requested) {
-    const method = forAcr(acr);
-    if (method && usable.includes(method.provider)) return { acr, provider: method.provider.name, device: method.device };
-  }
-  return undefined;
+  const methods: LoginMethod[] =
+    requested.length === 0
+      ? usable.flatMap((provider) => {
+          const preferred = provider.openId.acrValues[0];
+          return preferred ? [{ acr: preferred.acr, provider: provider.name, device: preferred.device }] : [];
+        })
+      : requested.flatMap((acr) => {
+          const method = forAcr(acr);
+          return method && usable.includes(method.provider) ? [{ acr, provider: method.provider.name, device: method.device }] : [];
+        });
+  // BankID asked for by two of its acrs is still one e-ID to choose.
+  return methods.filter((method, at) => methods.findIndex((first) => first.provider === method.provider) === at);
 }
 
 /** The providers of the list the client may use: all of them, or those its `providers` names, in its order. */

@@ -4,6 +4,8 @@ import type { IdentifiedUser } from '../eid-providers/eid-provider.js';
 export const SCOPE = {
   naturalPersonNumber: 'https://id.oidc.se/scope/naturalPersonNumber',
   naturalPersonInfo: 'https://id.oidc.se/scope/naturalPersonInfo',
+  naturalPersonOrgId: 'https://id.oidc.se/scope/naturalPersonOrgId',
+  business: 'eidgw:business',
   sign: 'https://id.oidc.se/scope/sign',
   result: 'eidgw:result',
 } as const;
@@ -11,12 +13,18 @@ export const SCOPE = {
 export const CLAIM = {
   personalIdentityNumber: 'https://id.oidc.se/claim/personalIdentityNumber',
   userSignature: 'https://id.oidc.se/claim/userSignature',
+  orgNumber: 'https://id.oidc.se/claim/orgNumber',
+  orgName: 'https://id.oidc.se/claim/orgName',
+  orgAffiliation: 'https://id.oidc.se/claim/orgAffiliation',
 } as const;
 
 const PERSON_INFO = ['name', 'given_name', 'family_name', 'birthdate'];
 
-/** Which claims each scope releases (docs/oidc.md, "Claims"); the personal number claim names are added per deployment. */
-export function scopeClaims(personalNumberClaims: readonly string[]): Record<string, string[]> {
+/**
+ * Which claims each scope releases (docs/oidc.md, "Claims"); the personal number claim names are added
+ * per deployment, and the business claims the upstreams deliver (docs/upstream-oidc.md, "Business identities").
+ */
+export function scopeClaims(personalNumberClaims: readonly string[], businessClaims: readonly string[] = []): Record<string, string[]> {
   return {
     // acr, amr and auth_time come from the login itself, into the id token only (docs/oidc.md, "Claims");
     // country is the issuing country of an e-ID of another country (an upstream's, docs/upstream-oidc.md).
@@ -24,6 +32,14 @@ export function scopeClaims(personalNumberClaims: readonly string[]): Record<str
     profile: PERSON_INFO,
     [SCOPE.naturalPersonInfo]: PERSON_INFO,
     [SCOPE.naturalPersonNumber]: [...new Set([CLAIM.personalIdentityNumber, ...personalNumberClaims, 'nin', 'nin_issuing_country'])],
+    // The OIDC Sweden profile's person of an organisation, where an upstream delivers the organisation.
+    [SCOPE.naturalPersonOrgId]: [
+      ...PERSON_INFO.filter((claim) => claim !== 'birthdate'),
+      CLAIM.orgAffiliation,
+      CLAIM.orgName,
+      CLAIM.orgNumber,
+    ],
+    [SCOPE.business]: [...new Set(businessClaims)],
     [SCOPE.result]: ['eidgw_result', 'txn'],
     [SCOPE.sign]: [CLAIM.userSignature],
   };
@@ -47,6 +63,8 @@ export function accountClaims(account: OidcAccount, personalNumberClaim: string 
   const swedishNumber = user.personalNumber ?? (user.country === 'SE' ? user.nationalId : undefined);
   const otherNin = swedishNumber ? undefined : user.nationalId;
   return {
+    // First: a business claim never takes the place of one the service issues (their names are refused anyway).
+    ...user.business,
     sub: account.subject,
     name: user.name,
     given_name: user.givenName,

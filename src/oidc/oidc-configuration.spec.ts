@@ -28,6 +28,7 @@ async function providerFetching(body: string) {
     pairwiseIdentifier: (clientId, subject) => `${clientId}:${subject}`,
     corsAllowed: () => false,
     piiRetentionSeconds: 3600,
+    businessClaims: [],
   });
   const served = { ...(JSON.parse(body) as object), keys: [{ ...(await exportJWK(publicKey)), kid: 'rp-1' }] };
   const provider = new Provider('https://idp.example/oidc', {

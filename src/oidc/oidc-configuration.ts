@@ -45,6 +45,8 @@ export interface OidcConfigurationInput {
   cookieKey: string;
   /** Every acr value the providers answer to (their OpenID face, docs/providers.md). */
   acrValues: string[];
+  /** The business claim names the upstreams deliver (docs/upstream-oidc.md, "Business identities"). */
+  businessClaims: string[];
   adapter: AdapterFactory;
   findAccount: FindAccount;
   pairwiseIdentifier: (clientId: string, subject: string) => string;
@@ -77,7 +79,7 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
     jwks: { keys: [input.signingJwk] },
     cookies: { keys: [input.cookieKey], long: { signed: true }, short: { signed: true } },
     acrValues: input.acrValues,
-    claims: scopeClaims(PERSONAL_NUMBER_CLAIMS),
+    claims: scopeClaims(PERSONAL_NUMBER_CLAIMS, input.businessClaims),
     scopes: ['openid', 'offline_access'],
     // Scope claims go into the id token too: many platforms map claims from it alone.
     conformIdTokenClaims: false,

@@ -6,7 +6,8 @@ import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res }
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
-import { LOGIN_PAGE_HEADERS, loginChoicePage, loginLanguage, loginPage, loginProblemPage } from './oidc-login-page.js';
+import { chooseLanguage } from '../common/languages/languages.js';
+import { chooserPage, LOGIN_PAGE_HEADERS, loginChoicePage, loginPage, loginProblemPage } from './oidc-login-page.js';
 import { OidcInteractionsService } from './oidc-interactions.service.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -62,20 +63,32 @@ export class OidcInteractionController {
     }
     const state = await this.guarded(reply, () => this.interactions.open(request, reply));
     if (!state || state.kind === 'finished') return;
-    const language = loginLanguage(state.uiLocales);
+    const language = chooseLanguage(state.uiLocales, request.headers['accept-language']);
     const common = { language, uid, clientName: state.client.name, redirectHost: state.redirectHost, assetVersion: ASSET_VERSION };
     const html =
-      state.kind === 'choose'
-        ? loginChoicePage({ ...common, operation: state.operation, devices: state.devices, redirects: state.redirects })
-        : loginPage({
-            ...common,
-            operation: state.login.operation ?? 'auth',
-            sessionId: state.login.sessionId,
-            kioskToken: state.login.kioskToken ?? '',
-            device: state.login.chosen,
-            awaitReturn: state.login.chosen === 'this' && !state.login.returned,
-          });
+      state.kind === 'pick'
+        ? chooserPage({ ...common, operation: state.operation, entries: state.entries })
+        : state.kind === 'choose'
+          ? loginChoicePage({ ...common, operation: state.operation, devices: state.devices, redirects: state.redirects })
+          : loginPage({
+              ...common,
+              operation: state.login.operation ?? 'auth',
+              sessionId: state.login.sessionId,
+              kioskToken: state.login.kioskToken ?? '',
+              device: state.login.chosen,
+              awaitReturn: state.login.chosen === 'this' && !state.login.returned,
+            });
     void reply.headers(LOGIN_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+  }
+
+  /** The person's pick on the chooser (docs/oidc.md, "The chooser"): then the page for that e-ID. */
+  @Post('interaction/:uid/pick')
+  async pick(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+    const acr = (body as { acr?: unknown } | undefined)?.acr;
+    const state = await this.guarded(reply, () => this.interactions.pick(request, reply, acr));
+    if (!state || reply.sent) return;
+    const location = `/oidc/interaction/${encodeURIComponent((request.params as { uid: string }).uid)}`;
+    void reply.status(303).headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).header('location', location).send();
   }
 
   /** The person's choice starts the e-ID session (a form post: the interaction's cookie is SameSite=Lax). */
@@ -123,7 +136,7 @@ export class OidcInteractionController {
           .status(400)
           .headers(LOGIN_PAGE_HEADERS)
           .type('text/html; charset=utf-8')
-          .send(loginProblemPage(loginLanguage(undefined), problem));
+          .send(loginProblemPage(chooseLanguage(undefined, reply.request.headers['accept-language']), problem));
       }
       return undefined;
     }

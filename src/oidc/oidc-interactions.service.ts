@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationDetail, InteractionResults } from 'oidc-provider';
+import { chooseLanguage } from '../common/languages/languages.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
@@ -38,8 +39,19 @@ interface PageBase {
   uiLocales: unknown;
 }
 
-/** Before the person chooses (`choose`, the devices offered), or the started login (`login`). */
+/** An e-ID on the chooser: its acr, and its name and logo from its provider's OpenID face. */
+export interface ChooserEntry {
+  acr: string;
+  name: string;
+  logo?: string;
+}
+
+/**
+ * Before the person picks an e-ID (`pick`, several fit), chooses a device (`choose`, the devices
+ * offered), or the started login (`login`).
+ */
 export type PageState =
+  | (PageBase & { kind: 'pick'; operation: EidOperation; entries: ChooserEntry[] })
   | (PageBase & { kind: 'choose'; operation: EidOperation; devices: LoginDevice[]; redirects: boolean })
   | (PageBase & { kind: 'login'; login: InteractionLogin })
   | { kind: 'finished' };
@@ -48,6 +60,9 @@ export type PageState =
 export type StartState = { kind: 'redirect'; location: string } | { kind: 'finished' };
 
 type Started = Extract<LoginStart, { method: unknown }>;
+
+/** After a pick: the page again (now the chosen e-ID's), or the client told the pick was not on offer. */
+export type PickState = { kind: 'picked' } | { kind: 'finished' };
 
 /** The login interaction (docs/oidc.md, "The login page"): an e-ID session of the same engine as the API's. */
 @Injectable()
@@ -79,10 +94,26 @@ export class OidcInteractionsService {
     const base = { client, redirectHost: redirectHostOf(details), uiLocales: details.params.ui_locales };
     const login = await this.records.findLogin(details.uid);
     if (login) return { ...base, kind: 'login', login };
-    const start = this.loginStart(details, client);
+    const start = await this.loginStart(details, client);
     if ('refused' in start) return this.finish(request, reply, start.refused);
+    if ('choices' in start) return { ...base, kind: 'pick', operation: start.operation, entries: this.chooserEntries(start.choices) };
     const redirects = this.redirectsBrowser(start.method.provider);
     return { ...base, kind: 'choose', operation: start.operation, devices: this.devicesFor(start), redirects };
+  }
+
+  /** The person's pick on the chooser: one of the e-IDs it offered, kept for the device choice and the start. */
+  async pick(request: FastifyRequest, reply: FastifyReply, acr: unknown): Promise<PickState> {
+    const details = await this.details(request, reply);
+    const client = await this.clientOf(details);
+    if (await this.records.findLogin(details.uid)) return { kind: 'picked' };
+    const start = await this.loginStart(details, client);
+    if ('refused' in start) return this.finish(request, reply, start.refused);
+    const offered = 'choices' in start ? start.choices : [start.method];
+    if (typeof acr !== 'string' || !offered.some((method) => method.acr === acr)) {
+      throw new DomainException('validation_failed', 'Choose an e-ID this login offers.');
+    }
+    await this.records.savePick(details.uid, acr, OIDC_TTL.Interaction);
+    return { kind: 'picked' };
   }
 
   /** The person's gesture starts the e-ID session, on the device they chose. */
@@ -93,8 +124,9 @@ export class OidcInteractionsService {
     if (await this.records.findLogin(details.uid)) return { kind: 'finished' };
     const refusal = await this.teamRefusal(client);
     if (refusal) return this.finish(request, reply, refusal);
-    const start = this.loginStart(details, client);
+    const start = await this.loginStart(details, client);
     if ('refused' in start) return this.finish(request, reply, start.refused);
+    if ('choices' in start) throw new DomainException('validation_failed', 'Choose an e-ID first.');
     const chosen = this.devicesFor(start).find((offered) => offered === device);
     if (!chosen) throw new DomainException('validation_failed', 'Choose a device this login offers.');
     const team = await this.teams.get(client.teamId);
@@ -138,7 +170,12 @@ export class OidcInteractionsService {
       ...(bound ? { chosen } : {}),
     };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
-    if (redirects && started.launchUrl) return { kind: 'redirect', location: started.launchUrl };
+    if (redirects && started.launchUrl) {
+      // The upstream speaks to the person in the page's language where it can (docs/oidc.md, "Languages").
+      const location = new URL(started.launchUrl);
+      location.searchParams.set('ui_locales', chooseLanguage(details.params.ui_locales, request.headers['accept-language']));
+      return { kind: 'redirect', location: location.href };
+    }
     return { kind: 'finished' };
   }
 
@@ -266,7 +303,7 @@ export class OidcInteractionsService {
     return this.finish(request, reply, { error: 'access_denied', error_description: description });
   }
 
-  private loginStart(details: Details, client: OidcClient): LoginStart {
+  private async loginStart(details: Details, client: OidcClient): Promise<LoginStart> {
     return loginStartFor({
       params: details.params,
       channel: {
@@ -276,6 +313,14 @@ export class OidcInteractionsService {
       },
       usable: (operation) => clientMayUse(client, this.registry.openIdMethods(client.environment, operation)),
       forAcr: (acr) => this.registry.forAcr(acr, client.environment),
+      chosenAcr: await this.records.findPick(details.uid),
+    });
+  }
+
+  private chooserEntries(choices: readonly { acr: string; provider: string }[]): ChooserEntry[] {
+    return choices.map(({ acr, provider }) => {
+      const face = this.registry.find(provider)?.openId;
+      return { acr, name: face?.displayName ?? provider, ...(face?.logo ? { logo: face.logo } : {}) };
     });
   }
 

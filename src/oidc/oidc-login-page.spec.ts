@@ -1,4 +1,6 @@
-import { loginChoicePage, loginPage } from './oidc-login-page.js';
+import { LANGUAGES } from '../common/languages/languages.js';
+import { chooserPage, loginChoicePage, loginPage } from './oidc-login-page.js';
+import { LOGIN_TEXT } from './oidc-login-texts.js';
 
 describe('OIDC login page', () => {
   const common = {
@@ -41,4 +43,39 @@ describe('OIDC login page', () => {
     expect(qr).not.toContain('data-await-return');
     expect(loginPage({ ...common, sessionId: 's-1', kioskToken: 't', awaitReturn: false })).not.toContain('device=');
   });
+
+  it('should list each e-ID as a button of the pick form: its name and, from this origin, its logo, all escaped', () => {
+    const html = chooserPage({
+      ...common,
+      entries: [
+        { acr: 'urn:grn:authn:no:bankid', name: 'BankID (Norge)', logo: '/brand/nbid.svg' },
+        { acr: 'urn:x:"q"', name: '<MitID>' },
+      ],
+    });
+    expect(html).toContain('<form method="post" action="/oidc/interaction/uid-1/pick"');
+    expect(html).toContain('name="acr" value="urn:grn:authn:no:bankid" class="eid"><img src="/brand/nbid.svg" alt=""');
+    expect(html).toContain('<span>BankID (Norge)</span>');
+    expect(html).toContain('value="urn:x:&quot;q&quot;" class="eid"><span>&lt;MitID&gt;</span>');
+    expect(html).toContain('Choose the e-ID you want to use.');
+    expect(html).not.toMatch(/<script|style=/);
+  });
+});
+
+describe('OIDC login texts', () => {
+  const keys = Object.keys(LOGIN_TEXT.sv).sort();
+  it.each(LANGUAGES)('should have every text in %s, each its own', (language) => {
+    const text = LOGIN_TEXT[language];
+    expect(Object.keys(text).sort()).toEqual(keys);
+    for (const key of keys) {
+      const value = text[key as keyof typeof text];
+      const said = typeof value === 'function' ? value('X') : value;
+      expect(said.trim()).not.toBe('');
+      // Not left in another language: a text differs from the English one, except a name such as "e-ID".
+      if (language !== 'en' && key !== 'signHeading') expect({ key, said }).not.toEqual({ key, said: sayEnglish(key) });
+    }
+  });
+  const sayEnglish = (key: string) => {
+    const value = LOGIN_TEXT.en[key as keyof typeof LOGIN_TEXT.en];
+    return typeof value === 'function' ? value('X') : value;
+  };
 });

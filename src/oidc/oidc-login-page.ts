@@ -1,86 +1,19 @@
 import type { EidOperation } from '../eid-providers/eid-provider.js';
+import type { Language } from '../common/languages/languages.js';
+import type { ChooserEntry } from './oidc-interactions.service.js';
 import type { LoginDevice } from './oidc-login-records.js';
-
-export const LOGIN_LANGUAGES = ['sv', 'en'] as const;
-export type LoginLanguage = (typeof LOGIN_LANGUAGES)[number];
-
-interface Texts {
-  title: string;
-  heading: (client: string) => string;
-  signTitle: string;
-  signHeading: (client: string) => string;
-  payTitle: string;
-  payHeading: (client: string) => string;
-  cancel: string;
-  noScript: string;
-  problem: string;
-  otherBrowser: string;
-  returnsTo: (host: string) => string;
-  thisDevice: string;
-  otherDevice: string;
-  continueThere: string;
-  awaitReturn: string;
-}
-
-const TEXT: Record<LoginLanguage, Texts> = {
-  sv: {
-    title: 'Legitimera dig',
-    heading: (client) => `Legitimera dig för att logga in på ${client}`,
-    signTitle: 'Skriv under',
-    signHeading: (client) => `Skriv under för ${client}`,
-    payTitle: 'Godkänn betalningen',
-    payHeading: (client) => `Godkänn betalningen till ${client}`,
-    cancel: 'Avbryt',
-    noScript: 'Sidan behöver JavaScript för att visa QR-koden.',
-    problem: 'Inloggningen har gått ut eller är ogiltig. Gå tillbaka och försök igen.',
-    otherBrowser:
-      'Inloggningen startades i en annan webbläsare och kan bara avslutas där. Startade du den inte själv har någon skickat länken till dig: den loggar inte in någon.',
-    returnsTo: (host) => `Därefter skickas du till ${host}.`,
-    thisDevice: 'Öppna appen på den här enheten',
-    otherDevice: 'Appen på en annan enhet: visa QR-kod',
-    continueThere: 'Fortsätt till e-legitimationens inloggning',
-    awaitReturn: 'Fortsätt i webbläsaren som appen öppnar.',
-  },
-  en: {
-    title: 'Identify yourself',
-    heading: (client) => `Identify yourself to log in to ${client}`,
-    signTitle: 'Sign',
-    signHeading: (client) => `Sign for ${client}`,
-    payTitle: 'Approve the payment',
-    payHeading: (client) => `Approve the payment to ${client}`,
-    cancel: 'Cancel',
-    noScript: 'This page needs JavaScript to show the QR code.',
-    problem: 'The login has expired or is invalid. Go back and try again.',
-    otherBrowser:
-      'This login was started in another browser and can only finish there. If you did not start it, someone sent you the link: it logs nobody in.',
-    returnsTo: (host) => `Afterwards you are sent to ${host}.`,
-    thisDevice: 'Open the app on this device',
-    otherDevice: 'The app on another device: show a QR code',
-    continueThere: "Continue to the e-ID's login",
-    awaitReturn: 'Carry on in the browser the app opens.',
-  },
-};
+import { LOGIN_TEXT, type LoginTexts as Texts } from './oidc-login-texts.js';
 
 const titleOf = (text: Texts, operation: EidOperation) =>
   operation === 'sign' ? text.signTitle : operation === 'payment' ? text.payTitle : text.title;
 const headingOf = (text: Texts, operation: EidOperation) =>
   operation === 'sign' ? text.signHeading : operation === 'payment' ? text.payHeading : text.heading;
 
-/** The first of the client's ui_locales we speak (docs/oidc.md, "The login page"); Swedish otherwise. */
-export function loginLanguage(uiLocales: unknown): LoginLanguage {
-  const wanted = typeof uiLocales === 'string' ? uiLocales.split(' ') : [];
-  for (const tag of wanted) {
-    const language = tag.toLowerCase().split('-')[0];
-    if (language === 'sv' || language === 'en') return language;
-  }
-  return 'sv';
-}
-
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 interface PageCommon {
-  language: LoginLanguage;
+  language: Language;
   uid: string;
   /** The client's own name: unverified, so the page also names where the browser goes next. */
   clientName: string;
@@ -102,13 +35,17 @@ export interface LoginPageInput extends PageCommon {
   actionBase?: string;
 }
 
+export interface ChooserInput extends PageCommon {
+  entries: ChooserEntry[];
+}
+
 export interface LoginChoiceInput extends PageCommon {
   devices: LoginDevice[];
   /** The e-ID signs the person in at its own site (an upstream): one button that goes there. */
   redirects: boolean;
 }
 
-const head = (language: LoginLanguage, title: string, assetVersion: string, scripts: boolean) => `<!doctype html>
+const head = (language: Language, title: string, assetVersion: string, scripts: boolean) => `<!doctype html>
 <html lang="${language}">
 <head>
 <meta charset="utf-8">
@@ -132,11 +69,42 @@ const cancelForm = (text: Texts, base: string) =>
   `<form method="post" action="${base}/cancel"><button type="submit" class="cancel">${text.cancel}</button></form>`;
 
 /**
+ * Several e-IDs fit the request: the person picks one (docs/oidc.md, "The chooser"). Native buttons of
+ * a plain form, so the keyboard and a screen reader work it without script; each logo is decorative
+ * beside the e-ID's name, and comes from this origin (the CSP allows no other).
+ */
+export function chooserPage(input: ChooserInput): string {
+  const text = LOGIN_TEXT[input.language];
+  const uid = escapeHtml(input.uid);
+  const buttons = input.entries
+    .map((entry) => {
+      const logo = entry.logo ? `<img src="${escapeHtml(entry.logo)}" alt="" width="40" height="40">` : '';
+      return `<li><button type="submit" name="acr" value="${escapeHtml(entry.acr)}" class="eid">${logo}<span>${escapeHtml(entry.name)}</span></button></li>`;
+    })
+    .join('\n      ');
+  return `${head(input.language, text.pickTitle, input.assetVersion, false)}
+<body>
+<main class="login">
+  ${heading(text, input)}
+  <form method="post" action="/oidc/interaction/${uid}/pick" class="chooser" aria-labelledby="pick-prompt">
+    <p id="pick-prompt">${text.pickPrompt}</p>
+    <ul>
+      ${buttons}
+    </ul>
+  </form>
+  ${cancelForm(text, `/oidc/interaction/${uid}`)}
+</main>
+</body>
+</html>
+`;
+}
+
+/**
  * Before any e-ID order: the person chooses where to open the app, and that gesture starts the
  * session (docs/oidc.md, "The login page"). A plain form, so it needs no script.
  */
 export function loginChoicePage(input: LoginChoiceInput): string {
-  const text = TEXT[input.language];
+  const text = LOGIN_TEXT[input.language];
   const uid = escapeHtml(input.uid);
   const label: Record<LoginDevice, string> = { this: input.redirects ? text.continueThere : text.thisDevice, other: text.otherDevice };
   const buttons = input.devices
@@ -165,7 +133,7 @@ export function loginChoicePage(input: LoginChoiceInput): string {
  * when the session ends. No inline script or style: the CSP below allows our own files only.
  */
 export function loginPage(input: LoginPageInput): string {
-  const text = TEXT[input.language];
+  const text = LOGIN_TEXT[input.language];
   const base = escapeHtml(input.actionBase ?? `/oidc/interaction/${input.uid}`);
   const device = input.device ? ` device="${input.device}"` : '';
   return `${head(input.language, titleOf(text, input.operation), input.assetVersion, true)}
@@ -186,8 +154,8 @@ export function loginPage(input: LoginPageInput): string {
  * A page for an interaction that cannot go on (expired, unknown): no client to return to. `otherBrowser`:
  * the e-ID app returned to a browser that did not start the login (docs/oidc.md, "Same device").
  */
-export function loginProblemPage(language: LoginLanguage, problem: 'problem' | 'otherBrowser' = 'problem'): string {
-  const text = TEXT[language];
+export function loginProblemPage(language: Language, problem: 'problem' | 'otherBrowser' = 'problem'): string {
+  const text = LOGIN_TEXT[language];
   return `<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text.title}</title>

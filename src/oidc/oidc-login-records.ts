@@ -36,6 +36,7 @@ export interface StoredAccount extends OidcAccount {
 
 // Our own records beside oidc-provider's models, in the same table under names the library never uses.
 const LOGIN = 'EidgwInteractionLogin';
+const PICK = 'EidgwInteractionPick';
 // Where grants written before the account moved into the grant find it (docs/oidc.md, "State"); none is
 // written any more, and the last expires 14 days after the release that moved it.
 const LEGACY_ACCOUNT = 'EidgwAccount';
@@ -56,6 +57,15 @@ export class OidcLoginRecords {
 
   findLogin(uid: string): Promise<InteractionLogin | undefined> {
     return this.get(LOGIN, uid);
+  }
+
+  /** The e-ID the person picked on the chooser (docs/oidc.md, "The chooser"), by its acr. */
+  savePick(uid: string, acr: string, ttlSeconds: number): Promise<void> {
+    return this.put(PICK, uid, { acr }, ttlSeconds);
+  }
+
+  async findPick(uid: string): Promise<string | undefined> {
+    return (await this.get<{ acr: string }>(PICK, uid))?.acr;
   }
 
   /** The account of a grant written before grants carried it (filed under its grant, so revoking the grant erased it). */

@@ -1,7 +1,7 @@
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
 import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
-import { loginMethodFor, type LoginMethod } from './oidc-acr.js';
+import { loginMethodsFor, type LoginMethod } from './oidc-acr.js';
 import { SCOPE } from './oidc-claims.js';
 import { loginHintPersonalNumber, mayCarryPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
 import { paymentOrderOf } from './oidc-payment-details.js';
@@ -24,10 +24,14 @@ export interface LoginStartInput {
   usable: (operation: EidOperation) => OpenIdProvider[];
   /** The provider that answers to an acr for the client's environment (the registry's). */
   forAcr: (acr: string) => AcrMethod | undefined;
+  /** The acr the person picked on the chooser, if they have; one the request does not offer is ignored. */
+  chosenAcr?: string;
 }
 
 export type LoginStart =
   | { refused: { error: string; error_description: string } }
+  /** Several e-IDs fit and the person has not picked one: the chooser (docs/oidc.md, "The chooser"). */
+  | { choices: LoginMethod[]; operation: EidOperation }
   | { method: LoginMethod; operation: EidOperation; body: Omit<StartSessionBody, 'endUserIp' | 'metadata' | 'returnUrl'> };
 
 const SIGN_REQUEST = 'https://id.oidc.se/param/signRequest';
@@ -36,7 +40,8 @@ const refused = (error: string, description: string): LoginStart => ({ refused: 
 
 /**
  * What an authorization request asks the e-ID for (docs/oidc.md): a login, or with the sign scope a
- * signature of the signRequest's data; the provider from acr_values; the person from login_hint.
+ * signature of the signRequest's data; the provider from acr_values (or the person's pick among them);
+ * the person from login_hint.
  * Anything the request may not ask is refused here, before a session is started.
  */
 export function loginStartFor(input: LoginStartInput): LoginStart {
@@ -83,11 +88,13 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
     body = { userVisibleData: userVisibleDataOf(params['https://id.oidc.se/param/userMessage'], params.ui_locales) };
   }
   const usable = input.usable(operation);
-  const method = loginMethodFor(params.acr_values, usable, input.forAcr);
-  if (!method) {
+  const methods = loginMethodsFor(params.acr_values, usable, input.forAcr);
+  if (methods.length === 0) {
     const what = operation === 'auth' ? '' : `that offers ${operation} `;
     return refused('unmet_authentication_requirements', `None of the requested acr_values ${what}is available to this client`);
   }
+  const method = methods.length === 1 ? methods[0] : methods.find((offered) => offered.acr === input.chosenAcr);
+  if (!method) return { choices: methods, operation };
   return {
     method,
     operation,

@@ -1,13 +1,11 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { escapeHtml, LOGIN_PAGE_HEADERS, loginLanguage, type LoginLanguage } from './oidc-login-page.js';
+import { chooseLanguage, type Language } from '../common/languages/languages.js';
+import { escapeHtml, LOGIN_PAGE_HEADERS } from './oidc-login-page.js';
 
 // oidc-provider's own logout and error pages load Google Fonts and come without our headers: these
 // take their place (docs/oidc.md, "Pages"), under the login page's CSP, in the login page's style.
 
-const TEXT: Record<
-  LoginLanguage,
-  { logoutTitle: string; logoutQuestion: string; yes: string; no: string; loggedOut: string; error: string }
-> = {
+const TEXT: Record<Language, { logoutTitle: string; logoutQuestion: string; yes: string; no: string; loggedOut: string; error: string }> = {
   sv: {
     logoutTitle: 'Logga ut',
     logoutQuestion: 'Vill du logga ut?',
@@ -24,13 +22,38 @@ const TEXT: Record<
     loggedOut: 'You are logged out.',
     error: 'Something went wrong',
   },
+  nb: {
+    logoutTitle: 'Logg ut',
+    logoutQuestion: 'Vil du logge ut?',
+    yes: 'Ja, logg meg ut',
+    no: 'Nei, forbli innlogget',
+    loggedOut: 'Du er logget ut.',
+    error: 'Noe gikk galt',
+  },
+  da: {
+    logoutTitle: 'Log ud',
+    logoutQuestion: 'Vil du logge ud?',
+    yes: 'Ja, log mig ud',
+    no: 'Nej, forbliv logget ind',
+    loggedOut: 'Du er logget ud.',
+    error: 'Noget gik galt',
+  },
+  fi: {
+    logoutTitle: 'Kirjaudu ulos',
+    logoutQuestion: 'Haluatko kirjautua ulos?',
+    yes: 'Kyllä, kirjaa minut ulos',
+    no: 'Ei, pysy kirjautuneena',
+    loggedOut: 'Olet kirjautunut ulos.',
+    error: 'Jotain meni vikaan',
+  },
 };
 
 type Context = KoaContextWithOIDC;
 
-const languageOf = (ctx: Context) => loginLanguage((ctx.oidc?.params as { ui_locales?: unknown } | undefined)?.ui_locales);
+const languageOf = (ctx: Context) =>
+  chooseLanguage((ctx.oidc?.params as { ui_locales?: unknown } | undefined)?.ui_locales, ctx.get('accept-language'));
 
-function send(ctx: Context, language: LoginLanguage, title: string, body: string): void {
+function send(ctx: Context, language: Language, title: string, body: string): void {
   ctx.set(LOGIN_PAGE_HEADERS);
   ctx.type = 'html';
   ctx.body = `<!doctype html>

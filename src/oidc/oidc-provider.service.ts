@@ -92,6 +92,7 @@ export class OidcProviderService {
         signingJwk: jwk,
         cookieKey: this.cipher.deriveKey('oidc-cookies').toString('base64url'),
         acrValues: this.registry.acrValues(),
+        businessClaims: this.registry.businessClaims(),
         adapter: oidcAdapterFactory({
           store: this.models,
           cipher: this.cipher,

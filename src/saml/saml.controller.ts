@@ -6,7 +6,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/access/access.decorators.js';
 import { ASSET_VERSION } from '../oidc/oidc-interaction.controller.js';
-import { LOGIN_PAGE_HEADERS, loginLanguage, loginPage } from '../oidc/oidc-login-page.js';
+import { chooseLanguage } from '../common/languages/languages.js';
+import { LOGIN_PAGE_HEADERS, loginPage } from '../oidc/oidc-login-page.js';
 import { SamlMetadataService } from './metadata/saml-metadata.service.js';
 import { postFormHeaders, postFormPage } from './response/saml-post-form.js';
 import { SamlLogoutService } from './slo/saml-logout.service.js';
@@ -76,7 +77,7 @@ export class SamlController {
     const open = await this.logins.open(request, uid);
     if (!open) return send(reply, { kind: 'problem', status: 400, message: EXPIRED });
     const html = loginPage({
-      language: loginLanguage(undefined),
+      language: chooseLanguage(undefined, request.headers['accept-language']),
       uid,
       clientName: open.sp.name,
       redirectHost: hostOf(open.login.acsUrl),

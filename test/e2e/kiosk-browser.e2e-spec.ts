@@ -43,7 +43,7 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
 
   it('should redraw a valid QR every second, survive a dropped stream, and show the outcome after a scan', async () => {
     const { sessionId, qrStartSecret, path } = await start();
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 }, locale: 'sv-SE' });
     try {
       await page.goto(`${e2e.baseUrl}${path}`);
       await page.waitForSelector('main[data-state="qr"]');
@@ -106,6 +106,22 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     }
   });
 
+  it('should speak Finnish with ?lang=fi: the heading a whole sentence with the app, the element its own words', async () => {
+    const { path } = await start();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      const [pathname, hash] = path.split('#');
+      await page.goto(`${e2e.baseUrl}${pathname}?lang=fi#${hash}`);
+      await page.waitForSelector('main[data-state="qr"]');
+      await expect(page.locator('h1').textContent()).resolves.toBe('Tunnistaudu BankID-sovelluksella');
+      await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toBe(
+        'QR-koodi: BankID. Avaa BankID-sovellus ja skannaa koodi.',
+      );
+    } finally {
+      await page.close();
+    }
+  });
+
   it.each([
     ['a wrong token', (sessionId: string) => `/kiosk/${sessionId}#t=${'A'.repeat(28)}`],
     ['no token', (sessionId: string) => `/kiosk/${sessionId}`],
@@ -115,7 +131,7 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
     ],
   ])('should show an error and no QR for %s', async (_name, link) => {
     const { sessionId } = await start();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'sv-SE' });
     try {
       await page.goto(`${e2e.baseUrl}${link(sessionId)}`);
       await page.waitForSelector('main[data-state="error"]');

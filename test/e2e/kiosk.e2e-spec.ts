@@ -130,6 +130,10 @@ describe('Kiosk page and event stream', () => {
       .expect((res) => expectMatchesSchema(res, 'GET /kiosk/{sessionId}'));
     expect(english.text).toContain('<html lang="en">');
     expect((await e2e.http.get(`/kiosk/${sessionId}?lang=xx`).expect(200)).text).toContain('<html lang="sv">');
+    // Without ?lang the browser's languages choose (docs/kiosk.md, "Languages").
+    const danish = await e2e.http.get(`/kiosk/${sessionId}`).set('accept-language', 'de-DE, da;q=0.9, en;q=0.8').expect(200);
+    expect(danish.text).toContain('<html lang="da">');
+    expect(danish.text).toContain('data-with-app="Identificér dig med {app}"');
   });
 
   it('should serve the page assets and nothing else from the assets folder', async () => {

@@ -2,7 +2,8 @@
 // checks its metadata with `constructor === Object`, which objects crossing jest's realms fail.
 // Profiles: Norwegian BankID (acr urn:bankid:bid, an nnin claim, private_key_jwt, PAR), an FTN broker
 // (signed request objects required, id tokens encrypted to the client), a Swedish broker (the Swedish
-// OIDC claims). Options come as JSON in FAKE_UPSTREAM; the issuer is printed as "ISSUER <url>".
+// OIDC claims, with the organisation's), a MitID Erhverv broker (the company's VAT id,
+// the employee). Options come as JSON in FAKE_UPSTREAM; the issuer is printed as "ISSUER <url>".
 import { createServer } from 'node:http';
 import process from 'node:process';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -17,9 +18,24 @@ const PERSON = {
   nnin: '01017012345',
   hetu: '010170-900X',
   'https://id.oidc.se/claim/personalIdentityNumber': '197001019876',
+  // The Swedish profile's person of an organisation (se-broker).
+  'https://id.oidc.se/claim/orgNumber': '5567321707',
+  'https://id.oidc.se/claim/orgName': 'Nordisk Handel AB',
+  'https://id.oidc.se/claim/orgAffiliation': '197001019876@5567321707',
+  // A MitID Erhverv broker's: the company by its VAT id, the employee, and whether they may sign for it.
+  dk_cpr: '0101701234',
+  vatid: 'DK12345678',
+  company_name: 'Nordisk Handel ApS',
+  employee_id: '8b2c3d6e-1111-4f00-9a00-000000000001',
+  company_signatory: true,
 };
-const ACR = { nbid: 'urn:bankid:bid', ftn: 'http://ftn.ficora.fi/2017/loa3', 'se-broker': 'http://id.elegnamnden.se/loa/1.0/loa3' };
-const AMR = { nbid: ['bid'], ftn: ['mfa'], 'se-broker': ['mfa'] };
+const ACR = {
+  nbid: 'urn:bankid:bid',
+  ftn: 'http://ftn.ficora.fi/2017/loa3',
+  'se-broker': 'http://id.elegnamnden.se/loa/1.0/loa3',
+  mitid: 'https://data.gov.dk/concept/core/nsis/loa/Substantial',
+};
+const AMR = { nbid: ['bid'], ftn: ['mfa'], 'se-broker': ['mfa'], mitid: ['mitid'] };
 const { profile } = options;
 const ftn = profile === 'ftn';
 let forge = false;
@@ -63,6 +79,12 @@ const provider = new Provider(issuer, {
     nnin: ['nnin'],
     ftn: ['hetu'],
     'https://id.oidc.se/scope/naturalPersonNumber': ['https://id.oidc.se/claim/personalIdentityNumber'],
+    'https://id.oidc.se/scope/naturalPersonOrgId': [
+      'https://id.oidc.se/claim/orgNumber',
+      'https://id.oidc.se/claim/orgName',
+      'https://id.oidc.se/claim/orgAffiliation',
+    ],
+    mitid_erhverv: ['dk_cpr', 'vatid', 'company_name', 'employee_id', 'company_signatory'],
   },
   acrValues: [ACR[profile]],
   conformIdTokenClaims: false,
@@ -89,10 +111,12 @@ provider.use(async (ctx, next) => {
 });
 
 async function interaction(req, res) {
-  const { uid } = await provider.interactionDetails(req, res);
+  const { uid, params } = await provider.interactionDetails(req, res);
   if (req.method === 'GET') {
+    // The languages the client asked for, shown back (letters, digits, hyphens and spaces only).
+    const locales = String(params.ui_locales ?? '').replace(/[^\w -]/g, '');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html><head><title>Fake ${profile}</title></head><body>
+    res.end(`<!doctype html><html><head><title>Fake ${profile}</title></head><body><p id="ui-locales">${locales}</p>
 <form method="post" action="/interaction/${uid}/approve"><button id="approve">Approve</button></form>
 <form method="post" action="/interaction/${uid}/deny"><button id="deny">Cancel</button></form></body></html>`);
     return;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { JWK } from 'jose';
 
-export type UpstreamProfile = 'nbid' | 'ftn' | 'se-broker';
+export type UpstreamProfile = 'nbid' | 'ftn' | 'se-broker' | 'mitid';
 
 export interface FakeUpstreamOptions {
   profile: UpstreamProfile;

@@ -34,6 +34,7 @@ const KNOWN_HINT_CODES = new Set<string>([...PENDING_HINT_CODES, ...FAILED_HINT_
 export const UNUSABLE_COMPLETE_TRIES = 3;
 // The acr names of the largest commercial broker, so a client migrates by changing its issuer (docs/oidc.md).
 const BANKID_OPENID: OpenIdFace = {
+  displayName: 'BankID',
   acrValues: [
     { acr: 'urn:grn:authn:se:bankid', device: 'either' },
     { acr: 'urn:grn:authn:se:bankid:same-device', device: 'same-device' },

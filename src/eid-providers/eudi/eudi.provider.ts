@@ -27,6 +27,7 @@ import { Openid4vpVerifier } from './openid4vp-verifier.service.js';
 
 // On the OpenID front a wallet login is asked for by its own acr; no CIBA (a wallet has no back channel).
 const EUDI_OPENID: OpenIdFace = {
+  displayName: 'EU Digital Identity Wallet',
   acrValues: [{ acr: 'urn:eidgw:eudi', device: 'either' }],
   amr: () => ['eudi'],
 };

@@ -27,6 +27,7 @@ import { frejaOrderRef, frejaQrData, parseFrejaOrderRef } from './freja-qr.js';
 
 // Over CIBA Freja pushes the request to the app of the person named (docs/oidc.md, "CIBA").
 const FREJA_OPENID: OpenIdFace = {
+  displayName: 'Freja',
   acrValues: [{ acr: 'urn:grn:authn:se:frejaid', device: 'either' }],
   amr: () => ['freja'],
   ciba: { acr: 'urn:grn:authn:se:frejaid', channel: 'app' },

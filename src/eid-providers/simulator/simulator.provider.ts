@@ -84,6 +84,7 @@ interface SimulatorEvidenceRecord extends IssuedEvidence {
 
 // BankID's stand-in on the OpenID front too: test clients only, as every simulator session (docs/oidc.md).
 const SIMULATOR_OPENID: OpenIdFace = {
+  displayName: 'Simulator',
   acrValues: [{ acr: 'urn:eidgw:simulator', device: 'either' }],
   amr: () => ['simulator'],
   ciba: { acr: 'urn:eidgw:simulator', channel: 'phone' },

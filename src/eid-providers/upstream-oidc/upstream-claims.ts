@@ -1,4 +1,4 @@
-import type { IdentifiedUser } from '../eid-provider.js';
+import type { BusinessClaimValue, IdentifiedUser } from '../eid-provider.js';
 import type { UpstreamConfig } from './upstream-oidc.env.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -26,6 +26,7 @@ export function userFromClaims(claims: Record<string, unknown>, upstream: Upstre
     surname,
     ...(birthdate ? { birthdate } : {}),
     country: upstream.country,
+    ...businessOf(claims, upstream),
   };
 }
 
@@ -37,4 +38,22 @@ export function userFromClaims(claims: Record<string, unknown>, upstream: Upstre
 export function acrAsAsked(claims: Record<string, unknown>, upstream: UpstreamConfig): boolean {
   if (!upstream.acrValues) return true;
   return typeof claims.acr === 'string' && upstream.acrValues.split(' ').includes(claims.acr);
+}
+
+// A business claim's value as the upstream gives it, when it is a plain value of sensible size.
+const MAX_BUSINESS_TEXT = 500;
+const businessValue = (value: unknown): BusinessClaimValue | undefined =>
+  typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+    ? value
+    : typeof value === 'string' && value !== '' && value.length <= MAX_BUSINESS_TEXT
+      ? value
+      : undefined;
+
+/** The business identity under the front's names, from the upstream's (docs/upstream-oidc.md, "Business identities"). */
+function businessOf(claims: Record<string, unknown>, upstream: UpstreamConfig): Pick<IdentifiedUser, 'business'> {
+  const pairs = Object.entries(upstream.businessClaims ?? {}).flatMap(([front, theirs]) => {
+    const value = businessValue(claims[theirs]);
+    return value === undefined ? [] : [[front, value] as const];
+  });
+  return pairs.length ? { business: Object.fromEntries(pairs) } : {};
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Logger, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Logger, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/access/access.decorators.js';
@@ -18,11 +18,17 @@ export class UpstreamOidcController {
 
   constructor(private readonly signIn: UpstreamSignIn) {}
 
+  /** `ui_locales` on the launch link (the OpenID front's language, docs/upstream-oidc.md) goes on to the upstream. */
   @Get(':orderRef/go')
-  async go(@Param('orderRef') orderRef: string, @Headers('accept-language') language: string | undefined, @Res() reply: FastifyReply) {
+  async go(
+    @Param('orderRef') orderRef: string,
+    @Query('ui_locales') uiLocales: unknown,
+    @Headers('accept-language') language: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     let url: URL | null;
     try {
-      url = isUuid(orderRef) ? await this.signIn.authorizationUrl(orderRef) : null;
+      url = isUuid(orderRef) ? await this.signIn.authorizationUrl(orderRef, languageTagsOf(uiLocales)) : null;
     } catch (error) {
       const { name, code, message } = error as { name?: string; code?: string; message?: string };
       this.logger.error({ err: { name, code, message } }, 'The request to the upstream could not be made');
@@ -60,4 +66,12 @@ export class UpstreamOidcController {
       .headers(DONE_PAGE_HEADERS)
       .send(donePage(outcome.status, donePageLanguage(language, outcome.country)));
   }
+}
+
+// Up to five BCP 47 language tags ("nb-NO fi"); anything else on the link is dropped, not passed on.
+const LANGUAGE_TAG = /^[a-z]{2,3}(?:-[a-z0-9]{1,8}){0,3}$/i;
+function languageTagsOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 100) return undefined;
+  const tags = value.split(' ').filter(Boolean);
+  return tags.length > 0 && tags.length <= 5 && tags.every((tag) => LANGUAGE_TAG.test(tag)) ? tags.join(' ') : undefined;
 }

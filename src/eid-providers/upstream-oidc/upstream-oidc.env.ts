@@ -9,6 +9,20 @@ const RESERVED_NAMES = ['simulator', 'bankid', 'freja', 'oidc', 'eudi', 'openid4
 
 const claimName = z.string().min(1).max(200);
 
+// The claims the OpenID front issues itself: a business claim may not take their names.
+const FRONT_CLAIMS = new Set([
+  ...['sub', 'acr', 'amr', 'auth_time', 'country', 'txn', 'eidgw_result', 'iss', 'aud', 'exp', 'iat', 'nonce', 'sid'],
+  ...['name', 'given_name', 'family_name', 'birthdate', 'nin', 'nin_issuing_country'],
+  'https://id.oidc.se/claim/personalIdentityNumber',
+]);
+/** Why a name cannot be a business claim on the front, if it cannot. */
+const frontClaimProblem = (name: string): string | undefined =>
+  !/^[\x21-\x7e]{1,200}$/.test(name)
+    ? 'must be a claim name without spaces'
+    : FRONT_CLAIMS.has(name)
+      ? 'is a claim the service issues itself'
+      : undefined;
+
 const upstreamSchema = z
   .object({
     name: z
@@ -19,6 +33,12 @@ const upstreamSchema = z
     environment: z.enum(['test', 'live']),
     /** What the person is told to use ("BankID (Norge)"); the name when absent. */
     displayName: z.string().min(1).max(60).optional(),
+    /** Its logo on the OpenID front's chooser: a path on the service's own origin ("/brand/nbid.svg"), no other site. */
+    logo: z
+      .string()
+      .regex(/^\/[\w.~/-]{1,200}$/, 'must be a path on this origin such as /brand/nbid.svg')
+      .refine((path) => !path.startsWith('//'), 'must be a path on this origin, not another host')
+      .optional(),
     clientId: z.string().min(1),
     clientAuth: z.enum(['private_key_jwt', 'client_secret_basic']),
     clientSecret: z.string().min(1).optional(),
@@ -47,6 +67,21 @@ const upstreamSchema = z
         birthdate: claimName.optional(),
       })
       .strict()
+      .default({}),
+    /**
+     * Business identities (docs/upstream-oidc.md, "Business identities"): the claim name on the OpenID
+     * front → the upstream's claim name ("vatid": "vatid", "https://id.oidc.se/claim/orgNumber": "org_no").
+     */
+    businessClaims: z
+      .record(z.string(), claimName)
+      .superRefine((claims, ctx) => {
+        const names = Object.keys(claims);
+        if (names.length > 20) ctx.addIssue({ code: 'custom', message: 'must name at most 20 claims' });
+        for (const name of names) {
+          const problem = frontClaimProblem(name);
+          if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+        }
+      })
       .default({}),
     country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as NO'),
   })

@@ -58,7 +58,7 @@ export class UpstreamOidcProvider implements EidProvider {
       return uri;
     };
     this.evidence = upstreamEvidenceProfile(upstream, jwksUri, deps.clock);
-    this.openId = upstream.frontAcrValues && upstreamOpenIdFace(upstream.frontAcrValues);
+    this.openId = upstream.frontAcrValues && upstreamOpenIdFace(upstream, upstream.frontAcrValues);
   }
 
   /** Only keys of the upstream's own environment: a live key never reaches a test upstream. */
@@ -120,13 +120,16 @@ export class UpstreamOidcProvider implements EidProvider {
  * On the OpenID front (docs/upstream-oidc.md, "Through the OpenID front"): the configured acr values,
  * the upstream's own amr, and the login page's browser sent to the upstream and back.
  */
-function upstreamOpenIdFace(acrValues: readonly string[]): OpenIdFace {
+function upstreamOpenIdFace(upstream: UpstreamConfig, acrValues: readonly string[]): OpenIdFace {
   return {
+    displayName: upstream.displayName ?? upstream.name,
+    ...(upstream.logo ? { logo: upstream.logo } : {}),
     acrValues: acrValues.map((acr) => ({ acr, device: 'either' as const })),
     amr: (evidence) => {
       const amr = evidence?.amr;
       return Array.isArray(amr) ? amr.filter((method): method is string => typeof method === 'string') : [];
     },
     redirectsBrowser: true,
+    businessClaims: Object.keys(upstream.businessClaims ?? {}),
   };
 }

@@ -38,8 +38,11 @@ export class UpstreamSignIn {
     return `${this.server.publicBaseUrl}/upstream/${encodeURIComponent(upstreamName)}/callback`;
   }
 
-  /** The upstream's authorization URL for a pending order: PKCE S256, state, nonce, PAR and JAR as configured. Null: no such order. */
-  async authorizationUrl(orderRef: string): Promise<URL | null> {
+  /**
+   * The upstream's authorization URL for a pending order: PKCE S256, state, nonce, PAR and JAR as
+   * configured, and the person's languages when known. Null: no such order.
+   */
+  async authorizationUrl(orderRef: string, uiLocales?: string): Promise<URL | null> {
     const order = await this.orders.findByRef(orderRef);
     const upstream = order && this.connections.upstreams.find((u) => u.name === order.upstream);
     if (!order || !upstream || (order.status !== 'created' && order.status !== 'started')) return null;
@@ -54,6 +57,7 @@ export class UpstreamSignIn {
       state,
       nonce: secrets.nonce,
       ...(upstream.acrValues ? { acr_values: upstream.acrValues } : {}),
+      ...(uiLocales ? { ui_locales: uiLocales } : {}),
     };
     if (!(await this.orders.begin(orderRef, sha256(state), this.cipher.encryptJson(secrets, secretsAad(orderRef))))) return null;
     return this.buildUrl(connection, parameters);

@@ -1,4 +1,4 @@
-// <eid-qr session="{id}" token="{kiosk token}" lang="sv|en">: the QR, the user messages (in the words of
+// <eid-qr session="{id}" token="{kiosk token}" lang="sv|en|nb|da|fi">: the QR, the user messages (in the words of
 // the session's provider) and the outcome of one session, for any page (docs/same-device.md). A standard custom element:
 // its markup lives in a shadow root and its styles in a constructable stylesheet, so a host page under a
 // strict CSP (no inline script or style) needs nothing but `script-src` for this file and `connect-src`
@@ -6,33 +6,16 @@
 // `device="this"` offers only the app on this device, `device="other"` only the QR (docs/same-device.md).
 import qrcode from './assets/qrcode.mjs';
 import { providers } from './assets/user-messages.js';
+import { WORDS } from './assets/eid-qr-words.js';
 
 // Until the stream names the session's provider (its first event does), the first table stands in.
 const FIRST = Object.keys(providers)[0];
 
-// The words that are ours, not the provider's; `{app}` is the provider's app name.
-const WORDS = {
-  sv: {
-    connecting: 'Ansluter…',
-    reconnecting: 'Anslutningen bröts. Återansluter…',
-    invalidLink: 'Länken till den här skärmen är ogiltig eller har gått ut. Starta en ny legitimering.',
-    complete: 'Klart! Du är legitimerad.',
-    qrLabel: 'QR-kod för {app}. Öppna {app}-appen och skanna koden.',
-    open: 'Öppna {app}',
-    showQr: '{app} på en annan enhet? Visa QR-kod',
-    showLaunch: '{app} på den här enheten? Öppna {app}',
-  },
-  en: {
-    connecting: 'Connecting…',
-    reconnecting: 'Connection lost. Reconnecting…',
-    invalidLink: 'The link to this screen is invalid or has expired. Please start a new identification.',
-    complete: 'Done! You are identified.',
-    qrLabel: 'QR code for {app}. Open the {app} app and scan the code.',
-    open: 'Open {app}',
-    showQr: '{app} on another device? Show QR code',
-    showLaunch: '{app} on this device? Open {app}',
-  },
-};
+// The words that are ours, not the provider's, in sv, en, nb, da and fi (src/kiosk/eid-qr-words.ts);
+// `{app}` is the provider's app name. The provider's own messages are Swedish and English: other
+// languages read them in English (docs/kiosk.md, "Languages").
+const LANGUAGES = ['sv', 'en', 'nb', 'da', 'fi'];
+const languageOf = (lang) => (LANGUAGES.includes(lang) ? lang : 'sv');
 
 const QR_HINTS = new Set(['outstandingTransaction', 'noClient']);
 const QUIET_ZONE = 4;
@@ -125,7 +108,7 @@ export class EidQrElement extends HTMLElement {
 
   get #words() {
     const app = this.#table.appName;
-    const words = WORDS[this.getAttribute('lang') === 'en' ? 'en' : 'sv'];
+    const words = WORDS[languageOf(this.getAttribute('lang'))];
     return Object.fromEntries(Object.entries(words).map(([key, text]) => [key, text.replaceAll('{app}', app)]));
   }
 
@@ -227,7 +210,8 @@ export class EidQrElement extends HTMLElement {
     const context = `${launch}|${this.#handheld ? 1 : 0}`;
     const { picks, texts } = this.#table;
     const key = picks[`${status}|${hintCode ?? ''}|${context}`] ?? picks[`${status}||${context}`];
-    return texts[key][this.getAttribute('lang') === 'en' ? 'en' : 'sv'];
+    const language = languageOf(this.getAttribute('lang'));
+    return texts[key][language] ?? texts[key].en;
   }
 
   // What the person should see now, from the last status and the chosen view.

@@ -15,13 +15,14 @@ if (location.hash) history.replaceState(null, '', location.pathname + location.s
 
 const heading = document.querySelector('h1');
 const plainHeading = heading.textContent;
-const WITH = { sv: 'med', en: 'with' };
+// The whole sentence of the page's language, with the app's name in its place.
+const withApp = heading.dataset.withApp;
 const mirror = () => {
   main.dataset.state = element.getAttribute('state') ?? 'connecting';
   main.toggleAttribute('data-stale', element.hasAttribute('stale'));
   // The heading names the session's e-ID app once the element knows it (docs/kiosk.md).
   const app = element.getAttribute('app');
-  const text = app ? `${plainHeading} ${WITH[document.documentElement.lang] ?? WITH.en} ${app}` : plainHeading;
+  const text = app ? withApp.replaceAll('{app}', app) : plainHeading;
   if (heading.textContent !== text) heading.textContent = document.title = text;
 };
 new MutationObserver(mirror).observe(element, { attributes: true, attributeFilter: ['state', 'stale', 'app'] });

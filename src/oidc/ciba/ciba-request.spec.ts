@@ -6,6 +6,7 @@ const SIGN = 'openid https://id.oidc.se/scope/sign';
 /** Providers as the registry's cibaMethods hands them out: only the name and the OpenID face matter. */
 const providerOf = (name: string, openId: OpenIdFace) => ({ name, openId }) as unknown as OpenIdProvider;
 const phoneId = providerOf('phoneid', {
+  displayName: 'PhoneID',
   acrValues: [
     { acr: 'urn:example:phoneid', device: 'either' },
     { acr: 'urn:example:phoneid:qr', device: 'qr' },
@@ -14,6 +15,7 @@ const phoneId = providerOf('phoneid', {
   ciba: { acr: 'urn:example:phoneid', channel: 'phone' },
 });
 const appId = providerOf('appid', {
+  displayName: 'AppID',
   acrValues: [{ acr: 'urn:example:appid', device: 'either' }],
   amr: () => ['appid'],
   ciba: { acr: 'urn:example:appid', channel: 'app' },
