@@ -32,12 +32,23 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
   beforeAll(async () => {
     port = await freePort();
     browser = await launchChromium();
-    const redirectUri = `http://127.0.0.1:${port}/upstream/callback`;
+    // One callback per upstream (docs/upstream-oidc.md).
+    const redirectUri = (name: string) => `http://127.0.0.1:${port}/upstream/${name}/callback`;
     const jwk = signing.publicKey.export({ format: 'jwk' }) as JWK;
     const sig = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: await calculateJwkThumbprint(jwk), use: 'sig', alg: 'RS256' };
-    const nbid = await FakeUpstream.start({ profile: 'nbid', clientId: 'gw-nbid', redirectUri, clientKeys: [sig] });
-    const se = await FakeUpstream.start({ profile: 'se-broker', clientId: 'gw-se', redirectUri, clientKeys: [sig] });
-    const mitid = await FakeUpstream.start({ profile: 'mitid', clientId: 'gw-mitid', redirectUri, clientKeys: [sig] });
+    const nbid = await FakeUpstream.start({ profile: 'nbid', clientId: 'gw-nbid', redirectUri: redirectUri('nbid'), clientKeys: [sig] });
+    const se = await FakeUpstream.start({
+      profile: 'se-broker',
+      clientId: 'gw-se',
+      redirectUri: redirectUri('se-broker'),
+      clientKeys: [sig],
+    });
+    const mitid = await FakeUpstream.start({
+      profile: 'mitid',
+      clientId: 'gw-mitid',
+      redirectUri: redirectUri('mitid-erhverv'),
+      clientKeys: [sig],
+    });
     fakes.push(nbid, se, mitid);
     const privateKey = join(dir, 'signing.pem');
     writeFileSync(privateKey, signing.privateKey.export({ type: 'pkcs8', format: 'pem' }));
