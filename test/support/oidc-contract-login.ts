@@ -89,7 +89,7 @@ export async function startContractLogin(e2e: E2eApp, provider: string): Promise
       .post('/oidc/token')
       .auth(client.clientId, client.clientSecret!)
       .type('form')
-      .send({ grant_type: 'authorization_code', code: code!, redirect_uri: REDIRECT_URI })
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI })
       .expect(200);
     const { issuer } = (await e2e.http.get('/oidc/.well-known/openid-configuration').expect(200)).body as { issuer: string };
     const jwks = createLocalJWKSet((await e2e.http.get('/oidc/jwks').expect(200)).body);
