@@ -80,9 +80,9 @@ export const MIGRATIONS = [
   AddPaymentAndRisk1795304600000,
   CreateRevokedTokens1795304650000,
   CreateUpstreamOidcOrders1795305100000,
-  GuardAuditEventsAgainstDelete1796621489090,
-  AddMemberRolesAndInvitations1796621704368,
   CreateTransparencyLog1796620804371,
   CreateEudiOrders1796620965790,
+  GuardAuditEventsAgainstDelete1796621489090,
+  AddMemberRolesAndInvitations1796621704368,
   CreateSamlServiceProviders1796623915120,
 ];
