@@ -17,6 +17,7 @@ describe(redactUrl.name, () => {
     ['/oidc/auth?client_id=a&login_hint=199001011239', '/oidc/auth?[redacted]'],
     ['/oidc/session/end?id_token_hint=eyJ.x.y', '/oidc/session/end?[redacted]'],
     ['/upstream/callback?code=abc&state=def', '/upstream/callback?[redacted]'],
+    ['/saml/sso?SAMLRequest=fZJNb9sw&SigAlg=x&Signature=y', '/saml/sso?[redacted]'],
     ['/OIDC/auth?login_hint=1', '/OIDC/auth?[redacted]'],
     ['/oidcx?login_hint=1', '/oidcx?login_hint=1'],
   ])('should turn %p into %p', (url, expected) => {

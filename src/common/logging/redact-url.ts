@@ -11,9 +11,10 @@ function decodedName(raw: string): string {
   }
 }
 
-// The OpenID fronts' queries carry personal data and one-time codes (login_hint, id_token_hint, a
-// request object, an upstream's code and state): their lines keep the path only (docs/oidc.md, "Logs").
-const PATHS_WITHOUT_QUERY = ['/oidc', '/upstream'];
+// The login fronts' queries carry personal data and one-time codes (login_hint, id_token_hint, a
+// request object, an upstream's code and state, a SAML message with its PrincipalSelection): their
+// lines keep the path only (docs/oidc.md, "Logs"; docs/saml.md).
+const PATHS_WITHOUT_QUERY = ['/oidc', '/upstream', '/saml'];
 const withoutQuery = (path: string) => PATHS_WITHOUT_QUERY.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**
