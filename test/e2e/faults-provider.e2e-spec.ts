@@ -27,7 +27,6 @@ describe('Faults: a provider that hangs or answers garbage', () => {
       BANKID_TIMEOUT: '15s',
       BANKID_RETRY_SCHEDULE: '100ms',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      PUBLIC_ROUTE_LIMIT_PER_MINUTE: '100000',
     }),
     withKey: { plan: 'pro' },
     bootTimeout: 120_000,
