@@ -212,6 +212,8 @@ export type IdentifiedUser = {
   surname: string;
   /** ISO 8601 date, where the provider gives it. */
   birthdate?: string;
+  /** A wallet's age attestation: its disclosed `age_over_NN` claims by NN (docs/age-verification.md). */
+  ageOver?: Readonly<Record<string, boolean>>;
   country?: string;
   /**
    * A business identity an upstream delivers (an employee's company, a company signatory), under the
