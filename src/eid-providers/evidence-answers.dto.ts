@@ -52,6 +52,13 @@ export class EvidenceDto {
   @ApiPropertyOptional({ example: 'EXTENDED', description: "Freja: the user's registration level." })
   registrationLevel?: string;
 
+  @ApiPropertyOptional({
+    example: '3f0a…',
+    description:
+      'An age-only session (docs/age-verification.md): SHA-256 (hex) of the evidence, kept in place of it; the result token’s evidenceSha256 where it has one.',
+  })
+  sha256?: string;
+
   @ApiPropertyOptional({ type: EvidenceVerificationDto, description: 'Present when the provider gave a signature to check.' })
   verification?: EvidenceVerificationDto;
 }

@@ -11,7 +11,7 @@ export type AgeThreshold = (typeof AGE_THRESHOLDS)[number];
 export type AgeSource = 'idcard' | 'eudi-age-attestation' | 'upstream-birthdate' | 'personal-number';
 
 /** The only answer an age session gives (docs/age-verification.md): no name, no number, no birth date. */
-export interface AgeVerification {
+export type AgeVerification = {
   ageOver: AgeThreshold;
   /** null: the age could not be reckoned (`reason` says why). */
   result: boolean | null;
@@ -19,7 +19,7 @@ export interface AgeVerification {
   country: string | null;
   source: AgeSource;
   reason?: 'age_unknown';
-}
+};
 
 /** Age is reckoned on the calendar of Sweden (docs/age-verification.md, "Reckoning"). */
 export const AGE_TIME_ZONE = 'Europe/Stockholm';

@@ -1,7 +1,7 @@
-import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import type { UserMessageTable } from '../eid-providers/user-messages.js';
 import type { OutboxEvent } from '../webhooks/webhook-outbox.js';
 import type { SessionTransitionRow } from './session.store.js';
+import type { SessionAnswer } from './session-result.js';
 import { sessionView, type SessionOutcome } from './session-view.js';
 import type { Session } from './session.entity.js';
 
@@ -27,7 +27,7 @@ export function timelineRow(session: Session, changes: Partial<Session>) {
 /** The webhook of an ended session (docs/webhooks.md): the poll answer plus the RP's metadata. */
 export function endedEvent(
   session: Session,
-  completion: CompletedIdentity | null,
+  completion: SessionAnswer | null,
   outcome: SessionOutcome,
   messages: UserMessageTable | undefined,
 ): OutboxEvent {
@@ -56,7 +56,7 @@ export function progressEvent(session: Session, now: Date, messages: UserMessage
 
 function eventData(
   session: Session,
-  completion: CompletedIdentity | null,
+  completion: SessionAnswer | null,
   outcome: SessionOutcome | undefined,
   messages: UserMessageTable | undefined,
 ): Record<string, unknown> {

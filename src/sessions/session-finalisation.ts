@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataCipher } from '../common/crypto/data-cipher.js';
-import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import type { EvidenceSession } from '../evidence/evidence-profile.js';
-import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
-import { ResultTokenSigner } from '../evidence/result-token-signer.js';
+import { evidenceView, EvidenceService, type StoredEvidence } from '../evidence/evidence.service.js';
+import { evidenceSha256, ResultTokenSigner } from '../evidence/result-token-signer.js';
+import { ageVerificationOfUser } from './session-age.js';
 import { completionAad, evidenceAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
-import { sessionResult, type SignedTexts } from './session-result.js';
+import { sessionResult, type SessionAnswer, type SignedTexts } from './session-result.js';
 import type { SessionTransition } from './session-state.js';
 import type { SessionOutcome } from './session-view.js';
 import type { Session } from './session.entity.js';
@@ -14,7 +15,7 @@ import type { Session } from './session.entity.js';
 /** What a transition writes, and for a final one what its webhook tells. */
 export interface Finalised {
   changes: Partial<Session>;
-  completion: CompletedIdentity | null;
+  completion: SessionAnswer | null;
   outcome: SessionOutcome;
 }
 
@@ -51,16 +52,21 @@ export class SessionFinalisation {
     });
     const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
     const sealed = evidence && profile?.sealed(evidence);
-    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, completion, sealed));
+    // An age-only session keeps, signs and sends the age answer, and of the evidence its hash and check alone.
+    const answer: SessionAnswer = session.ageOver
+      ? { ageVerification: ageVerificationOfUser(completion.user, session.ageOver, now) }
+      : completion;
+    const kept = evidence && session.ageOver ? ageEvidenceOf(evidence, sealed) : evidence;
+    const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, answer, sealed));
     return {
       changes: {
         ...changes,
-        completionEnc: this.cipher.encryptJson(completion, completionAad(session.id)),
-        evidenceEnc: evidence ? this.cipher.encryptJson(evidence, evidenceAad(session.id)) : null,
+        completionEnc: this.cipher.encryptJson(answer, completionAad(session.id)),
+        evidenceEnc: kept ? this.cipher.encryptJson(kept, evidenceAad(session.id)) : null,
         resultTokenEnc: this.cipher.encrypt(resultToken, resultTokenAad(session.id)),
       },
-      completion,
-      outcome: { ...(evidence ? { evidence: evidenceView(evidence, profile?.rawMembers ?? []) } : {}), resultToken },
+      completion: answer,
+      outcome: { ...(kept ? { evidence: evidenceView(kept, profile?.rawMembers ?? []) } : {}), resultToken },
     };
   }
 
@@ -75,4 +81,15 @@ export class SessionFinalisation {
       ...texts,
     };
   }
+}
+
+/**
+ * What an age-only session keeps of the evidence (docs/age-verification.md): the SHA-256 of what the
+ * result token seals (else of the evidence as the provider gave it) and the service's check, never
+ * the body, which names the person.
+ */
+function ageEvidenceOf(evidence: StoredEvidence, sealed: string | undefined): StoredEvidence {
+  const { verification, ...body } = evidence;
+  const sha256 = sealed ? evidenceSha256(sealed) : createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  return { sha256, ...(verification ? { verification } : {}) };
 }

@@ -4,12 +4,12 @@ import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
-import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
 import type { QrSource } from '../qr/qr-frame.js';
 import { completionAad, evidenceAad, resultTokenAad } from './session-encryption.js';
 import { SessionQrSources } from './session-qr-sources.js';
+import type { SessionAnswer } from './session-result.js';
 import { sessionView, type SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
@@ -55,7 +55,7 @@ export class SessionReader {
     if (session.status === 'pending') return sessionView(session, null, {}, messages);
     const completion =
       session.status === 'complete' && session.completionEnc
-        ? this.cipher.decryptJson<CompletedIdentity>(session.completionEnc, completionAad(session.id))
+        ? this.cipher.decryptJson<SessionAnswer>(session.completionEnc, completionAad(session.id))
         : null;
     const evidence = session.evidenceEnc
       ? this.cipher.decryptJson<StoredEvidence>(session.evidenceEnc, evidenceAad(session.id))

@@ -1,6 +1,20 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import type { SessionResult } from '../evidence/result-token-signer.js';
+import type { AgeVerification } from './session-age.js';
 import type { Session } from './session.entity.js';
+
+/**
+ * What a complete session answers and keeps of its completion: the identity, or for an age-only
+ * session the age answer alone (docs/age-verification.md).
+ */
+export type SessionAnswer = Omit<CompletedIdentity, 'evidence'> | { ageVerification: AgeVerification };
+
+/** The members of answers, tokens and webhooks that tell the completion: `user` and `device`, or `ageVerification`. */
+export function answerMembers(answer: SessionAnswer | null) {
+  if (!answer) return {};
+  if ('ageVerification' in answer) return { ageVerification: answer.ageVerification };
+  return { user: answer.user, device: answer.device ?? {} };
+}
 
 /** The texts a session sent to its order, base64 as the provider signs them. */
 export interface SignedTexts {
@@ -19,7 +33,7 @@ export function signedTextsOf(request: { userVisibleData?: string; userNonVisibl
 /** The claims of a final session's result token (docs/evidence.md). */
 export function sessionResult(
   session: Session,
-  completion: Omit<CompletedIdentity, 'evidence'> | null,
+  completion: SessionAnswer | null,
   /** Base64 of the provider's signature the token binds (its evidence profile's `sealed`). */
   sealedEvidence: string | undefined,
 ): SessionResult {
@@ -32,7 +46,7 @@ export function sessionResult(
     channel: session.channel,
     status: session.status,
     ...(session.status !== 'complete' && session.hintCode ? { hintCode: session.hintCode } : {}),
-    ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
+    ...answerMembers(completion),
     completedAt: session.completedAt!,
     ...(sealedEvidence ? { signature: sealedEvidence } : {}),
   };

@@ -1,6 +1,6 @@
-import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { userMessageFor, type UserMessageTable } from '../eid-providers/user-messages.js';
 import type { EvidenceView } from '../evidence/evidence.service.js';
+import { answerMembers, type SessionAnswer } from './session-result.js';
 import type { Session } from './session.entity.js';
 
 /** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */
@@ -15,7 +15,7 @@ export interface SessionOutcome {
  */
 export function sessionView(
   session: Session,
-  completion: CompletedIdentity | null,
+  completion: SessionAnswer | null,
   outcome: SessionOutcome = {},
   messages: UserMessageTable | undefined = undefined,
 ) {
@@ -33,7 +33,7 @@ export function sessionView(
     status: session.status,
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
     ...(userMessage ? { userMessage } : {}),
-    ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
+    ...answerMembers(completion),
     ...(session.completedAt ? { completedAt: session.completedAt.toISOString() } : {}),
     ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
     ...(outcome.resultToken ? { resultToken: outcome.resultToken } : {}),

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import type { EidChannel, EidOperation, RiskLevel } from '../eid-providers/eid-provider.js';
+import type { AgeThreshold } from './session-age.js';
 import type { SessionStatus } from './session-state.js';
 
 @Entity('sessions')
@@ -115,4 +116,8 @@ export class Session {
   /** The starting key's maxRisk as it was at start: a completion judged riskier fails riskTooHigh (docs/api.md, "Risk"). */
   @Column('text', { name: 'max_risk', nullable: true })
   maxRisk: Exclude<RiskLevel, 'high'> | null;
+
+  /** An age-only session's age (docs/age-verification.md): it keeps and answers the age answer alone. */
+  @Column('smallint', { name: 'age_over', nullable: true })
+  ageOver: AgeThreshold | null;
 }

@@ -62,6 +62,9 @@ export class SessionsService {
   ) {
     const returnUrlError = request.returnUrl === undefined ? undefined : returnUrlProblem(request.returnUrl, this.server.production);
     if (returnUrlError) throw new ValidationProblemException([{ pointer: '/returnUrl', detail: returnUrlError }]);
+    // An age answer replaces an identification; a signature or a payment names its person (docs/age-verification.md).
+    if (request.ageOver !== undefined && kind.operation !== 'auth')
+      throw new ValidationProblemException([{ pointer: '/ageOver', detail: 'ageOver applies to an identification (auth) only' }]);
     const provider = this.providers.forStart(providerName, principal.apiKey.environment, kind);
     // The nonce rides inside the returnUrl the provider gets; we keep only its hash (docs/same-device.md).
     const returnNonce = request.returnUrl === undefined ? undefined : newReturnNonce();
@@ -104,6 +107,7 @@ export class SessionsService {
       renewalRequestEnc: autoRenew ? this.cipher.encryptJson(orderRequest, renewalRequestAad(id)) : null,
       renewals: 0,
       maxRisk: principal.apiKey.maxRisk ?? null,
+      ageOver: request.ageOver ?? null,
     };
     await this.store.insert(session);
     this.metrics.sessionStarted(provider.name, kind.operation);
@@ -113,6 +117,7 @@ export class SessionsService {
       operation: session.operation,
       channel: session.channel,
       status: session.status,
+      ...(session.ageOver ? { ageOver: session.ageOver } : {}),
       qrStartToken: order.qr?.startToken,
       qrStartSecret: order.qr?.startSecret,
       autoStartToken: order.autoStartToken,

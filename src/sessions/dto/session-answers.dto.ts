@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EvidenceDto } from '../../eid-providers/evidence-answers.dto.js';
 import { PROVIDER_API_DOCS } from '../../eid-providers/provider-api-docs.js';
+import { AGE_THRESHOLDS } from '../session-age.js';
 
 const SESSION_ID = { format: 'uuid', example: '5f7c1a2e-3b4d-4e6f-8a9b-0c1d2e3f4a5b' };
 const ENVIRONMENT = { enum: ['test', 'live'], description: "The API key's environment, which chose the provider's environment." };
@@ -28,6 +29,9 @@ export class StartSessionAnswerDto {
 
   @ApiProperty({ enum: ['pending'] })
   status: string;
+
+  @ApiPropertyOptional({ enum: AGE_THRESHOLDS, description: 'An age-only session (docs/age-verification.md): the age it checks.' })
+  ageOver?: number;
 
   @ApiPropertyOptional({ description: 'For the animated QR (or use `GET …/qr`).', example: '67df3917-fa0d-44e5-b327-edcc928297f8' })
   qrStartToken?: string;
@@ -97,6 +101,32 @@ export class DeviceDto {
   ipAddress?: string;
 }
 
+/** An age-only session's answer, in place of user and device (docs/age-verification.md). */
+export class AgeVerificationDto {
+  @ApiProperty({ enum: AGE_THRESHOLDS, example: 18 })
+  ageOver: number;
+
+  @ApiProperty({
+    type: 'boolean',
+    nullable: true,
+    example: true,
+    description: 'Whether the person is ageOver or older on the completion date in Europe/Stockholm; null: unknown (see reason).',
+  })
+  result: boolean | null;
+
+  @ApiProperty({ type: 'string', nullable: true, example: 'SE', description: "ISO 3166-1 alpha-2 of the e-ID's country." })
+  country: string | null;
+
+  @ApiProperty({
+    enum: ['idcard', 'eudi-age-attestation', 'upstream-birthdate', 'personal-number'],
+    description: 'Where the age came from.',
+  })
+  source: string;
+
+  @ApiPropertyOptional({ enum: ['age_unknown'], description: 'Why result is null: a coordination number, or no birth date.' })
+  reason?: string;
+}
+
 /** The poll and cancel answer, and the `data` of webhook events (docs/api.md, docs/webhooks.md). */
 export class UserMessageDto {
   @ApiProperty({
@@ -146,6 +176,12 @@ export class SessionStateDto {
 
   @ApiPropertyOptional({ type: DeviceDto, description: 'Once complete, until personal data is purged.' })
   device?: DeviceDto;
+
+  @ApiPropertyOptional({
+    type: AgeVerificationDto,
+    description: 'An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md).',
+  })
+  ageVerification?: AgeVerificationDto;
 
   @ApiPropertyOptional({ format: 'date-time' })
   completedAt?: string;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -18,7 +18,8 @@ import { NON_VISIBLE_DATA_MAX } from './sign-and-phone.validators.js';
 import { StartSessionDto } from './start-session.dto.js';
 
 /** POST /api/v1/payment/{provider}/start: the person approves a payment in the e-ID app (docs/api.md, "Payment"). */
-export class StartPaymentDto extends StartSessionDto {
+// ageOver is an identification's (docs/age-verification.md): a payment names its payer.
+export class StartPaymentDto extends OmitType(StartSessionDto, ['ageOver'] as const) {
   @ApiProperty({ type: UserVisibleTransactionDto })
   @IsObject()
   @ValidateNested()

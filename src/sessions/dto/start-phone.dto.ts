@@ -14,6 +14,7 @@ export class StartPhoneAuthDto extends PickType(StartSessionDto, [
   'userVisibleDataFormat',
   'requirement',
   'metadata',
+  'ageOver',
 ] as const) {
   @ApiProperty({ example: '199001012393', description: 'The person on the call: 12 digits, YYYYMMDDNNNN, with a valid check digit.' })
   @IsSwedishPersonalNumber()

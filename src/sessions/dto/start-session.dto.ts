@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { PROVIDER_API_DOCS } from '../../eid-providers/provider-api-docs.js';
 import { ProviderStartOptionsDto } from '../../eid-providers/provider-start-options.dto.js';
+import { AGE_THRESHOLDS, type AgeThreshold } from '../session-age.js';
 import { RETURN_URL_MAX_INPUT_LENGTH, RETURN_URL_TOO_LONG } from '../return-url.js';
 import { AppDeviceDto, WebDeviceDto } from './device-data.dto.js';
 
@@ -124,6 +125,16 @@ export class StartSessionDto extends ProviderStartOptionsDto {
   @ValidateNested()
   @Type(() => AppDeviceDto)
   app?: AppDeviceDto;
+
+  @ApiPropertyOptional({
+    enum: AGE_THRESHOLDS,
+    description:
+      'Age only (docs/age-verification.md): the session answers, signs and sends whether the person is this old or older ' +
+      '(ageVerification), never who they are.',
+  })
+  @IsOptional()
+  @IsIn(AGE_THRESHOLDS, { message: `ageOver must be one of ${AGE_THRESHOLDS.join(', ')}` })
+  ageOver?: AgeThreshold;
 
   @ApiPropertyOptional({
     type: 'object',

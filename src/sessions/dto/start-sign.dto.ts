@@ -4,7 +4,7 @@ import { FitsBase64, NON_VISIBLE_DATA_MAX, SIGN_TEXT_MAX_BASE64 } from './sign-a
 import { StartSessionDto } from './start-session.dto.js';
 
 /** POST /api/v1/sign/{provider}/start: an app-channel signature (docs/api.md, "Signing and the phone channel"). */
-export class StartSignDto extends OmitType(StartSessionDto, ['userVisibleData'] as const) {
+export class StartSignDto extends OmitType(StartSessionDto, ['userVisibleData', 'ageOver'] as const) {
   @ApiProperty({ description: 'Plain text the user signs, shown in the e-ID app; at most what encodes to 40,000 base64 characters.' })
   @IsString()
   @MinLength(1)
