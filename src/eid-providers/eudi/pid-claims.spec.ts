@@ -24,6 +24,16 @@ describe(userFromPid.name, () => {
     expect(userFromPid({ ...pid, nationalities: 'DE' })).not.toHaveProperty('country');
   });
 
+  it('should take the age statements a PID discloses, as booleans only', () => {
+    expect(userFromPid({ ...pid, age_over_18: true, age_over_21: false, age_over_16: 'yes' })).toMatchObject({
+      ageOver: { '18': true, '21': false },
+    });
+    expect(userFromPid({ ...pid, age_equal_or_over: { '18': true, '65': false, x: true } })).toMatchObject({
+      ageOver: { '18': true, '65': false },
+    });
+    expect(userFromPid(pid)).not.toHaveProperty('ageOver');
+  });
+
   it('should name nobody without both names', () => {
     expect(userFromPid({ ...pid, family_name: undefined })).toBeNull();
     expect(userFromPid({ ...pid, given_name: ' ' })).toBeNull();

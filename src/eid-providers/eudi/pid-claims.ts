@@ -22,7 +22,28 @@ export function userFromPid(claims: Record<string, unknown>): IdentifiedUser | n
     surname,
     name: `${givenName} ${surname}`,
     ...(birthdate && DATE.test(birthdate) ? { birthdate } : {}),
+    ...ageAttestationOf(claims),
     ...(nationalId ? { nationalId } : {}),
     ...(country ? { country } : {}),
   };
+}
+
+const AGE_OVER_CLAIM = /^age_over_(\d{1,3})$/;
+const AGE_KEY = /^\d{1,3}$/;
+
+/**
+ * The wallet's age statements (docs/age-verification.md, "Sources"): `age_over_NN` claims, and the
+ * SD-JWT VC PID's `age_equal_or_over` object keyed by NN. Only booleans count.
+ */
+function ageAttestationOf(claims: Record<string, unknown>): { ageOver?: Record<string, boolean> } {
+  const ageOver: Record<string, boolean> = {};
+  for (const [name, value] of Object.entries(claims)) {
+    const match = AGE_OVER_CLAIM.exec(name);
+    if (match && typeof value === 'boolean') ageOver[String(Number(match[1]))] = value;
+  }
+  const nested = claims.age_equal_or_over;
+  if (typeof nested === 'object' && nested !== null && !Array.isArray(nested))
+    for (const [age, value] of Object.entries(nested))
+      if (AGE_KEY.test(age) && typeof value === 'boolean') ageOver[String(Number(age))] = value;
+  return Object.keys(ageOver).length ? { ageOver } : {};
 }
