@@ -3,6 +3,22 @@ import type { IdentifiedUser } from '../eid-providers/eid-provider.js';
 import { accountClaims, birthdateOf, CLAIM, pairwiseSubject, personSubject } from './oidc-claims.js';
 
 describe('OIDC claims', () => {
+  it("should give an age login's answer under our claim and Idura's, which leaves out an unknown age", () => {
+    const account = { clientId: 'c', subject: 'random', txn: 't' };
+    const known = { ageOver: 18, result: true, country: 'SE', source: 'personal-number' } as const;
+    expect(accountClaims({ ...account, ageVerification: known }, 'pnr')).toEqual({
+      sub: 'random',
+      age_verification: known,
+      'http://ageverification.criipto.com': { country: 'SE', is_over_18: true },
+      txn: 't',
+    });
+    const unknown = { ageOver: 21, result: null, country: null, source: 'personal-number', reason: 'age_unknown' } as const;
+    expect(accountClaims({ ...account, ageVerification: unknown }, null)).toMatchObject({
+      age_verification: unknown,
+      'http://ageverification.criipto.com': {},
+    });
+  });
+
   it('should derive the birthdate, coordination numbers included', () => {
     expect(birthdateOf('199001011239')).toBe('1990-01-01');
     expect(birthdateOf('199001611234')).toBe('1990-01-01');

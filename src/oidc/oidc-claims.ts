@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IdentifiedUser } from '../eid-providers/eid-provider.js';
+import { AGE_THRESHOLDS, type AgeThreshold, type AgeVerification } from '../sessions/session-age.js';
 
 export const SCOPE = {
   naturalPersonNumber: 'https://id.oidc.se/scope/naturalPersonNumber',
@@ -19,6 +20,13 @@ export const CLAIM = {
 } as const;
 
 const PERSON_INFO = ['name', 'given_name', 'family_name', 'birthdate'];
+
+/** Age only (docs/age-verification.md): the acr, the scopes `is_over_N` and the claims, Idura's names beside ours. */
+export const AGE_ACR = 'urn:age-verification';
+export const AGE_CLAIM = 'age_verification';
+export const IDURA_AGE_CLAIM = 'http://ageverification.criipto.com';
+export const ageScopeOf = (age: AgeThreshold) => `is_over_${age}`;
+export const AGE_SCOPES: readonly string[] = AGE_THRESHOLDS.map(ageScopeOf);
 
 /**
  * Which claims each scope releases (docs/oidc.md, "Claims"); the personal number claim names are added
@@ -41,23 +49,41 @@ export function scopeClaims(personalNumberClaims: readonly string[], businessCla
     ],
     [SCOPE.business]: [...new Set(businessClaims)],
     [SCOPE.result]: ['eidgw_result', 'txn'],
+    ...Object.fromEntries(AGE_SCOPES.map((scope) => [scope, [AGE_CLAIM, IDURA_AGE_CLAIM]])),
     [SCOPE.sign]: [CLAIM.userSignature],
   };
 }
 
-/** What one e-ID login proved, kept for the claims of its tokens (docs/oidc.md, "State"). */
-export interface OidcAccount {
+/**
+ * What one e-ID login proved, kept for the claims of its tokens (docs/oidc.md, "State"): the person,
+ * or an age login's answer alone (docs/age-verification.md).
+ */
+export type OidcAccount = PersonAccount | AgeAccount;
+
+interface AccountBase {
   clientId: string;
-  /** The stable, opaque person identifier: never the personal number itself. */
-  subject: string;
-  user: IdentifiedUser;
   txn: string;
   resultToken?: string;
   userSignature?: string;
 }
 
+export interface PersonAccount extends AccountBase {
+  /** The stable, opaque person identifier: never the personal number itself. */
+  subject: string;
+  user: IdentifiedUser;
+}
+
+export interface AgeAccount extends AccountBase {
+  /** Random for each login: two age logins of one person cannot be linked. */
+  subject: string;
+  ageVerification: AgeVerification;
+}
+
+export const isAgeAccount = (account: OidcAccount): account is AgeAccount => 'ageVerification' in account;
+
 /** Every claim the account can give; the provider releases those the granted scopes and claims ask for. */
 export function accountClaims(account: OidcAccount, personalNumberClaim: string | null): Record<string, unknown> {
+  if (isAgeAccount(account)) return ageAccountClaims(account);
   const { user } = account;
   // The OIDC Sweden claim is for a Swedish number only; another country's goes under nin (docs/oidc.md, "Claims").
   const swedishNumber = user.personalNumber ?? (user.country === 'SE' ? user.nationalId : undefined);
@@ -77,6 +103,25 @@ export function accountClaims(account: OidcAccount, personalNumberClaim: string 
     txn: account.txn,
     ...(account.resultToken ? { eidgw_result: account.resultToken } : {}),
     ...(account.userSignature ? { [CLAIM.userSignature]: account.userSignature } : {}),
+  };
+}
+
+/**
+ * An age login's claims (docs/age-verification.md, "Claims"): ours, and Idura's `{country, is_over_N}`
+ * so that a client written for Idura changes only its issuer. Idura's claim has no `null`: an unknown
+ * age leaves `is_over_N` out, which a client reading `=== true` takes as not old enough.
+ */
+function ageAccountClaims(account: AgeAccount): Record<string, unknown> {
+  const { ageVerification: answer } = account;
+  return {
+    sub: account.subject,
+    [AGE_CLAIM]: answer,
+    [IDURA_AGE_CLAIM]: {
+      ...(answer.country ? { country: answer.country } : {}),
+      ...(answer.result === null ? {} : { [ageScopeOf(answer.ageOver)]: answer.result }),
+    },
+    txn: account.txn,
+    ...(account.resultToken ? { eidgw_result: account.resultToken } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
 import type { AdapterFactory, Configuration, FindAccount, Grant } from 'oidc-provider';
-import { scopeClaims } from './oidc-claims.js';
+import { AGE_ACR, scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
 import { oidcErrors, oidcLibrary } from './oidc-library.js';
 import { BANKID_PAYMENT, PAYMENT_RESOURCE, paymentDetailProblem } from './oidc-payment-details.js';
@@ -78,7 +78,8 @@ export function oidcConfiguration(input: OidcConfigurationInput): Configuration 
     adapter: input.adapter,
     jwks: { keys: [input.signingJwk] },
     cookies: { keys: [input.cookieKey], long: { signed: true }, short: { signed: true } },
-    acrValues: input.acrValues,
+    // The age acr is the front's own, met by whichever e-ID answers (docs/age-verification.md).
+    acrValues: [...input.acrValues, AGE_ACR],
     claims: scopeClaims(PERSONAL_NUMBER_CLAIMS, input.businessClaims),
     scopes: ['openid', 'offline_access'],
     // Scope claims go into the id token too: many platforms map claims from it alone.

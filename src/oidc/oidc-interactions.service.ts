@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationDetail, InteractionResults } from 'oidc-provider';
@@ -15,7 +16,7 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { accountIdFor } from './ciba/ciba-subject.js';
 import { amrOf, clientMayUse } from './oidc-acr.js';
-import { personKeyOf, personSubject } from './oidc-claims.js';
+import { AGE_ACR, personKeyOf, personSubject } from './oidc-claims.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
@@ -168,6 +169,7 @@ export class OidcInteractionsService {
       kioskToken,
       operation: start.operation,
       ...(bound ? { chosen } : {}),
+      ...(start.body.ageOver ? { ageOver: start.body.ageOver } : {}),
     };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);
     if (redirects && started.launchUrl) {
@@ -220,7 +222,9 @@ export class OidcInteractionsService {
     const view = await this.sessions.poll(principal, login.sessionId);
     if (view.status === 'pending') return false;
     const what = OUTCOME_NAMES[login.operation ?? 'auth'];
-    if (view.status !== 'complete' || !('user' in view) || !view.user) {
+    const person = 'user' in view && view.user ? view.user : undefined;
+    const age = 'ageVerification' in view && view.ageVerification ? view.ageVerification : undefined;
+    if (view.status !== 'complete' || !(login.ageOver ? age : person)) {
       const hintCode = 'hintCode' in view ? view.hintCode : undefined;
       await this.deny(request, reply, `The e-ID ${what} did not complete (hintCode: ${hintCode ?? view.status})`);
       return true;
@@ -230,12 +234,25 @@ export class OidcInteractionsService {
       await this.deny(request, reply, refusal);
       return true;
     }
-    const accountId = accountIdFor(
-      client,
-      this.oidc.personSubjectKey,
-      personSubject(this.oidc.personSubjectKey, client.environment, personKeyOf(view.user)),
-    );
+    // An age login's subject is new at every login, so that nothing links two of them (docs/age-verification.md).
+    const accountId =
+      age || !person
+        ? randomBytes(32).toString('base64url')
+        : accountIdFor(
+            client,
+            this.oidc.personSubjectKey,
+            personSubject(this.oidc.personSubjectKey, client.environment, personKeyOf(person)),
+          );
+    const acr = login.ageOver ? AGE_ACR : login.acr;
     const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
+    const common = {
+      clientId: client.clientId,
+      subject: accountId,
+      txn: view.sessionId,
+      resultToken: 'resultToken' in view ? view.resultToken : undefined,
+      acr,
+      personalNumberClaim: client.personalNumberClaim,
+    };
     // The login's claims ride in its grant: every token of this login (and only of it) reads them.
     const grant = await saveLoginGrant(await this.oidc.provider(), {
       scope,
@@ -245,22 +262,19 @@ export class OidcInteractionsService {
         login.operation === 'payment' && typeof details.params.authorization_details === 'string'
           ? (JSON.parse(details.params.authorization_details) as AuthorizationDetail[])
           : undefined,
-      account: {
-        clientId: client.clientId,
-        subject: accountId,
-        user: view.user,
-        txn: view.sessionId,
-        resultToken: 'resultToken' in view ? view.resultToken : undefined,
-        ...(login.operation === 'sign' ? { userSignature: await this.signatureOf(principal, view.sessionId) } : {}),
-        acr: login.acr,
-        personalNumberClaim: client.personalNumberClaim,
-      },
+      account: age
+        ? { ...common, ageVerification: age }
+        : {
+            ...common,
+            user: person!,
+            ...(login.operation === 'sign' ? { userSignature: await this.signatureOf(principal, view.sessionId) } : {}),
+          },
     });
     const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await this.finish(request, reply, {
       login: {
         accountId,
-        acr: login.acr,
+        acr,
         amr: amrOf(this.registry.profileOf(login.provider), 'evidence' in view ? view.evidence : undefined),
         ts: Math.floor(completedAt / 1000),
       },

@@ -5,6 +5,7 @@ import type { OidcAccount } from './oidc-claims.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { DeviceChoice } from './oidc-acr.js';
 import { OidcModelStore } from './oidc-model.store.js';
+import type { AgeThreshold } from '../sessions/session-age.js';
 
 /** The e-ID session a login page started, by interaction uid: a reload or the app's return finds it again. */
 export interface InteractionLogin {
@@ -23,16 +24,18 @@ export interface InteractionLogin {
   chosen?: LoginDevice;
   /** That browser came back with the nonce. */
   returned?: boolean;
+  /** An age login (docs/age-verification.md): the id token's acr is the age acr, whichever e-ID answered. */
+  ageOver?: AgeThreshold;
 }
 
 /** Where the person opens the e-ID: `this` device (the app link, then its return), an `other` (the QR). */
 export type LoginDevice = 'this' | 'other';
 
 /** What one login proved, as its grant carries it: the login's claims and the client's plain personal number name. */
-export interface StoredAccount extends OidcAccount {
+export type StoredAccount = OidcAccount & {
   acr: string;
   personalNumberClaim: string | null;
-}
+};
 
 // Our own records beside oidc-provider's models, in the same table under names the library never uses.
 const LOGIN = 'EidgwInteractionLogin';

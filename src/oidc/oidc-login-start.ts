@@ -2,7 +2,8 @@ import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
 import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
 import { loginMethodsFor, type LoginMethod } from './oidc-acr.js';
-import { SCOPE } from './oidc-claims.js';
+import { AGE_THRESHOLDS, type AgeThreshold } from '../sessions/session-age.js';
+import { AGE_ACR, AGE_SCOPES, ageScopeOf, SCOPE } from './oidc-claims.js';
 import { loginHintPersonalNumber, mayCarryPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
 import { paymentOrderOf } from './oidc-payment-details.js';
 import { promptAllowsSigning, signOrderOf } from './oidc-sign-request.js';
@@ -34,6 +35,12 @@ export type LoginStart =
   | { choices: LoginMethod[]; operation: EidOperation }
   | { method: LoginMethod; operation: EidOperation; body: Omit<StartSessionBody, 'endUserIp' | 'metadata' | 'returnUrl'> };
 
+/**
+ * The scopes an age login may carry beside its one `is_over_N` (docs/age-verification.md): none that
+ * releases something of the person. Any other scope is `invalid_scope`.
+ */
+const AGE_LOGIN_SCOPES = new Set(['openid', 'offline_access', SCOPE.result, ...AGE_SCOPES]);
+
 const SIGN_REQUEST = 'https://id.oidc.se/param/signRequest';
 
 const refused = (error: string, description: string): LoginStart => ({ refused: { error, error_description: description } });
@@ -61,6 +68,8 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
       );
     if (!hint?.valid) return refused('invalid_request', 'login_hint must be a 12-digit personal number with a valid check digit');
   }
+  const age = ageLoginOf(params);
+  if (age && 'refused' in age) return age;
   const signing = typeof params.scope === 'string' && params.scope.split(' ').includes(SCOPE.sign);
   const payment = paymentOrderOf(params.authorization_details);
   if (payment && signing) return refused('invalid_request', 'a request is a signature or a payment, not both');
@@ -87,8 +96,10 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
   } else {
     body = { userVisibleData: userVisibleDataOf(params['https://id.oidc.se/param/userMessage'], params.ui_locales) };
   }
+  // An age login is an identification whose answer replaces the person: any e-ID, or those the other acr_values name.
+  if (age) body = { ...body, ageOver: age.ageOver };
   const usable = input.usable(operation);
-  const methods = loginMethodsFor(params.acr_values, usable, input.forAcr);
+  const methods = loginMethodsFor(age ? age.acrValues : params.acr_values, usable, input.forAcr);
   if (methods.length === 0) {
     const what = operation === 'auth' ? '' : `that offers ${operation} `;
     return refused('unmet_authentication_requirements', `None of the requested acr_values ${what}is available to this client`);
@@ -98,8 +109,40 @@ export function loginStartFor(input: LoginStartInput): LoginStart {
   return {
     method,
     operation,
-    body: { ...body, ...(hint && takesHint(usable, method.provider) ? { requirement: { personalNumber: hint.digits } } : {}) },
+    // An age login asks for nobody in particular: a personal number in it would be kept with the session.
+    body: { ...body, ...(hint && !age && takesHint(usable, method.provider) ? { requirement: { personalNumber: hint.digits } } : {}) },
   };
+}
+
+/**
+ * An age login (docs/age-verification.md, "OpenID"): acr_values has `urn:age-verification`, and the
+ * scope exactly one `is_over_N` and nothing that releases the person; undefined for any other login.
+ * `acrValues`: the request's other acr values, which may narrow the e-IDs offered.
+ */
+function ageLoginOf(
+  params: Record<string, unknown>,
+): { ageOver: AgeThreshold; acrValues: string } | Extract<LoginStart, { refused: unknown }> | undefined {
+  const acrs = typeof params.acr_values === 'string' ? params.acr_values.split(' ').filter(Boolean) : [];
+  const scopes = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
+  const ages = AGE_THRESHOLDS.filter((age) => scopes.includes(ageScopeOf(age)));
+  if (!acrs.includes(AGE_ACR)) {
+    return ages.length ? { refused: { error: 'invalid_scope', error_description: `is_over_N needs acr_values=${AGE_ACR}` } } : undefined;
+  }
+  if (ages.length !== 1)
+    return {
+      refused: {
+        error: 'invalid_scope',
+        error_description: 'an age login asks for exactly one of is_over_15, is_over_16, is_over_18, is_over_21',
+      },
+    };
+  if (scopes.some((scope) => !AGE_LOGIN_SCOPES.has(scope)) || params.authorization_details !== undefined)
+    return {
+      refused: {
+        error: 'invalid_scope',
+        error_description: 'an age login releases nothing of the person: ask for no other scope, and no payment',
+      },
+    };
+  return { ageOver: ages[0], acrValues: acrs.filter((acr) => acr !== AGE_ACR).join(' ') };
 }
 
 // A provider that can be asked for one person makes the hint its requirement (docs/oidc.md, "Request parameters").

@@ -10,7 +10,7 @@ import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { countClientAuthFailures } from './oidc-client-auth-failures.js';
-import { accountClaims, CLAIM, pairwiseSubject, PERSON_SUBJECT_KEY, personKeyOf, personSubject } from './oidc-claims.js';
+import { accountClaims, CLAIM, isAgeAccount, pairwiseSubject, PERSON_SUBJECT_KEY, personKeyOf, personSubject } from './oidc-claims.js';
 import { OidcClientCache } from './oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
@@ -150,6 +150,8 @@ export class OidcProviderService {
    * turned CIBA on or off would give another `sub` (the cross-team one, turned on), so it stops.
    */
   private currentAccountId(ctx: KoaContextWithOIDC, account: StoredAccount): string {
+    // An age login's subject is random (docs/age-verification.md): it is no person's.
+    if (isAgeAccount(account)) return account.subject;
     const client = ctx.oidc.client!;
     const person = personSubject(this.subjectKey, String(client.metadata().eidgw_environment), personKeyOf(account.user));
     const pairwiseByAccount = client.metadata().eidgw_subject_type === 'pairwise' && client.subjectType !== 'pairwise';
