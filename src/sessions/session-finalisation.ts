@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataCipher } from '../common/crypto/data-cipher.js';
+import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
 import type { EvidenceSession } from '../evidence/evidence-profile.js';
 import { evidenceView, EvidenceService, type StoredEvidence } from '../evidence/evidence.service.js';
@@ -53,9 +54,10 @@ export class SessionFinalisation {
     const changes: Partial<Session> = { status: 'complete', hintCode: null, completedAt: now };
     const sealed = evidence && profile?.sealed(evidence);
     // An age-only session keeps, signs and sends the age answer, and of the evidence its hash and check alone.
+    // Elsewhere a wallet's age statements are how its age was known, never part of the identity answered.
     const answer: SessionAnswer = session.ageOver
       ? { ageVerification: ageVerificationOfUser(completion.user, session.ageOver, now) }
-      : completion;
+      : withoutAgeStatements(completion);
     const kept = evidence && session.ageOver ? ageEvidenceOf(evidence, sealed) : evidence;
     const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, answer, sealed));
     return {
@@ -81,6 +83,13 @@ export class SessionFinalisation {
       ...texts,
     };
   }
+}
+
+function withoutAgeStatements(completion: Omit<CompletedIdentity, 'evidence'>): Omit<CompletedIdentity, 'evidence'> {
+  if (!completion.user.ageOver) return completion;
+  const user = { ...completion.user };
+  delete user.ageOver;
+  return { ...completion, user };
 }
 
 /**
