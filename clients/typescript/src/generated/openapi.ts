@@ -1615,6 +1615,11 @@ export interface components {
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
             app?: components["schemas"]["AppDeviceDto"];
             /**
+             * @description Age only (docs/age-verification.md): the session answers, signs and sends whether the person is this old or older (ageVerification), never who they are.
+             * @enum {number}
+             */
+            ageOver?: 15 | 16 | 18 | 21;
+            /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
              *       "orderId": "A-1001"
@@ -1649,6 +1654,11 @@ export interface components {
             channel?: "app" | "phone";
             /** @enum {string} */
             status: "pending";
+            /**
+             * @description An age-only session (docs/age-verification.md): the age it checks.
+             * @enum {number}
+             */
+            ageOver?: 15 | 16 | 18 | 21;
             /**
              * @description For the animated QR (or use `GET …/qr`).
              * @example 67df3917-fa0d-44e5-b327-edcc928297f8
@@ -1737,6 +1747,33 @@ export interface components {
              */
             ipAddress?: string;
         };
+        AgeVerificationDto: {
+            /**
+             * @example 18
+             * @enum {number}
+             */
+            ageOver: 15 | 16 | 18 | 21;
+            /**
+             * @description Whether the person is ageOver or older on the completion date in Europe/Stockholm; null: unknown (see reason).
+             * @example true
+             */
+            result: boolean | null;
+            /**
+             * @description ISO 3166-1 alpha-2 of the e-ID's country.
+             * @example SE
+             */
+            country: string | null;
+            /**
+             * @description Where the age came from.
+             * @enum {string}
+             */
+            source: "idcard" | "eudi-age-attestation" | "upstream-birthdate" | "personal-number";
+            /**
+             * @description Why result is null: a coordination number, or no birth date.
+             * @enum {string}
+             */
+            reason?: "age_unknown";
+        };
         EvidenceVerificationDto: {
             /**
              * @description `verified` only when every part below holds.
@@ -1782,6 +1819,11 @@ export interface components {
              * @example EXTENDED
              */
             registrationLevel?: string;
+            /**
+             * @description An age-only session (docs/age-verification.md): SHA-256 (hex) of the evidence, kept in place of it; the result token’s evidenceSha256 where it has one.
+             * @example 3f0a…
+             */
+            sha256?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
         };
@@ -1821,6 +1863,8 @@ export interface components {
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
             device?: components["schemas"]["DeviceDto"];
+            /** @description An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md). */
+            ageVerification?: components["schemas"]["AgeVerificationDto"];
             /** Format: date-time */
             completedAt?: string;
             /** @description A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged. */
@@ -1856,6 +1900,11 @@ export interface components {
              * @example EXTENDED
              */
             registrationLevel?: string;
+            /**
+             * @description An age-only session (docs/age-verification.md): SHA-256 (hex) of the evidence, kept in place of it; the result token’s evidenceSha256 where it has one.
+             * @example 3f0a…
+             */
+            sha256?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
             /** Format: uuid */
@@ -1961,6 +2010,11 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description Age only (docs/age-verification.md): the session answers, signs and sends whether the person is this old or older (ageVerification), never who they are.
+             * @enum {number}
+             */
+            ageOver?: 15 | 16 | 18 | 21;
             /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
@@ -2955,6 +3009,8 @@ export interface components {
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
             device?: components["schemas"]["DeviceDto"];
+            /** @description An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md). */
+            ageVerification?: components["schemas"]["AgeVerificationDto"];
             /** Format: date-time */
             completedAt?: string;
             /** @description A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged. */
