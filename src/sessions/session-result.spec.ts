@@ -43,6 +43,14 @@ describe('sessionResult', () => {
     });
   });
 
+  it("should state an age-only session's age answer in place of user and device, with its signature's binding", () => {
+    const ageVerification = { ageOver: 18, result: true, country: 'SE', source: 'personal-number' } as const;
+    const result = sessionResult(session({ ageOver: 18 }), { ageVerification }, 'c2ln');
+    expect(result).toMatchObject({ status: 'complete', ageVerification, signature: 'c2ln' });
+    expect(result).not.toHaveProperty('user');
+    expect(result).not.toHaveProperty('device');
+  });
+
   it('should state a failed session with its hint code and no user, and read operation and channel from the session', () => {
     const failed = session({ status: 'failed', hintCode: 'userCancel', operation: 'sign', channel: 'phone' });
     expect(sessionResult(failed, null, undefined)).toEqual({

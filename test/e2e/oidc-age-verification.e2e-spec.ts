@@ -22,8 +22,9 @@ describe('The OpenID front’s age login (issue 43)', () => {
   const issuer = () => `${e2e.baseUrl}/oidc`;
   const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
   let config: client.Configuration;
+  let owner: Awaited<ReturnType<typeof oidcTeam>>;
   beforeAll(async () => {
-    const owner = await oidcTeam(e2e.app, () => e2e.http);
+    owner = await oidcTeam(e2e.app, () => e2e.http);
     const registered = await owner.register({ name: 'Age shop', redirectUris: [redirectUri()] });
     config = await discover(issuer(), registered.clientId, registered.clientSecret!);
   });
@@ -91,5 +92,17 @@ describe('The OpenID front’s age login (issue 43)', () => {
     expect(await refused(authorizationUrl('openid', state))).toBe('invalid_scope');
     const withoutAcr = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: 'openid is_over_18', state });
     expect(await refused(withoutAcr)).toBe('invalid_scope');
+  });
+
+  it('should refuse an age scope over CIBA, which names the person, with invalid_scope', async () => {
+    const registered = await owner.register({
+      name: 'Age call centre',
+      redirectUris: [redirectUri()],
+      backchannelTokenDeliveryMode: 'poll',
+    });
+    const ciba = await discover(issuer(), registered.clientId, registered.clientSecret!);
+    await expect(
+      client.initiateBackchannelAuthentication(ciba, { scope: 'openid is_over_18', login_hint: ADULT, acr_values: 'urn:eidgw:simulator' }),
+    ).rejects.toMatchObject({ error: 'invalid_scope' });
   });
 });

@@ -9,7 +9,7 @@ import { SessionEndListeners } from '../../sessions/session-end-listeners.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import type { Session } from '../../sessions/session.entity.js';
 import { TeamsService } from '../../teams/teams.service.js';
-import { personSubject } from '../oidc-claims.js';
+import { AGE_ACR, AGE_SCOPES, personSubject } from '../oidc-claims.js';
 import { oidcErrors } from '../oidc-library.js';
 import type { OidcClient } from '../oidc-client.js';
 import { OidcClientStore } from '../oidc-client.store.js';
@@ -67,6 +67,11 @@ export class CibaService implements OnModuleInit, CibaHooks {
       },
       // Checked before the request is stored: the method must exist for this client.
       validateRequestContext: async (ctx: KoaContextWithOIDC) => {
+        // CIBA names the person in login_hint: an age answer without the person is a browser login (docs/age-verification.md).
+        const scope = ctx.oidc.params!.scope;
+        const scopes = typeof scope === 'string' ? scope.split(' ') : [];
+        const age = AGE_SCOPES.find((named) => scopes.includes(named));
+        if (age) throw new (oidcErrors().InvalidScope)(`${age} is for the browser login with acr_values=${AGE_ACR}, not CIBA`, age);
         const client = await this.clientOf(ctx.oidc.client!.clientId);
         const refusal = await this.teamAccess.refusalOf(client.teamId);
         if (refusal) throw new (oidcErrors().UnauthorizedClient)(refusal);
