@@ -104,6 +104,24 @@ describe('Age verification (issue 43)', () => {
     });
   });
 
+  it('should answer the age alone on the phone channel too', async () => {
+    const started = await start({ personalNumber: ADULT, callInitiator: 'RP', ageOver: 21 }, '/api/v1/phone/auth/simulator/start').expect(
+      200,
+    );
+    await e2e.http
+      .post('/api/v1/simulator/phone')
+      .send({ personalNumber: ADULT, action: 'approve', ...NAME })
+      .expect(200);
+    e2e.clock.advance(2_500);
+    await e2e.app.get(SessionSettlement).collectDue();
+    const polled = (await poll(started.body.sessionId)).body;
+    expect(polled).toMatchObject({
+      channel: 'phone',
+      ageVerification: { ageOver: 21, result: false, country: 'SE', source: 'personal-number' },
+    });
+    expect(polled).not.toHaveProperty('user');
+  });
+
   it('should leave no personal number or name in any table, stored answer or log line after age sessions', async () => {
     const sessionId = await ageSession(ADULT);
     await poll(sessionId);
