@@ -34,6 +34,7 @@ import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/179530
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
 import { CreateSamlServiceProviders1796623915120 } from '../../migrations/1796623915120-CreateSamlServiceProviders.js';
+import { AddIdCardSessionsAndCounterLinks1796633556549 } from '../../migrations/1796633556549-AddIdCardSessionsAndCounterLinks.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
 import { GuardAuditEventsAgainstDelete1796621489090 } from '../../migrations/1796621489090-GuardAuditEventsAgainstDelete.js';
 import { AddMemberRolesAndInvitations1796621704368 } from '../../migrations/1796621704368-AddMemberRolesAndInvitations.js';
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   GuardAuditEventsAgainstDelete1796621489090,
   AddMemberRolesAndInvitations1796621704368,
   CreateSamlServiceProviders1796623915120,
+  AddIdCardSessionsAndCounterLinks1796633556549,
 ];

@@ -21,6 +21,8 @@ export interface SessionResult {
   hintCode?: string;
   user?: Record<string, unknown>;
   device?: Record<string, unknown>;
+  /** An ID card session's `verification` and `authentication` (docs/idcard.md). */
+  idCard?: { verification: Record<string, unknown>; authentication: Record<string, unknown> };
   completedAt: Date;
   /** completionData.signature (base64), hashed into `evidenceSha256`. */
   signature?: string;
@@ -52,6 +54,7 @@ export class ResultTokenSigner {
       ...(result.hintCode === undefined ? {} : { hintCode: result.hintCode }),
       ...(result.user === undefined ? {} : { user: result.user }),
       ...(result.device === undefined ? {} : { device: result.device }),
+      ...(result.idCard === undefined ? {} : result.idCard),
       completedAt: result.completedAt.toISOString(),
       ...(result.signature === undefined ? {} : { evidenceSha256: evidenceSha256(result.signature) }),
     };

@@ -33,6 +33,7 @@ export function sessionResult(
     status: session.status,
     ...(session.status !== 'complete' && session.hintCode ? { hintCode: session.hintCode } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
+    ...(completion?.idCard ? { idCard: completion.idCard } : {}),
     completedAt: session.completedAt!,
     ...(sealedEvidence ? { signature: sealedEvidence } : {}),
   };

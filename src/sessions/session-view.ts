@@ -34,6 +34,8 @@ export function sessionView(
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
     ...(userMessage ? { userMessage } : {}),
     ...(completion ? { user: completion.user, device: completion.device ?? {} } : {}),
+    // An ID card's verification and its holder's authentication (docs/idcard.md).
+    ...(completion?.idCard ?? {}),
     ...(session.completedAt ? { completedAt: session.completedAt.toISOString() } : {}),
     ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
     ...(outcome.resultToken ? { resultToken: outcome.resultToken } : {}),
