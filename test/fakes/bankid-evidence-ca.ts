@@ -147,7 +147,16 @@ export class FakeBankIdEvidenceCa {
     );
     // BankID's signer of ID card verifications: an RSA key (xml-crypto signs with RSA) under the issuing CA.
     await openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'verifier.key');
-    await openssl('req', '-new', '-key', 'verifier.key', '-out', 'verifier.csr', '-subj', '/O=Fake BankID/CN=Fake BankID ID Card Verification');
+    await openssl(
+      'req',
+      '-new',
+      '-key',
+      'verifier.key',
+      '-out',
+      'verifier.csr',
+      '-subj',
+      '/O=Fake BankID/CN=Fake BankID ID Card Verification',
+    );
     await writeFile(join(dir, 'verifier.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n');
     await openssl(
       'x509',

@@ -67,8 +67,7 @@ export const bankIdConfig = registerAs('bankid', () => {
     const testUrls = { url: env.BANKID_TEST_URL, idCardUrl: env.BANKID_TEST_IDCARD_URL };
     const live = environment(env, 'BANKID', liveUrls, liveCa, liveRoots);
     // Test keys use the test environment's own certificate when given, else the one RP certificate.
-    const test =
-      environment(env, 'BANKID_TEST', testUrls, testCa, testRoots) ?? environment(env, 'BANKID', testUrls, testCa, testRoots);
+    const test = environment(env, 'BANKID_TEST', testUrls, testCa, testRoots) ?? environment(env, 'BANKID', testUrls, testCa, testRoots);
     if (live) environments.live = live;
     if (test) environments.test = test;
   }

@@ -91,7 +91,10 @@ export class IdentifiedUserDto {
   @ApiPropertyOptional({ example: 'NO', description: 'ISO 3166-1 alpha-2 country of nationalId (upstream OpenID providers).' })
   country?: string;
 
-  @ApiPropertyOptional({ example: 36, description: "A digital ID card's holder: age in whole years, as the provider states it (docs/idcard.md)." })
+  @ApiPropertyOptional({
+    example: 36,
+    description: "A digital ID card's holder: age in whole years, as the provider states it (docs/idcard.md).",
+  })
   age?: number;
 }
 
@@ -171,7 +174,10 @@ export class SessionStateDto {
   @ApiPropertyOptional({ type: IdCardVerificationDto, description: 'An ID card session (docs/idcard.md), until personal data is purged.' })
   verification?: IdCardVerificationDto;
 
-  @ApiPropertyOptional({ type: IdCardAuthenticationDto, description: 'An ID card session (docs/idcard.md), until personal data is purged.' })
+  @ApiPropertyOptional({
+    type: IdCardAuthenticationDto,
+    description: 'An ID card session (docs/idcard.md), until personal data is purged.',
+  })
   authentication?: IdCardAuthenticationDto;
 
   @ApiPropertyOptional({ format: 'date-time' })

@@ -9,7 +9,14 @@ import { EvidenceVerifier, parseCertificate, parsePem } from './evidence-verifie
 import { checkXades } from './xades-check.js';
 
 /** The members of an ID card's evidence (docs/idcard.md); all of them raw, shown by the evidence route only. */
-const MEMBERS = ['verificationId', 'verifiedAt', 'identifiedAt', 'verificationSignature', 'authenticationSignature', 'ocspResponse'] as const;
+const MEMBERS = [
+  'verificationId',
+  'verifiedAt',
+  'identifiedAt',
+  'verificationSignature',
+  'authenticationSignature',
+  'ocspResponse',
+] as const;
 
 /** One ID card verification's proof as kept: the two signatures and what they are checked against. */
 export type IdCardEvidence = Record<(typeof MEMBERS)[number], string>;
@@ -89,7 +96,8 @@ export function idCardEvidenceProfile(
   rootsFor: (environment: ApiKeyEnvironment) => readonly string[],
 ): EvidenceProfile {
   return {
-    keep: (provided) => Object.fromEntries(MEMBERS.flatMap((member) => (typeof provided[member] === 'string' ? [[member, provided[member]]] : []))),
+    keep: (provided) =>
+      Object.fromEntries(MEMBERS.flatMap((member) => (typeof provided[member] === 'string' ? [[member, provided[member]]] : []))),
     rawMembers: MEMBERS,
     verify: async (kept, session, completion) => {
       if (!MEMBERS.every((member) => typeof kept[member] === 'string')) return undefined;

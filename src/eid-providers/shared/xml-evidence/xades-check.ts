@@ -49,9 +49,18 @@ export function checkXades(signatureBase64: string): XadesCheck {
     const signed = new SignedXml({ publicCert: new X509Certificate(certificates[0]).toString(), getCertFromKeyInfo: () => null });
     signed.loadSignature(root);
     if (!signed.checkSignature(xml)) return { valid: false, certificates };
+    // Each reference's Type, from SignedInfo (which the signature covers): xml-crypto does not load it.
+    const signedInfo = Array.from(root.childNodes).find((n): n is Element => n.nodeType === 1 && (n as Element).localName === 'SignedInfo');
+    const typeByUri = new Map(
+      Array.from(signedInfo?.getElementsByTagNameNS(XMLDSIG_NS, 'Reference') ?? [], (r) => [
+        r.getAttribute('URI') ?? '',
+        r.getAttribute('Type'),
+      ]),
+    );
+    const isProperties = (uri: string) => typeByUri.get(uri) === XADES_SIGNED_PROPERTIES_TYPE;
     const references = signed.getReferences();
-    const properties = references.filter((r) => r.type === XADES_SIGNED_PROPERTIES_TYPE).map((r) => parse(r.signedReference));
-    const contents = references.filter((r) => r.type !== XADES_SIGNED_PROPERTIES_TYPE).map((r) => parse(r.signedReference));
+    const properties = references.filter((r) => isProperties(r.uri)).map((r) => parse(r.signedReference));
+    const contents = references.filter((r) => !isProperties(r.uri)).map((r) => parse(r.signedReference));
     const [signedProperties] = properties;
     const [content] = contents;
     const bound =
