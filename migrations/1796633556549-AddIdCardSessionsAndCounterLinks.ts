@@ -29,6 +29,13 @@ export class AddIdCardSessionsAndCounterLinks1796633556549 implements MigrationI
         ADD CONSTRAINT ck_sessions_operation CHECK (operation IN ('auth', 'sign', 'payment', 'idcard')),
         DROP CONSTRAINT ck_sessions_channel,
         ADD CONSTRAINT ck_sessions_channel CHECK (channel IN ('app', 'phone', 'counter'))`);
+    // The simulated app's ID cards are simulator orders of their own kind.
+    await db.query(`
+      ALTER TABLE simulator_orders
+        DROP CONSTRAINT ck_simulator_orders_operation,
+        ADD CONSTRAINT ck_simulator_orders_operation CHECK (operation IN ('auth', 'sign', 'payment', 'idcard')),
+        DROP CONSTRAINT ck_simulator_orders_channel,
+        ADD CONSTRAINT ck_simulator_orders_channel CHECK (channel IN ('app', 'phone', 'counter'))`);
     await db.query(`ALTER TABLE webhook_endpoints DROP CONSTRAINT ck_webhook_endpoints_event_types`);
     await db.query(`
       ALTER TABLE webhook_endpoints ADD CONSTRAINT ck_webhook_endpoints_event_types CHECK (
@@ -59,6 +66,13 @@ export class AddIdCardSessionsAndCounterLinks1796633556549 implements MigrationI
     await db.query(`
       ALTER TABLE webhook_endpoints ADD CONSTRAINT ck_webhook_endpoints_event_types CHECK (
         cardinality(event_types) > 0 AND event_types <@ ${sqlArray(OLD_TYPES)})`);
+    await db.query(`DELETE FROM simulator_orders WHERE operation = 'idcard'`);
+    await db.query(`
+      ALTER TABLE simulator_orders
+        DROP CONSTRAINT ck_simulator_orders_operation,
+        ADD CONSTRAINT ck_simulator_orders_operation CHECK (operation IN ('auth', 'sign', 'payment')),
+        DROP CONSTRAINT ck_simulator_orders_channel,
+        ADD CONSTRAINT ck_simulator_orders_channel CHECK (channel IN ('app', 'phone'))`);
     await db.query(`DELETE FROM sessions WHERE operation = 'idcard'`);
     await db.query(`
       ALTER TABLE sessions
