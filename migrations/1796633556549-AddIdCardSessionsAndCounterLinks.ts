@@ -45,10 +45,13 @@ export class AddIdCardSessionsAndCounterLinks1796633556549 implements MigrationI
         id uuid NOT NULL,
         team_id uuid NOT NULL,
         environment text NOT NULL,
+        provider text NOT NULL,
         label text NOT NULL,
         token_hash bytea NOT NULL,
         created_at timestamptz NOT NULL,
         revoked_at timestamptz,
+        window_started_at timestamptz,
+        window_count integer NOT NULL DEFAULT 0,
         CONSTRAINT pk_counter_links PRIMARY KEY (id),
         CONSTRAINT fk_counter_links_team FOREIGN KEY (team_id) REFERENCES teams (id) ON DELETE CASCADE,
         CONSTRAINT ck_counter_links_environment CHECK (environment IN ('test', 'live'))

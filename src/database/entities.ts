@@ -33,6 +33,7 @@ import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
+import { CounterLink } from '../idcard/counter-link.entity.js';
 import { CreateSamlServiceProviders1796623915120 } from '../../migrations/1796623915120-CreateSamlServiceProviders.js';
 import { AddIdCardSessionsAndCounterLinks1796633556549 } from '../../migrations/1796633556549-AddIdCardSessionsAndCounterLinks.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
@@ -54,6 +55,7 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   AuditEvent,
+  CounterLink,
 ];
 export const MIGRATIONS = [
   CreateTeamsUsersApiKeys1795300000000,
