@@ -47,7 +47,8 @@ export class CounterLinksService {
     const environment = input.environment ?? 'test';
     const provider = input.provider ?? 'bankid';
     // Whether it verifies ID cards for that environment is the verify route's check (unknown_provider there too).
-    if (!this.sessions.providers.includes(provider)) throw new DomainException('unknown_provider', 'No e-ID provider of that name is enabled.');
+    if (!this.sessions.providers.includes(provider))
+      throw new DomainException('unknown_provider', 'No e-ID provider of that name is enabled.');
     const token = `${TOKEN_PREFIX}${randomBase62(43)}`;
     const link: CounterLink = {
       id: randomUUID(),

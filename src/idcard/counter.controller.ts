@@ -47,7 +47,11 @@ export class CounterController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiProblems()
-  page(@Query('lang') lang: string | undefined, @Headers('accept-language') acceptLanguage: string | undefined, @Res() reply: FastifyReply) {
+  page(
+    @Query('lang') lang: string | undefined,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const versions = Object.fromEntries([...this.assets].map(([name, asset]) => [name, asset.version]));
     void reply
       .headers(counterPageHeaders())

@@ -34,7 +34,9 @@ async function check(code) {
     const body = await response.json().catch(() => ({}));
     if (response.ok) {
       const age = body.ageVerification
-        ? body.ageVerification.result ? words.over.replace('{age}', body.ageVerification.ageOver) : ''
+        ? body.ageVerification.result
+          ? words.over.replace('{age}', body.ageVerification.ageOver)
+          : ''
         : words.years.replace('{age}', body.age);
       const green = body.verified && (!body.ageVerification || body.ageVerification.result === true);
       show(green ? 'green' : 'red', green ? words.verified : words.notVerified, body.name ?? '', age);
