@@ -27,6 +27,7 @@ import { ForwardAuthModule } from './forward-auth/forward-auth.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KioskModule } from './kiosk/kiosk.module.js';
+import { IdCardModule } from './idcard/idcard.module.js';
 import { OidcModule } from './oidc/oidc.module.js';
 import { SamlModule } from './saml/saml.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
@@ -81,6 +82,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     OtpModule,
     WebhooksModule,
     KioskModule,
+    IdCardModule,
     ConsoleModule,
     EvidenceModule,
     ForwardAuthModule,

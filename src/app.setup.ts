@@ -15,6 +15,9 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 // Except a signature's: a text that encodes to 40,000 base64 characters (up to 6 bytes a byte once
 // JSON-escaped) and 200,000 characters of hidden data (docs/api.md, "Signing and the phone channel").
 const SIGN_BODY_LIMIT_BYTES = 384 * 1024;
+// A digital ID card's QR and nothing else (docs/idcard.md).
+const ID_CARD_BODY_LIMIT_BYTES = 2 * 1024;
+const ID_CARD_ROUTES: ReadonlySet<string> = new Set(['/api/v1/idcard/:provider/verify', '/kiosk/counter/verify']);
 
 export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIMEOUT'>): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -43,6 +46,7 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIM
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => {
     if (SIGN_ROUTES.has(route.url)) route.bodyLimit = SIGN_BODY_LIMIT_BYTES;
+    if (ID_CARD_ROUTES.has(route.url)) route.bodyLimit = ID_CARD_BODY_LIMIT_BYTES;
   });
   // Registered before the input guard's hook, so it runs first: see sign-body-sizes.ts.
   fastify.addHook('preValidation', async (request) => {

@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = [
   'oidc_client.deleted',
   'oidc_client.secret_rotated',
   'saml_service_provider.created',
+  'counter_link.created',
+  'counter_link.revoked',
   'saml_service_provider.changed',
   'saml_service_provider.deleted',
   'member.added',

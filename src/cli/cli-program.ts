@@ -1,5 +1,6 @@
 import { Command, type OutputConfiguration } from 'commander';
 import type { CliRuntime } from './cli-runtime.js';
+import { addCounterLinkCommands } from './commands/counter-links.commands.js';
 import { addKeyCommands } from './commands/keys.commands.js';
 import { addMigrateCommand } from './commands/migrate.command.js';
 import { addOidcClientCommands } from './commands/oidc-clients.commands.js';
@@ -26,6 +27,7 @@ export function buildProgram(cli: CliRuntime, output: OutputConfiguration): Comm
   addWebhookCommands(program, cli);
   addOidcClientCommands(program, cli);
   addSamlServiceProviderCommands(program, cli);
+  addCounterLinkCommands(program, cli);
   addTokenCommands(program, cli);
   addMigrateCommand(program, cli);
   addVerifyBundleCommand(program, cli);

@@ -36,6 +36,10 @@ import { OidcClientStore } from '../oidc/oidc-client.store.js';
 import { OidcClientsService } from '../oidc/oidc-clients.service.js';
 import { SamlServiceProviderStore } from '../saml/service-providers/saml-service-provider.store.js';
 import { SamlServiceProvidersService } from '../saml/service-providers/saml-service-providers.service.js';
+import { sessionsConfig } from '../config/sessions.config.js';
+import { CounterLink } from '../idcard/counter-link.entity.js';
+import { CounterLinkStore } from '../idcard/counter-link.store.js';
+import { CounterLinksService } from '../idcard/counter-links.service.js';
 
 /**
  * The services the command line drives, without HTTP or background jobs. They are listed here rather
@@ -48,11 +52,11 @@ import { SamlServiceProvidersService } from '../saml/service-providers/saml-serv
     ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: true,
-      load: [databaseConfig, protectionConfig, securityConfig, serverConfig, tokensConfig, webhooksConfig],
+      load: [databaseConfig, protectionConfig, securityConfig, serverConfig, sessionsConfig, tokensConfig, webhooksConfig],
     }),
     CommonModule,
     DatabaseModule.forRoot({ joinRunningEmbedded: true, poolSize: 2 }),
-    TypeOrmModule.forFeature([Team, User, ApiKey, SigningKey, WebhookEndpoint, AuditEvent]),
+    TypeOrmModule.forFeature([Team, User, ApiKey, SigningKey, WebhookEndpoint, AuditEvent, CounterLink]),
   ],
   providers: [
     TeamStore,
@@ -76,6 +80,8 @@ import { SamlServiceProvidersService } from '../saml/service-providers/saml-serv
     OidcClientsService,
     SamlServiceProviderStore,
     SamlServiceProvidersService,
+    CounterLinkStore,
+    CounterLinksService,
   ],
 })
 export class CliModule {}

@@ -33,8 +33,10 @@ import { CreateSessionEvents1795304200000 } from '../../migrations/1795304200000
 import { CreateOidcClientsAndModels1795304270000 } from '../../migrations/1795304270000-CreateOidcClientsAndModels.js';
 import { AddPaymentAndRisk1795304600000 } from '../../migrations/1795304600000-AddPaymentAndRisk.js';
 import { CreateRevokedTokens1795304650000 } from '../../migrations/1795304650000-CreateRevokedTokens.js';
+import { CounterLink } from '../idcard/counter-link.entity.js';
 import { CreateSamlServiceProviders1796623915120 } from '../../migrations/1796623915120-CreateSamlServiceProviders.js';
 import { AddSessionAgeOver1796633046852 } from '../../migrations/1796633046852-AddSessionAgeOver.js';
+import { AddIdCardSessionsAndCounterLinks1796633556549 } from '../../migrations/1796633556549-AddIdCardSessionsAndCounterLinks.js';
 import { CreateUpstreamOidcOrders1795305100000 } from '../../migrations/1795305100000-CreateUpstreamOidcOrders.js';
 import { GuardAuditEventsAgainstDelete1796621489090 } from '../../migrations/1796621489090-GuardAuditEventsAgainstDelete.js';
 import { AddMemberRolesAndInvitations1796621704368 } from '../../migrations/1796621704368-AddMemberRolesAndInvitations.js';
@@ -54,6 +56,7 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   AuditEvent,
+  CounterLink,
 ];
 export const MIGRATIONS = [
   CreateTeamsUsersApiKeys1795300000000,
@@ -87,4 +90,5 @@ export const MIGRATIONS = [
   AddMemberRolesAndInvitations1796621704368,
   CreateSamlServiceProviders1796623915120,
   AddSessionAgeOver1796633046852,
+  AddIdCardSessionsAndCounterLinks1796633556549,
 ];

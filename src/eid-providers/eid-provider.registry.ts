@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import type { AcrDevice, EidChannel, EidOperation, EidProvider, OpenIdFace } from './eid-provider.js';
+import type { EvidenceProfile } from '../evidence/evidence-profile.js';
+import type { AcrDevice, EidChannel, EidOperation, EidProvider, IdCardFace, OpenIdFace } from './eid-provider.js';
 
 export const EID_PROVIDERS = Symbol('EID_PROVIDERS');
 
@@ -118,6 +119,21 @@ export class EidProviderRegistry {
       );
     }
     return provider;
+  }
+
+  /** For an ID card verification (docs/idcard.md): a provider of this environment with an ID card face, else 404 unknown_provider. */
+  forIdCard(name: string, environment: ApiKeyEnvironment): EidProvider & { idCard: IdCardFace } {
+    const provider = this.byName.get(name);
+    if (!provider?.idCard || !provider.supports(environment)) {
+      throw new DomainException('unknown_provider', `No e-ID provider of that name verifies ID cards for ${environment} keys.`);
+    }
+    return provider as EidProvider & { idCard: IdCardFace };
+  }
+
+  /** The evidence profile of a session's kind: an ID card's is its provider's ID card face's (docs/idcard.md). */
+  evidenceOf(name: string, operation: EidOperation): EvidenceProfile | undefined {
+    const provider = this.profileOf(name);
+    return operation === 'idcard' ? provider?.idCard?.evidence : provider?.evidence;
   }
 
   /** For an existing session; null when the provider has since been disabled. */

@@ -56,6 +56,30 @@ export interface EidProvider {
    * OpenID face"): the acr values it answers to, its amr, its CIBA channel. Absent: no front offers it.
    */
   readonly openId?: OpenIdFace;
+  /** BankID's digital ID card checked at a counter (docs/idcard.md); absent: the provider has none. */
+  readonly idCard?: IdCardFace;
+}
+
+/** The digital ID card face of a provider (docs/idcard.md): one verify call per scanned card. */
+export interface IdCardFace {
+  /**
+   * The card's QR (`BANKIDF.…`) verified by the provider; an expired or used code throws 409
+   * qr_expired, an outage 502 provider_unavailable.
+   */
+  verify(environment: ApiKeyEnvironment, qrCode: string): Promise<VerifiedIdCard>;
+  /** What it keeps of a verification's evidence and how that is checked (both signatures). */
+  readonly evidence: EvidenceProfile;
+}
+
+/** A verified digital ID card: the holder, the provider's verification of the card and the holder's own authentication. */
+export interface VerifiedIdCard {
+  user: IdentifiedUser & { personalNumber: string; age: number };
+  /** The holder's date of birth read from the personal number; absent for a coordination number. */
+  birthdate?: string;
+  verification: { verificationId: string; verifiedAt: string };
+  authentication: { identifiedAt: string; orderRef: string };
+  /** The signed proof as the provider gave it; the face's EvidenceProfile says what is kept. */
+  evidence: Record<string, unknown>;
 }
 
 /**
@@ -113,9 +137,12 @@ export type QrProfile =
  * auth identifies the user; sign has the user sign a text (docs/api.md, "Signing and the phone channel");
  * payment has the user approve a card payment or a transfer they see in the app (docs/api.md, "Payment").
  */
-export type EidOperation = 'auth' | 'sign' | 'payment';
-/** app: a QR or an autostart on a device; phone: the user is on a call with the RP, no QR. */
-export type EidChannel = 'app' | 'phone';
+export type EidOperation = 'auth' | 'sign' | 'payment' | 'idcard';
+/**
+ * app: a QR or an autostart on a device; phone: the user is on a call with the RP, no QR; counter: a
+ * digital ID card scanned at a counter (docs/idcard.md), whose session is finished when it is made.
+ */
+export type EidChannel = 'app' | 'phone' | 'counter';
 
 export const EID_OPERATIONS: readonly EidOperation[] = ['auth', 'sign', 'payment'];
 export const EID_CHANNELS: readonly EidChannel[] = ['app', 'phone'];
@@ -214,6 +241,8 @@ export type IdentifiedUser = {
   birthdate?: string;
   /** A wallet's age attestation: its disclosed `age_over_NN` claims by NN (docs/age-verification.md). */
   ageOver?: Readonly<Record<string, boolean>>;
+  /** Whole years, where the provider gives it (the ID card's holder). */
+  age?: number;
   country?: string;
   /**
    * A business identity an upstream delivers (an employee's company, a company signatory), under the
@@ -231,6 +260,8 @@ export interface CompletedIdentity {
   risk?: RiskLevel;
   /** The provider's evidence, as it gives it; its EvidenceProfile says what is kept. */
   evidence?: Record<string, unknown>;
+  /** An ID card session's verification and the holder's authentication (docs/idcard.md). */
+  idCard?: Pick<VerifiedIdCard, 'verification' | 'authentication'>;
 }
 
 export interface CollectResult {

@@ -23,6 +23,8 @@ export interface SessionResult {
   device?: Record<string, unknown>;
   /** An age-only session's answer in place of user and device (docs/age-verification.md). */
   ageVerification?: Record<string, unknown>;
+  /** An ID card session's `verification` and `authentication` (docs/idcard.md). */
+  idCard?: { verification: Record<string, unknown>; authentication: Record<string, unknown> };
   completedAt: Date;
   /** completionData.signature (base64), hashed into `evidenceSha256`. */
   signature?: string;
@@ -55,6 +57,7 @@ export class ResultTokenSigner {
       ...(result.user === undefined ? {} : { user: result.user }),
       ...(result.device === undefined ? {} : { device: result.device }),
       ...(result.ageVerification === undefined ? {} : { ageVerification: result.ageVerification }),
+      ...(result.idCard === undefined ? {} : result.idCard),
       completedAt: result.completedAt.toISOString(),
       ...(result.signature === undefined ? {} : { evidenceSha256: evidenceSha256(result.signature) }),
     };

@@ -1,4 +1,5 @@
 import type { UserMessageTable } from '../eid-providers/user-messages.js';
+import type { WebhookEventType } from '../webhooks/webhook-event-types.js';
 import type { OutboxEvent } from '../webhooks/webhook-outbox.js';
 import type { SessionTransitionRow } from './session.store.js';
 import type { SessionAnswer } from './session-result.js';
@@ -35,20 +36,28 @@ export function endedEvent(
     teamId: session.teamId,
     environment: session.environment,
     sessionId: session.id,
-    // sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md).
-    type: `${session.operation}.session.${session.status === 'complete' ? 'completed' : 'failed'}`,
+    type: endedEventType(session),
     occurredAt: session.completedAt!,
     data: eventData(session, completion, outcome, messages),
   };
 }
 
+// sign.session.* for signatures, auth.session.* for identifications, on either channel (docs/webhooks.md);
+// an ID card session is made complete, so it has only idcard.session.completed (docs/idcard.md).
+function endedEventType({ operation, status }: Session): WebhookEventType {
+  return operation === 'idcard' ? 'idcard.session.completed' : `${operation}.session.${status === 'complete' ? 'completed' : 'failed'}`;
+}
+
 /** The webhook of a pending session whose hintCode changed: the pending poll answer, never a user. */
 export function progressEvent(session: Session, now: Date, messages: UserMessageTable | undefined): OutboxEvent {
+  const { operation } = session;
+  // Never pending, an ID card session has no progress (docs/idcard.md).
+  if (operation === 'idcard') throw new Error('An ID card session has no progress events');
   return {
     teamId: session.teamId,
     environment: session.environment,
     sessionId: session.id,
-    type: `${session.operation}.session.updated`,
+    type: `${operation}.session.updated`,
     occurredAt: now,
     data: eventData(session, null, undefined, messages),
   };

@@ -46,7 +46,7 @@ export class SessionFinalisation {
     }
     // The evidence is kept apart from the identity: it has its own route and its own answer once purged.
     const { evidence: provided, ...completion } = transition.completion;
-    const profile = this.providers.profileOf(session.provider)?.evidence;
+    const profile = this.providers.evidenceOf(session.provider, session.operation);
     const evidence = await this.evidence.assess(this.evidenceSessionOf(session), profile, provided, {
       personalNumber: completion.user?.personalNumber,
       at: now,

@@ -64,7 +64,9 @@ export class SessionReader {
       session,
       completion,
       {
-        ...(evidence ? { evidence: evidenceView(evidence, this.providers.profileOf(session.provider)?.evidence?.rawMembers ?? []) } : {}),
+        ...(evidence
+          ? { evidence: evidenceView(evidence, this.providers.evidenceOf(session.provider, session.operation)?.rawMembers ?? []) }
+          : {}),
         ...(session.resultTokenEnc ? { resultToken: this.cipher.decrypt(session.resultTokenEnc, resultTokenAad(session.id)) } : {}),
       },
       messages,

@@ -16,6 +16,11 @@ export function answerMembers(answer: SessionAnswer | null) {
   return { user: answer.user, device: answer.device ?? {} };
 }
 
+/** An ID card session's verification and its holder's authentication (docs/idcard.md); none in an age-only answer. */
+export function idCardOf(answer: SessionAnswer): { idCard: NonNullable<CompletedIdentity['idCard']> } | undefined {
+  return 'idCard' in answer && answer.idCard ? { idCard: answer.idCard } : undefined;
+}
+
 /** The texts a session sent to its order, base64 as the provider signs them. */
 export interface SignedTexts {
   userVisibleData?: string;
@@ -47,6 +52,7 @@ export function sessionResult(
     status: session.status,
     ...(session.status !== 'complete' && session.hintCode ? { hintCode: session.hintCode } : {}),
     ...answerMembers(completion),
+    ...(completion && idCardOf(completion)),
     completedAt: session.completedAt!,
     ...(sealedEvidence ? { signature: sealedEvidence } : {}),
   };

@@ -1,6 +1,6 @@
 import { userMessageFor, type UserMessageTable } from '../eid-providers/user-messages.js';
 import type { EvidenceView } from '../evidence/evidence.service.js';
-import { answerMembers, type SessionAnswer } from './session-result.js';
+import { answerMembers, idCardOf, type SessionAnswer } from './session-result.js';
 import type { Session } from './session.entity.js';
 
 /** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */
@@ -34,6 +34,8 @@ export function sessionView(
     ...(session.hintCode && session.status !== 'complete' ? { hintCode: session.hintCode } : {}),
     ...(userMessage ? { userMessage } : {}),
     ...answerMembers(completion),
+    // An ID card's verification and its holder's authentication (docs/idcard.md).
+    ...(completion ? idCardOf(completion)?.idCard : {}),
     ...(session.completedAt ? { completedAt: session.completedAt.toISOString() } : {}),
     ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
     ...(outcome.resultToken ? { resultToken: outcome.resultToken } : {}),

@@ -25,6 +25,7 @@ import { SessionReader } from './session-reader.js';
 import { SessionScreenReader } from './session-screen-reader.js';
 import { SessionReturnsService } from './session-returns.service.js';
 import { SessionsService } from './sessions.service.js';
+import { IdCardSessions } from './idcard-sessions.service.js';
 import { PaymentController } from './payment.controller.js';
 import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
@@ -44,6 +45,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionStore,
     SessionReader,
     SessionsService,
+    IdCardSessions,
     SessionReturnsService,
     SessionSettlement,
     SessionRenewal,
@@ -57,6 +59,6 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionCollectorJob,
     SessionPiiPurgeJob,
   ],
-  exports: [SessionsService, SessionReader, SessionScreenReader, SessionReturnsService, SessionEndListeners],
+  exports: [SessionsService, IdCardSessions, SessionReader, SessionScreenReader, SessionReturnsService, SessionEndListeners],
 })
 export class SessionsModule {}

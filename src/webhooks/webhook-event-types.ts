@@ -6,6 +6,8 @@ export const WEBHOOK_FINAL_EVENT_TYPES = [
   'sign.session.failed',
   'payment.session.completed',
   'payment.session.failed',
+  // A verified digital ID card (docs/idcard.md): its session is made finished, so it never fails or moves.
+  'idcard.session.completed',
 ] as const;
 // A pending session's hintCode changed; sent only to endpoints that list them (docs/webhooks.md, "Progress events").
 export const WEBHOOK_PROGRESS_EVENT_TYPES = ['auth.session.updated', 'sign.session.updated', 'payment.session.updated'] as const;

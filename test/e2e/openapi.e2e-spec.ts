@@ -22,6 +22,7 @@ describe('OpenAPI document', () => {
       'auth.session.completed',
       'auth.session.failed',
       'auth.session.updated',
+      'idcard.session.completed',
       'payment.session.completed',
       'payment.session.failed',
       'payment.session.updated',

@@ -39,6 +39,7 @@ describe('Webhooks: progress events (auth.session.updated, sign.session.updated)
       'sign.session.failed',
       'payment.session.completed',
       'payment.session.failed',
+      'idcard.session.completed',
     ]);
 
     const http = request(app().getHttpServer());

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +61,7 @@ export class FakeBankIdEvidenceCa {
     private readonly userKeyPem: string,
     private readonly chainBase64: string[],
     private readonly impostorChainBase64: string[],
+    private readonly verifier: { keyPem: string; certificateBase64: string },
   ) {}
 
   static async create(): Promise<FakeBankIdEvidenceCa> {
@@ -144,13 +145,46 @@ export class FakeBankIdEvidenceCa {
       'impostor-root',
       'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n',
     );
+    // BankID's signer of ID card verifications: an RSA key (xml-crypto signs with RSA) under the issuing CA.
+    await openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'verifier.key');
+    await openssl(
+      'req',
+      '-new',
+      '-key',
+      'verifier.key',
+      '-out',
+      'verifier.csr',
+      '-subj',
+      '/O=Fake BankID/CN=Fake BankID ID Card Verification',
+    );
+    await writeFile(join(dir, 'verifier.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n');
+    await openssl(
+      'x509',
+      '-req',
+      '-in',
+      'verifier.csr',
+      '-CA',
+      'issuing.pem',
+      '-CAkey',
+      'issuing.key',
+      '-set_serial',
+      `0x${serial()}`,
+      '-days',
+      '3650',
+      '-sha256',
+      '-extfile',
+      'verifier.ext',
+      '-out',
+      'verifier.pem',
+    );
     await writeFile(join(dir, 'index.txt'), '');
     // One user has many certificates (one per completion), so subjects repeat in the index.
     await writeFile(join(dir, 'index.txt.attr'), 'unique_subject = no\n');
     const pem = (name: string) => readFile(join(dir, `${name}.pem`), 'utf8');
     const [rootPem, issuingPem, userKeyPem] = await Promise.all([pem('root'), pem('issuing'), readFile(join(dir, 'user.key'), 'utf8')]);
     const impostorChain = [derBase64(await pem('impostor-root-issuing')), derBase64(await pem('impostor-root'))];
-    return new FakeBankIdEvidenceCa(dir, rootPem, userKeyPem, [derBase64(issuingPem), derBase64(rootPem)], impostorChain);
+    const verifier = { keyPem: await readFile(join(dir, 'verifier.key'), 'utf8'), certificateBase64: derBase64(await pem('verifier')) };
+    return new FakeBankIdEvidenceCa(dir, rootPem, userKeyPem, [derBase64(issuingPem), derBase64(rootPem)], impostorChain, verifier);
   }
 
   /** completionData's `signature` and `ocspResponse` for one completed order. */
@@ -159,6 +193,50 @@ export class FakeBankIdEvidenceCa {
     const next = this.queue.then(() => this.issue(order));
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * An ID card verification's `signature`: an enveloping XAdES Baseline B-B (ETSI TS 103 171) by the
+   * fake's verification signer, over the verification id, the holder's personal number and the time.
+   * `forged`: the personal number is changed after signing, so the signature no longer verifies.
+   */
+  idCardVerification(input: { verificationId: string; personalNumber: string; verifiedAt: string; forged?: boolean }): string {
+    const ds = 'http://www.w3.org/2000/09/xmldsig#';
+    const xades = 'http://uri.etsi.org/01903/v1.3.2#';
+    const c14n = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+    const sha256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
+    const certificate = this.verifier.certificateBase64;
+    const certificateDigest = createHash('sha256').update(Buffer.from(certificate, 'base64')).digest('base64');
+    const content =
+      `<idCardVerification xmlns="urn:fake-bankid:idcard" Id="idCardVerification">` +
+      `<verificationId>${input.verificationId}</verificationId><personalNumber>${input.personalNumber}</personalNumber>` +
+      `<verifiedAt>${input.verifiedAt}</verifiedAt></idCardVerification>`;
+    const properties =
+      `<xades:QualifyingProperties xmlns:xades="${xades}" xmlns:ds="${ds}" Target="#idCardSignature">` +
+      `<xades:SignedProperties Id="idCardSignedProperties"><xades:SignedSignatureProperties>` +
+      `<xades:SigningTime>${input.verifiedAt}</xades:SigningTime><xades:SigningCertificateV2><xades:Cert><xades:CertDigest>` +
+      `<ds:DigestMethod Algorithm="${sha256}"/><ds:DigestValue>${certificateDigest}</ds:DigestValue>` +
+      `</xades:CertDigest></xades:Cert></xades:SigningCertificateV2></xades:SignedSignatureProperties></xades:SignedProperties>` +
+      `</xades:QualifyingProperties>`;
+    const signer = new SignedXml({
+      privateKey: this.verifier.keyPem,
+      signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+      canonicalizationAlgorithm: c14n,
+      getKeyInfoContent: () =>
+        `<X509Data>${[certificate, ...this.chainBase64].map((c) => `<X509Certificate>${c}</X509Certificate>`).join('')}</X509Data>`,
+      objects: [{ content }, { content: properties }],
+    });
+    signer.addReference({ xpath: "//*[@Id='idCardVerification']", transforms: [c14n], digestAlgorithm: sha256 });
+    signer.addReference({
+      xpath: "//*[@Id='idCardSignedProperties']",
+      transforms: [c14n],
+      digestAlgorithm: sha256,
+      type: 'http://uri.etsi.org/01903#SignedProperties',
+    });
+    signer.computeSignature('<Unsigned/>', { attrs: { Id: 'idCardSignature' } });
+    let xml = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>${signer.getSignatureXml()}`;
+    if (input.forged) xml = xml.replace(`<personalNumber>${input.personalNumber}`, '<personalNumber>191212121212');
+    return Buffer.from(xml).toString('base64');
   }
 
   async remove(): Promise<void> {

@@ -56,8 +56,22 @@ export type Fault =
   | { path: Operation; times: number; delayMs: number }
   | { path: Operation; times: number; garbage: string };
 
-type Operation = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
+type Operation = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel' | 'verify';
 const OPERATIONS: readonly string[] = ['auth', 'sign', 'payment', 'phone/auth', 'phone/sign', 'collect', 'cancel'];
+// The digital ID card API is its own API beside the RP API, on the same mutual TLS.
+const ID_CARD_PATH = '/rp/v1/verify';
+// How long a shown card's code may be verified, once (docs/idcard.md: Norwegian BankID's published 30 s).
+const ID_CARD_CODE_LIFETIME_MS = 30_000;
+
+/** A digital ID card opened in the fake app: its code, whose it is and what its verification will carry. */
+interface FakeIdCard {
+  user: FakeUser;
+  shownAt: number;
+  orderRef: string;
+  used: boolean;
+  forged: boolean;
+  authentication: Promise<{ signature: string; ocspResponse: string }>;
+}
 
 interface FakeOrder {
   orderRef: string;
@@ -159,6 +173,7 @@ const invalid = (details: string) => new ApiError(400, 'invalidParameters', deta
 export class FakeBankIdServer {
   readonly requests: RecordedRequest[] = [];
   private readonly orders = new Map<string, FakeOrder>();
+  private readonly idCards = new Map<string, FakeIdCard>();
   private faults: Fault[] = [];
   private quirks: CollectQuirks = {};
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -189,6 +204,11 @@ export class FakeBankIdServer {
 
   get url(): string {
     return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}/rp/v6.0`;
+  }
+
+  /** The ID card API's verify endpoint, on the same server and TLS. */
+  get idCardUrl(): string {
+    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}${ID_CARD_PATH}`;
   }
 
   async close(): Promise<void> {
@@ -328,10 +348,27 @@ export class FakeBankIdServer {
     this.endWith(this.pending(orderRef), hintCode);
   }
 
+  /**
+   * The holder identifies in the app and opens their digital ID card: the code its QR shows, good for
+   * one verification within ID_CARD_CODE_LIFETIME_MS. `forged`: its verification's XAdES is altered after signing.
+   */
+  showIdCard(user: FakeUser = FAKE_USER, options: { forged?: boolean } = {}): string {
+    const code = `BANKIDF.${randomUUID()}.${randomBytes(16).toString('hex')}`;
+    this.idCards.set(code, {
+      user,
+      shownAt: this.now(),
+      orderRef: randomUUID(),
+      used: false,
+      forged: options.forged ?? false,
+      authentication: this.evidenceCa.evidence({ user, funcId: 'Identification' }),
+    });
+    return code;
+  }
+
   // ---- the RP API ----
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '').replace(/^\/rp\/v6\.0\//, '');
+    const path = req.url === ID_CARD_PATH ? 'verify' : (req.url ?? '').replace(/^\/rp\/v6\.0\//, '');
     const socket = req.socket as TLSSocket;
     const cn = socket.getPeerCertificate()?.subject?.CN;
     const clientCn = Array.isArray(cn) ? cn[0] : cn;
@@ -339,7 +376,8 @@ export class FakeBankIdServer {
     const body = parseJson(raw);
     this.requests.push({ path, contentType: req.headers['content-type'], body, clientCn });
     try {
-      if (!req.url?.startsWith('/rp/v6.0/') || !OPERATIONS.includes(path)) throw new ApiError(404, 'notFound', 'No such endpoint.');
+      if (path !== 'verify' && (!req.url?.startsWith('/rp/v6.0/') || !OPERATIONS.includes(path)))
+        throw new ApiError(404, 'notFound', 'No such endpoint.');
       if (req.method !== 'POST') throw new ApiError(405, 'methodNotAllowed', 'Only POST is allowed.');
       if (!clientCn || !this.options.authorizedClients.includes(clientCn))
         throw new ApiError(401, 'unauthorized', 'The RP does not have access to the service.');
@@ -365,6 +403,7 @@ export class FakeBankIdServer {
   }
 
   private answer(path: Operation, body: Record<string, unknown>): object | Promise<object> {
+    if (path === 'verify') return this.verifyIdCard(body);
     if (path === 'collect') return this.collect(body);
     if (path === 'cancel') return this.cancel(body);
     if (path === 'phone/auth' || path === 'phone/sign') return this.phoneStart(path === 'phone/sign' ? 'sign' : 'auth', body);
@@ -408,6 +447,40 @@ export class FakeBankIdServer {
       autoStartToken: order.autoStartToken,
       qrStartToken: order.qrStartToken,
       qrStartSecret: order.qrStartSecret,
+    };
+  }
+
+  /** The ID card API: a shown card's code, once and in time, answers the holder, the verification and the holder's authentication. */
+  private async verifyIdCard(body: Record<string, unknown>) {
+    const { qrCode } = body;
+    if (typeof qrCode !== 'string' || Object.keys(body).length !== 1) throw invalid('Invalid qrCode.');
+    const card = this.idCards.get(qrCode);
+    if (!card) throw invalid('Invalid qrCode.');
+    if (card.used) throw invalid('The QR code has already been used.');
+    if (this.now() >= card.shownAt + ID_CARD_CODE_LIFETIME_MS) throw invalid('The QR code has expired.');
+    card.used = true;
+    const verificationId = randomUUID();
+    const verifiedAt = new Date(this.now()).toISOString();
+    const authentication = await card.authentication;
+    return {
+      transactionType: 'ID-kort-validering',
+      user: { ...card.user, age: ageOf(card.user.personalNumber, this.now()) },
+      verification: {
+        verificationId,
+        verifiedAt,
+        signature: this.evidenceCa.idCardVerification({
+          verificationId,
+          personalNumber: card.user.personalNumber,
+          verifiedAt,
+          forged: card.forged,
+        }),
+      },
+      authentication: {
+        identifiedAt: new Date(card.shownAt).toISOString(),
+        orderRef: card.orderRef,
+        signature: authentication.signature,
+        ocspResponse: authentication.ocspResponse,
+      },
     };
   }
 
@@ -551,6 +624,14 @@ export class FakeBankIdServer {
       this.timers.add(timer);
     });
   }
+}
+
+/** Whole years at `now` (UTC) of the holder born on the date a personal number (YYYYMMDD…) states. */
+function ageOf(personalNumber: string, now: number): number {
+  const today = new Date(now);
+  const [year, month, day] = [Number(personalNumber.slice(0, 4)), Number(personalNumber.slice(4, 6)), Number(personalNumber.slice(6, 8))];
+  const hadBirthday = today.getUTCMonth() + 1 > month || (today.getUTCMonth() + 1 === month && today.getUTCDate() >= day);
+  return today.getUTCFullYear() - year - (hadBirthday ? 0 : 1);
 }
 
 /** web or app (not both), each a flat object of strings; web.userAgent at most 256 characters. */

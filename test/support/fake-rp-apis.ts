@@ -64,6 +64,7 @@ export function useBankIdFake(options: { now: () => Date; pki?: TestPkiOptions }
   return Object.assign(api, {
     env: (environment: 'test' | 'live' = 'test'): TestEnv => ({
       [environment === 'live' ? 'BANKID_URL' : 'BANKID_TEST_URL']: api.fake.url,
+      [environment === 'live' ? 'BANKID_IDCARD_URL' : 'BANKID_TEST_IDCARD_URL']: api.fake.idCardUrl,
       BANKID_CERT: api.pki.client.certPath,
       BANKID_KEY: api.pki.client.keyPath,
       BANKID_CA: api.pki.bankIdCaPath,

@@ -7,6 +7,11 @@ export interface DomainExceptionOptions {
   headers?: Record<string, string>;
   /** The credential counts towards the caller's IP block (docs/protection.md lists which do). */
   failedAttempt?: boolean;
+  /**
+   * Where one code answers with another status on one route than in the code table: an ID card's
+   * expired or used code is 409 qr_expired, a stale QR frame at the simulator 400 (docs/idcard.md).
+   */
+  status?: number;
 }
 
 /** Thrown by services; the problem-details filter turns it into an HTTP answer. */

@@ -44,7 +44,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         problem: {
           type: problemType(exception.code),
           title,
-          status,
+          status: exception.options.status ?? status,
           detail: exception.detail,
           instance,
           code: exception.code,

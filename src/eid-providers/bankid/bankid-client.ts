@@ -7,10 +7,12 @@ import {
   cancelResponseSchema,
   collectResponseSchema,
   errorResponseSchema,
+  idCardVerifyResponseSchema,
   orderResponseSchema,
   phoneOrderResponseSchema,
   type AuthRequest,
   type CollectResponse,
+  type IdCardVerifyResponse,
   type OrderResponse,
   type PaymentRequest,
   PhoneAuthRequest,
@@ -54,6 +56,8 @@ export class BankIdError extends Error {
 export interface BankIdClientOptions {
   /** e.g. https://appapi2.test.bankid.com/rp/v6.0 */
   baseUrl: string;
+  /** The digital ID card API's verify endpoint, e.g. https://idcardapi.test.bankid.com/rp/v1/verify (docs/idcard.md). */
+  idCardUrl?: string;
   /** Carries the mutual-TLS settings (an undici Agent). */
   dispatcher: Dispatcher;
   /** For each attempt, from sending the request to the end of the answer. */
@@ -99,11 +103,20 @@ export class BankIdClient {
     await this.call('cancel', { orderRef }, cancelResponseSchema);
   }
 
+  /**
+   * One call, never retried: a card's QR is good for one verification, so a retry after an answer
+   * lost on the way would only be refused as used (docs/idcard.md).
+   */
+  verifyIdCard(qrCode: string): Promise<IdCardVerifyResponse> {
+    if (!this.options.idCardUrl) throw new Error('BankIdClient: no idCardUrl');
+    return this.attempt(this.options.idCardUrl, 'verify', { qrCode }, idCardVerifyResponseSchema);
+  }
+
   private async call<T>(path: string, body: object, schema: z.ZodType<T>): Promise<T> {
     const delays = this.options.retryDelaysMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.attempt(path, body, schema);
+        return await this.attempt(`${this.baseUrl}/${path}`, path, body, schema);
       } catch (error) {
         if (!(error instanceof BankIdError) || !error.retryable || attempt >= delays.length) throw error;
         await sleep(delays[attempt] * (0.5 + (this.options.random ?? Math.random)() / 2));
@@ -111,12 +124,12 @@ export class BankIdClient {
     }
   }
 
-  private async attempt<T>(path: string, body: object, schema: z.ZodType<T>): Promise<T> {
+  private async attempt<T>(url: string, path: string, body: object, schema: z.ZodType<T>): Promise<T> {
     let statusCode: number;
     let headers: Dispatcher.ResponseData['headers'];
     let text: string;
     try {
-      const response = await request(`${this.baseUrl}/${path}`, {
+      const response = await request(url, {
         dispatcher: this.options.dispatcher,
         method: 'POST',
         // Exactly this: BankID answers 415 unsupportedMediaType to a charset parameter.

@@ -35,6 +35,7 @@ export class BankIdConnections implements OnModuleDestroy {
         environment,
         client: new BankIdClient({
           baseUrl: settings.url,
+          idCardUrl: settings.idCardUrl,
           dispatcher: agent,
           timeoutMs: config.timeoutMs,
           retryDelaysMs: config.retryDelaysMs,

@@ -14,7 +14,7 @@ const source = {
   evidenceRoots: 'BANKID_TEST_EVIDENCE_ROOTS',
 };
 const config = (test: Partial<BankIdEnvironmentConfig>): BankIdConfig => ({
-  environments: { test: { url: 'https://bankid.test', source, ...test } },
+  environments: { test: { url: 'https://bankid.test', idCardUrl: 'https://idcard.bankid.test/rp/v1/verify', source, ...test } },
   timeoutMs: 5000,
   retryDelaysMs: [],
 });

@@ -1,7 +1,7 @@
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { BankIdError } from './bankid-client.js';
 
-export type BankIdOperation = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel';
+export type BankIdOperation = 'auth' | 'sign' | 'payment' | 'phone/auth' | 'phone/sign' | 'collect' | 'cancel' | 'idcard/verify';
 
 const STARTS = new Set<BankIdOperation>(['auth', 'sign', 'payment', 'phone/auth', 'phone/sign']);
 

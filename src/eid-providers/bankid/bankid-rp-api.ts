@@ -105,6 +105,30 @@ export type CollectResponse = z.infer<typeof collectResponseSchema>;
 
 export const cancelResponseSchema = z.object({});
 
+/**
+ * The digital ID card API's verify answer (`/rp/v1/verify`, docs/idcard.md): the holder, BankID's
+ * verification of the card (a base64 enveloping XAdES) and the holder's own authentication that
+ * opened it (BankID's XML signature and OCSP response, as completionData has them).
+ */
+export const idCardVerifyResponseSchema = z.object({
+  transactionType: z.string(),
+  user: z.object({
+    personalNumber: z.string().regex(/^\d{12}$/),
+    givenName: z.string(),
+    surname: z.string(),
+    name: z.string(),
+    age: z.number().int().min(0).max(150),
+  }),
+  verification: z.object({ verificationId: z.string().min(1), verifiedAt: z.string().min(1), signature: z.string().min(1) }),
+  authentication: z.object({
+    identifiedAt: z.string().min(1),
+    orderRef: z.string().min(1),
+    signature: z.string().min(1),
+    ocspResponse: z.string().min(1),
+  }),
+});
+export type IdCardVerifyResponse = z.infer<typeof idCardVerifyResponseSchema>;
+
 /** `{errorCode, details}`: the body of every non-200 answer. */
 export const errorResponseSchema = z.object({ errorCode: z.string(), details: z.string().optional() });
 

@@ -5,6 +5,8 @@ import { validatedEnv, type Env } from '../../config/env.validation.js';
 /** Where one BankID environment is and the RP credentials for it. Key material: a file path or inline (see docs/bankid.md). */
 export interface BankIdEnvironmentConfig {
   url: string;
+  /** The digital ID card API's verify endpoint (docs/idcard.md). */
+  idCardUrl: string;
   /** The variable each value came from, so errors name it without echoing key material. */
   source: { pfx: string; passphrase: string; cert: string; key: string; ca: string; evidenceRoots: string };
   pfx?: string;
@@ -22,10 +24,16 @@ interface Ca {
 }
 
 /** The credentials under one prefix, or null when that prefix has no RP certificate. */
-function environment(env: Env, prefix: 'BANKID' | 'BANKID_TEST', url: string, ca: Ca, roots: Ca): BankIdEnvironmentConfig | null {
+function environment(
+  env: Env,
+  prefix: 'BANKID' | 'BANKID_TEST',
+  urls: { url: string; idCardUrl: string },
+  ca: Ca,
+  roots: Ca,
+): BankIdEnvironmentConfig | null {
   if (!env[`${prefix}_PFX`] && !env[`${prefix}_CERT`]) return null;
   return {
-    url,
+    ...urls,
     source: {
       pfx: `${prefix}_PFX`,
       passphrase: `${prefix}_PASSPHRASE`,
@@ -55,11 +63,11 @@ export const bankIdConfig = registerAs('bankid', () => {
     const testRoots: Ca = env.BANKID_TEST_EVIDENCE_ROOTS
       ? { value: env.BANKID_TEST_EVIDENCE_ROOTS, variable: 'BANKID_TEST_EVIDENCE_ROOTS' }
       : testCa;
-    const live = environment(env, 'BANKID', env.BANKID_URL, liveCa, liveRoots);
+    const liveUrls = { url: env.BANKID_URL, idCardUrl: env.BANKID_IDCARD_URL };
+    const testUrls = { url: env.BANKID_TEST_URL, idCardUrl: env.BANKID_TEST_IDCARD_URL };
+    const live = environment(env, 'BANKID', liveUrls, liveCa, liveRoots);
     // Test keys use the test environment's own certificate when given, else the one RP certificate.
-    const test =
-      environment(env, 'BANKID_TEST', env.BANKID_TEST_URL, testCa, testRoots) ??
-      environment(env, 'BANKID', env.BANKID_TEST_URL, testCa, testRoots);
+    const test = environment(env, 'BANKID_TEST', testUrls, testCa, testRoots) ?? environment(env, 'BANKID', testUrls, testCa, testRoots);
     if (live) environments.live = live;
     if (test) environments.test = test;
   }

@@ -6,6 +6,9 @@ import { checkMutualTlsEnv } from '../shared/mutual-tls-env.js';
 export const BANKID_ENV = {
   BANKID_URL: httpUrl.default('https://appapi2.bankid.com/rp/v6.0'),
   BANKID_TEST_URL: httpUrl.default('https://appapi2.test.bankid.com/rp/v6.0'),
+  // The digital ID card's own API, reached with the same RP certificate (docs/idcard.md).
+  BANKID_IDCARD_URL: httpUrl.default('https://idcardapi.bankid.com/rp/v1/verify'),
+  BANKID_TEST_IDCARD_URL: httpUrl.default('https://idcardapi.test.bankid.com/rp/v1/verify'),
   BANKID_PFX: optionalText,
   BANKID_PASSPHRASE: optionalText,
   BANKID_CERT: optionalText,

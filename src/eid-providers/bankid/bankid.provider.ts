@@ -8,7 +8,9 @@ import {
   type EidChannel,
   type EidOperation,
   type EidProvider,
+  type IdCardFace,
   type OpenIdFace,
+  type VerifiedIdCard,
   type OrderReference,
   type StartOrderRequest,
   type StartedOrder,
@@ -19,6 +21,9 @@ import { ANIMATED_QR } from '../shared/animated-qr.js';
 import { BANKID_CERTIFICATE_CHECK } from './bankid-certificate-check.js';
 import { EvidenceVerifier } from '../shared/xml-evidence/evidence-verifier.js';
 import { xmlEvidenceProfile } from '../shared/xml-evidence/xml-evidence.profile.js';
+import { idCardEvidenceProfile, IdCardEvidenceVerifier } from '../shared/xml-evidence/idcard-evidence.profile.js';
+import { verifiedIdCardOf } from './bankid-idcard.js';
+import { idCardCodeExpired } from '../shared/idcard-code-expired.js';
 import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';
 import { BankIdError } from './bankid-client.js';
 import { readCollect } from './bankid-collect.js';
@@ -60,6 +65,7 @@ export class BankIdProvider implements EidProvider {
   readonly renewsAfter = ['startFailed'];
   readonly evidence: EvidenceProfile;
   readonly openId = BANKID_OPENID;
+  readonly idCard: IdCardFace;
   private readonly logger = new Logger(BankIdProvider.name);
   /** Unknown hint codes already reported: once per process is enough for the operator. */
   private readonly unknownHintCodes = new Set<string>();
@@ -70,11 +76,17 @@ export class BankIdProvider implements EidProvider {
     private readonly connections: BankIdConnections,
     private readonly clock: Clock,
     verifier: EvidenceVerifier,
+    idCardVerifier: IdCardEvidenceVerifier,
     roots: BankIdEvidenceRoots,
     @Inject(BANKID_CERTIFICATE_CHECK) private readonly certificates: RpCertificateCheck,
   ) {
     // completionData's signature and OCSP response, checked against BANKID_(TEST_)EVIDENCE_ROOTS (docs/evidence.md).
     this.evidence = xmlEvidenceProfile(verifier, (environment) => roots.forEnvironment(environment));
+    // The ID card's two signatures, against the same roots (docs/idcard.md).
+    this.idCard = {
+      verify: (environment, qrCode) => this.verifyIdCard(environment, qrCode),
+      evidence: idCardEvidenceProfile(idCardVerifier, (environment) => roots.forEnvironment(environment)),
+    };
   }
 
   certificateStatuses(): CertificateStatus[] {
@@ -150,6 +162,20 @@ export class BankIdProvider implements EidProvider {
       // Already finished or forgotten at BankID: the order is over either way, which is what cancel wants.
       if (error instanceof BankIdError && error.errorCode === 'invalidParameters') return;
       this.fail(connection, 'cancel', error);
+    }
+  }
+
+  /** One call to the ID card API; BankID's refusal of the code itself (invalidParameters) is an expired or used QR (docs/idcard.md). */
+  private async verifyIdCard(environment: ApiKeyEnvironment, qrCode: string): Promise<VerifiedIdCard> {
+    const connection = this.connection(environment);
+    try {
+      return verifiedIdCardOf(await connection.client.verifyIdCard(qrCode));
+    } catch (error) {
+      if (error instanceof BankIdError && error.errorCode === 'invalidParameters') {
+        this.logger.log({ environment, operation: 'idcard/verify' }, 'BankID refused an ID card code as expired or used');
+        throw idCardCodeExpired();
+      }
+      return this.fail(connection, 'idcard/verify', error);
     }
   }
 

@@ -70,7 +70,7 @@ export class FrejaProvider implements EidProvider {
   async start(request: StartOrderRequest): Promise<StartedOrder> {
     const { operation } = request;
     // The registry refuses payment for Freja (offers); this keeps a direct call from slipping through.
-    if (operation === 'payment') throw new Error('Freja eID has no payment operation');
+    if (operation === 'payment' || operation === 'idcard') throw new Error(`Freja eID has no ${operation} operation`);
     const connection = this.connection(request.environment);
     const reference =
       operation === 'sign'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { UserVisibleTransaction } from '../eid-provider.js';
 
-export type SimulatorAppPageState = 'waiting' | 'done' | 'gone';
+export type SimulatorAppPageState = 'waiting' | 'done' | 'gone' | 'home' | 'idcard';
 
 // One small stylesheet, allowed by its hash, so the page needs no second request and no 'unsafe-inline'.
 const STYLE = `
@@ -20,6 +20,11 @@ dt { font-size: .8rem; opacity: .75; }
 dd { margin: 0 0 8px; font-weight: 700; }
 .destination { font-size: .9rem; opacity: .85; }
 .warning { background: #f6c344; color: #183e4f; border-radius: 12px; padding: 10px 14px; font-weight: 700; }
+label { text-align: left; font-size: .9rem; }
+input { font: inherit; font-size: 1.1rem; padding: 12px; border-radius: 8px; border: 0; width: 100%; box-sizing: border-box; }
+#show-idcard { background: #fff; color: #183e4f; font-weight: 700; }
+figure { margin: 20px auto 0; background: #fff; border-radius: 12px; padding: 12px; max-width: 320px; }
+figure svg { width: 100%; height: auto; display: block; }
 `.trim();
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -33,7 +38,39 @@ const TEXT: Record<SimulatorAppPageState, { heading: string; body: string }> = {
     heading: 'No order to show',
     body: 'This link does not open a waiting order: it was used already, has expired, or is not valid.',
   },
+  home: {
+    heading: 'BankID',
+    body: 'This is the simulator: no real identity is used. Show a digital ID card to check it at a counter.',
+  },
+  idcard: {
+    heading: 'Digital ID card',
+    body: 'Let the counter scan the code. It can be checked once, until the time below; then show the card again.',
+  },
 };
+
+/** The card the simulated app shows (docs/idcard.md): its holder, its code as an SVG QR, and until when it may be verified. */
+export interface SimulatorIdCardView {
+  name: string;
+  qrCode: string;
+  qrSvg: string;
+  expiresAt: Date;
+}
+
+// The simulator's default holder; any other 12-digit personal number may be typed in.
+const showIdCardForm = (personalNumber: string) => `<form method="post" action="/simulator/app/idcard">
+  <label for="personal-number">Personal number</label>
+  <input id="personal-number" name="personalNumber" inputmode="numeric" autocomplete="off" pattern="[0-9]{12}" value="${escapeHtml(personalNumber)}">
+  <button id="show-idcard">Show ID card</button>
+</form>`;
+
+function idCardMarkup(card: SimulatorIdCardView, personalNumber: string): string {
+  return `<figure id="idcard" data-qr-code="${escapeHtml(card.qrCode)}" data-expires-at="${card.expiresAt.toISOString()}">
+  ${card.qrSvg}
+  <figcaption><strong>${escapeHtml(card.name)}</strong></figcaption>
+</figure>
+<p>Valid until <time datetime="${card.expiresAt.toISOString()}">${card.expiresAt.toISOString().slice(11, 19)} UTC</time>.</p>
+${showIdCardForm(personalNumber)}`;
+}
 
 const PAYMENT_TEXT = {
   heading: 'Approve the payment?',
@@ -67,7 +104,11 @@ export interface SimulatorAppPageOrder {
  * UUID; a payment's transaction is the RP's text and is escaped. Any holder of a test key chooses the
  * returnUrl, so the page names its host before the tap: the page is no blind redirect on our domain.
  */
-export function simulatorAppPage(state: SimulatorAppPageState, order?: SimulatorAppPageOrder): string {
+export function simulatorAppPage(
+  state: SimulatorAppPageState,
+  order?: SimulatorAppPageOrder,
+  idCard?: { card?: SimulatorIdCardView; personalNumber: string },
+): string {
   const transaction = order?.transaction;
   const text = state === 'waiting' && transaction ? PAYMENT_TEXT : TEXT[state];
   const details = state === 'waiting' && transaction ? transactionMarkup(transaction) : '';
@@ -75,8 +116,11 @@ export function simulatorAppPage(state: SimulatorAppPageState, order?: Simulator
     state === 'waiting' && order?.returnHost
       ? `<p class="destination" id="destination">Afterwards you return to <strong>${escapeHtml(order.returnHost)}</strong>.</p>`
       : '';
-  const form =
-    state === 'waiting' && order
+  const form = idCard
+    ? idCard.card
+      ? idCardMarkup(idCard.card, idCard.personalNumber)
+      : showIdCardForm(idCard.personalNumber)
+    : state === 'waiting' && order
       ? `<form method="post" action="/simulator/app">
   <input type="hidden" name="autostarttoken" value="${order.autoStartToken}">
   <button id="approve" name="action" value="approve">${transaction ? 'Approve' : 'Identify'}</button>

@@ -6,7 +6,11 @@ import { DomainException } from '../../common/problem-details/domain.exception.j
 import { isUuid } from '../../common/validation/is-uuid.js';
 import type { UserVisibleTransaction } from '../eid-provider.js';
 import { EidProviderRegistry } from '../eid-provider.registry.js';
-import { simulatorAppPage, simulatorAppPageHeaders, type SimulatorAppPageState } from './simulator-app-page.js';
+import { qrMatrix } from '../../qr/qr-matrix.js';
+import { renderQrSvg } from '../../qr/qr-svg.js';
+import { birthdateOfPersonalNumber } from '../shared/personal-number-birthdate.js';
+import { simulatorAppPage, simulatorAppPageHeaders, type SimulatorAppPageState, type SimulatorIdCardView } from './simulator-app-page.js';
+import { SimulatorIdCards } from './simulator-idcards.js';
 import { DEFAULT_USER } from './simulator.controller.js';
 import { SimulatorProvider } from './simulator.provider.js';
 
@@ -22,11 +26,14 @@ export class SimulatorAppController {
   constructor(
     private readonly simulator: SimulatorProvider,
     private readonly registry: EidProviderRegistry,
+    private readonly idCards: SimulatorIdCards,
   ) {}
 
   @Get()
   async open(@Query('autostarttoken') token: unknown, @Res() reply: FastifyReply): Promise<void> {
     this.ensureEnabled();
+    // The app opened by itself: its home, where the holder can show a digital ID card (docs/idcard.md).
+    if (token === undefined) return this.sendIdCard(reply, 200, DEFAULT_USER.personalNumber);
     const order = typeof token === 'string' && isUuid(token) ? await this.simulator.appOrder(token) : undefined;
     if (!order?.waiting) return this.send(reply, order ? 409 : 404, 'gone');
     this.send(reply, 200, 'waiting', token as string, order.returnUrl, order.shown.userVisibleTransaction);
@@ -56,6 +63,27 @@ export class SimulatorAppController {
     // As the BankID app does: back to the RP's page (it carries the session's nonce), cancelled or not.
     if (order.returnUrl) return void reply.headers(simulatorAppPageHeaders()).redirect(order.returnUrl, 303);
     this.send(reply, 200, 'done');
+  }
+
+  /** "Show ID card": a new card for the holder whose personal number is given (default the simulator's), as the app shows it. */
+  @Post('idcard')
+  async showIdCard(@Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
+    this.ensureEnabled();
+    const { personalNumber } = (body ?? {}) as Record<string, unknown>;
+    const holder = typeof personalNumber === 'string' ? personalNumber : DEFAULT_USER.personalNumber;
+    if (!birthdateOfPersonalNumber(holder)) return this.sendIdCard(reply, 400, DEFAULT_USER.personalNumber);
+    const { givenName, surname } = DEFAULT_USER;
+    const shown = await this.idCards.show({ personalNumber: holder, givenName, surname });
+    const card = { ...shown, name: `${givenName} ${surname}`, qrSvg: renderQrSvg(qrMatrix(shown.qrCode)) };
+    this.sendIdCard(reply, 200, holder, card);
+  }
+
+  private sendIdCard(reply: FastifyReply, status: number, personalNumber: string, card?: SimulatorIdCardView): void {
+    void reply
+      .status(status)
+      .headers(simulatorAppPageHeaders())
+      .type('text/html; charset=utf-8')
+      .send(simulatorAppPage(card ? 'idcard' : 'home', undefined, { card, personalNumber }));
   }
 
   private ensureEnabled(): void {

@@ -11,6 +11,7 @@ import {
   type IssuedEvidence,
   type IssueEvidenceRequest,
 } from '../shared/xml-evidence/evidence-authority.js';
+import type { IdCardVerificationContent } from '../shared/xml-evidence/xades-signing.js';
 
 const CA_FILE = 'simulator-ca.json';
 
@@ -25,6 +26,12 @@ export class SimulatorEvidence {
   issue(request: IssueEvidenceRequest): Promise<IssuedEvidence> {
     if (!this.authority) throw new Error('The simulator is not enabled (PROVIDERS)');
     return this.authority.issue(request);
+  }
+
+  /** The XAdES of an ID card verification (docs/idcard.md). */
+  issueIdCardVerification(content: IdCardVerificationContent, now: Date): Promise<string> {
+    if (!this.authority) throw new Error('The simulator is not enabled (PROVIDERS)');
+    return this.authority.issueIdCardVerification(content, now);
   }
 
   get trustRoots(): readonly string[] {

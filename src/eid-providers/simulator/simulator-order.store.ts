@@ -43,6 +43,11 @@ export class SimulatorOrderStore {
     return this.ordersByRef.many([orderRefs]);
   }
 
+  /** A digital ID card the simulated app showed (docs/idcard.md). */
+  findIdCard(cardId: string): Promise<SimulatorOrder | null> {
+    return this.orders.findOneBy({ orderRef: cardId, operation: 'idcard' });
+  }
+
   findByQrStartToken(qrStartToken: string): Promise<SimulatorOrder | null> {
     return this.orders.findOneBy({ qrStartToken });
   }

@@ -7,10 +7,11 @@ import { simulatorConfig } from './simulator.config.js';
 import { SimulatorOrder } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
 import { SimulatorProvider } from './simulator.provider.js';
+import { SimulatorIdCards } from './simulator-idcards.js';
 
 @Module({
   imports: [ConfigModule.forFeature(simulatorConfig), TypeOrmModule.forFeature([SimulatorOrder]), XmlEvidenceModule],
-  providers: [SimulatorOrderStore, SimulatorProvider, simulatorEvidenceProvider],
-  exports: [SimulatorProvider],
+  providers: [SimulatorOrderStore, SimulatorProvider, SimulatorIdCards, simulatorEvidenceProvider],
+  exports: [SimulatorProvider, SimulatorIdCards],
 })
 export class SimulatorModule {}

@@ -16,6 +16,7 @@ import type {
   EidChannel,
   EidOperation,
   EidProvider,
+  IdCardFace,
   OpenIdFace,
   RiskLevel,
   UserVisibleTransaction,
@@ -28,6 +29,8 @@ import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';
 import type { IssuedEvidence } from '../shared/xml-evidence/evidence-authority.js';
 import { EvidenceVerifier } from '../shared/xml-evidence/evidence-verifier.js';
 import { xmlEvidenceProfile } from '../shared/xml-evidence/xml-evidence.profile.js';
+import { idCardEvidenceProfile, IdCardEvidenceVerifier } from '../shared/xml-evidence/idcard-evidence.profile.js';
+import { SimulatorIdCards } from './simulator-idcards.js';
 import { SimulatorEvidence } from './simulator-evidence.provider.js';
 import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-state.js';
 import type { NewSimulatorOrder, SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
@@ -102,6 +105,7 @@ export class SimulatorProvider implements EidProvider {
   readonly renewsAfter = ['startFailed'];
   readonly evidence: EvidenceProfile;
   readonly openId = SIMULATOR_OPENID;
+  readonly idCard: IdCardFace;
   private readonly timings: SimulatorTimings;
   private readonly personalNumberKey: Buffer;
 
@@ -111,6 +115,8 @@ export class SimulatorProvider implements EidProvider {
     private readonly clock: Clock,
     private readonly signer: SimulatorEvidence,
     verifier: EvidenceVerifier,
+    idCardVerifier: IdCardEvidenceVerifier,
+    idCards: SimulatorIdCards,
     @Inject(sessionsConfig.KEY) config: SessionsConfig,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
     @Inject(simulatorConfig.KEY) simulator: SimulatorConfig,
@@ -119,6 +125,11 @@ export class SimulatorProvider implements EidProvider {
     this.personalNumberKey = cipher.deriveKey('simulator-personal-number');
     // Its CA is trusted for simulator sessions of the test environment only (docs/evidence.md).
     this.evidence = xmlEvidenceProfile(verifier, (environment) => (environment === 'test' ? signer.trustRoots : []));
+    // Its ID cards (docs/idcard.md): both signatures from the same CA, trusted for test keys alone.
+    this.idCard = {
+      verify: (_environment, qrCode) => idCards.verify(qrCode),
+      evidence: idCardEvidenceProfile(idCardVerifier, (environment) => (environment === 'test' ? signer.trustRoots : [])),
+    };
   }
 
   supports(environment: ApiKeyEnvironment): boolean {

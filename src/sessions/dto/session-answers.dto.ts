@@ -94,6 +94,30 @@ export class IdentifiedUserDto {
 
   @ApiPropertyOptional({ example: 'NO', description: 'ISO 3166-1 alpha-2 country of nationalId (upstream OpenID providers).' })
   country?: string;
+
+  @ApiPropertyOptional({
+    example: 36,
+    description: "A digital ID card's holder: age in whole years, as the provider states it (docs/idcard.md).",
+  })
+  age?: number;
+}
+
+/** A digital ID card's verification by the provider (docs/idcard.md). */
+export class IdCardVerificationDto {
+  @ApiProperty({ example: '6f1c9a4e-2b7d-4e39-9a1f-0c5d3e8b7a21' })
+  verificationId: string;
+
+  @ApiProperty({ format: 'date-time' })
+  verifiedAt: string;
+}
+
+/** The holder's own authentication that opened the card (docs/idcard.md). */
+export class IdCardAuthenticationDto {
+  @ApiProperty({ format: 'date-time' })
+  identifiedAt: string;
+
+  @ApiProperty({ example: '131daac9-16c6-4618-beb0-365768f37288' })
+  orderRef: string;
 }
 
 export class DeviceDto {
@@ -182,6 +206,15 @@ export class SessionStateDto {
     description: 'An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md).',
   })
   ageVerification?: AgeVerificationDto;
+
+  @ApiPropertyOptional({ type: IdCardVerificationDto, description: 'An ID card session (docs/idcard.md), until personal data is purged.' })
+  verification?: IdCardVerificationDto;
+
+  @ApiPropertyOptional({
+    type: IdCardAuthenticationDto,
+    description: 'An ID card session (docs/idcard.md), until personal data is purged.',
+  })
+  authentication?: IdCardAuthenticationDto;
 
   @ApiPropertyOptional({ format: 'date-time' })
   completedAt?: string;

@@ -12,6 +12,7 @@ export const DOCUMENTED_WEBHOOK_EVENTS = [
   { type: 'payment.session.completed', summary: 'A payment ended: the end user approved it' },
   { type: 'payment.session.failed', summary: 'A payment ended otherwise (userCancel, riskTooHigh, …)' },
   { type: 'payment.session.updated', summary: "A pending payment's hintCode changed (only to endpoints that list it)" },
+  { type: 'idcard.session.completed', summary: 'A digital ID card was verified (docs/idcard.md)' },
 ] as const;
 
 /** The event's `data`: the poll answer of the session plus the RP's `metadata`. */

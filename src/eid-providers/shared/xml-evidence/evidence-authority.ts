@@ -5,6 +5,7 @@ import * as x509 from '@peculiar/x509';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { SignedXml } from 'xml-crypto';
+import { signIdCardVerification, type IdCardVerificationContent } from './xades-signing.js';
 import { bankIdSignedDataXml, C14N, KEY_INFO_ID, RSA_SHA256, SHA256, SIGNED_DATA_ID, type BankIdFunction } from './bankid-signature-xml.js';
 
 const crypto = webcrypto;
@@ -112,6 +113,33 @@ export class EvidenceAuthority {
     const signature = signBankIdData(request, userCertificate, [this.certificate], userKey.privateKeyPem);
     const ocspResponse = await this.ocspResponse(userCertificate, request.certificateStatus ?? 'good', request.now);
     return { signature: Buffer.from(signature, 'utf8').toString('base64'), ocspResponse: Buffer.from(ocspResponse).toString('base64') };
+  }
+
+  /** An ID card verification's XAdES (docs/idcard.md), signed with a certificate this CA issues for it. */
+  async issueIdCardVerification(content: IdCardVerificationContent, now: Date): Promise<string> {
+    const userKey = await (this.userKey ??= generateUserKey());
+    const verifier = await x509.X509CertificateGenerator.create(
+      {
+        serialNumber: randomSerial(),
+        subject: `CN=${this.certificate.subjectName.getField('CN')[0] ?? 'eid-gateway'} ID card verification, O=eid-gateway, C=SE`,
+        issuer: this.certificate.subjectName,
+        notBefore: new Date(now.getTime() - 60_000),
+        notAfter: new Date(now.getTime() + USER_VALIDITY_MS),
+        signingAlgorithm: CA_SIGNING,
+        publicKey: userKey.publicKey,
+        signingKey: this.privateKey,
+        extensions: [
+          new x509.BasicConstraintsExtension(false, undefined, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+          await x509.AuthorityKeyIdentifierExtension.create(this.certificate, false, crypto),
+        ],
+      },
+      crypto,
+    );
+    return signIdCardVerification(content, {
+      privateKeyPem: userKey.privateKeyPem,
+      certificates: [Buffer.from(verifier.rawData), Buffer.from(this.certificate.rawData)],
+    });
   }
 
   private async issueUserCertificate(user: EvidenceUser, publicKey: CryptoKey, now: Date): Promise<x509.X509Certificate> {

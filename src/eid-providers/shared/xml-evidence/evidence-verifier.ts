@@ -21,8 +21,11 @@ export interface EvidenceToVerify {
   signature: string;
   /** completionData.ocspResponse: base64 of the DER OCSP response. */
   ocspResponse: string;
-  /** What the session sent to the order, base64 as sent; absent when it sent none. */
-  expected: { userVisibleData?: string; userNonVisibleData?: string };
+  /**
+   * What the session sent to the order, base64 as sent (absent members: it sent none); `unbound`: the
+   * RP sent no order, so its texts are not held to anything (an ID card holder's own login, docs/idcard.md).
+   */
+  expected: { userVisibleData?: string; userNonVisibleData?: string } | 'unbound';
   /** PEM certificates the user's certificate must chain to. */
   trustRoots: readonly string[];
   /** What the completion reports, which the evidence must be of (docs/evidence.md). */
@@ -87,9 +90,10 @@ export class EvidenceVerifier {
       ocspStatus = await checkOcspResponse(Buffer.from(evidence.ocspResponse, 'base64'), signer, chain.issuer, completion.at);
     // Bound to this session and this completion: the texts it sent, its operation, the user it reports.
     const data = xml.signedData;
+    const { expected } = evidence;
     const mismatches = [
-      ...(data && sameBase64(data.usrVisibleData, evidence.expected.userVisibleData) ? [] : ['usrVisibleData']),
-      ...(data && sameBase64(data.usrNonVisibleData, evidence.expected.userNonVisibleData) ? [] : ['usrNonVisibleData']),
+      ...(data && (expected === 'unbound' || sameBase64(data.usrVisibleData, expected.userVisibleData)) ? [] : ['usrVisibleData']),
+      ...(data && (expected === 'unbound' || sameBase64(data.usrNonVisibleData, expected.userNonVisibleData)) ? [] : ['usrNonVisibleData']),
       ...(data?.funcId === FUNC_ID[completion.operation] ? [] : ['funcId']),
       ...(signer && sameText(personalNumberOf(signer), completion.personalNumber) ? [] : ['personalNumber']),
     ];
@@ -108,11 +112,15 @@ export class EvidenceVerifier {
   }
 }
 
-/** The funcId BankID's app signs for each operation (docs/evidence.md): a payment is approved as a signature is. */
+/**
+ * The funcId BankID's app signs for each operation (docs/evidence.md): a payment is approved as a
+ * signature is; an ID card's holder identified to open the card (docs/idcard.md).
+ */
 const FUNC_ID: Record<EvidenceToVerify['completion']['operation'], BankIdFunction> = {
   auth: 'Identification',
   sign: 'Signing',
   payment: 'Signing',
+  idcard: 'Identification',
 };
 
 // Both present and equal; compared in constant time like every other identity comparison.
@@ -132,7 +140,7 @@ function sameBase64(signed: string | undefined, expected: string | undefined): b
   return Buffer.from(signed.replace(/\s+/g, ''), 'base64').equals(Buffer.from(expected, 'base64'));
 }
 
-function parseCertificate(der: Buffer): pkijs.Certificate | undefined {
+export function parseCertificate(der: Buffer): pkijs.Certificate | undefined {
   try {
     return pkijs.Certificate.fromBER(der);
   } catch {
@@ -140,7 +148,7 @@ function parseCertificate(der: Buffer): pkijs.Certificate | undefined {
   }
 }
 
-function parsePem(pem: string): pkijs.Certificate[] {
+export function parsePem(pem: string): pkijs.Certificate[] {
   try {
     return PemConverter.decode(pem).flatMap((der) => parseCertificate(Buffer.from(der)) ?? []);
   } catch {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EvidenceVerifier } from './evidence-verifier.js';
+import { IdCardEvidenceVerifier } from './idcard-evidence.profile.js';
 
-/** The checker of XML-signature evidence, for the providers whose evidence has that shape (docs/evidence.md). */
-@Module({ providers: [EvidenceVerifier], exports: [EvidenceVerifier] })
+/** The checkers of XML-signature evidence, for the providers whose evidence has that shape (docs/evidence.md, docs/idcard.md). */
+@Module({ providers: [EvidenceVerifier, IdCardEvidenceVerifier], exports: [EvidenceVerifier, IdCardEvidenceVerifier] })
 export class XmlEvidenceModule {}
