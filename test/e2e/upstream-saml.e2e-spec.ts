@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as client from 'openid-client';
@@ -5,11 +6,15 @@ import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
 import { FakeSuomiFi, SUOMIFI_LOA, type SuomiFiKnobs } from '../fakes/suomifi-idp.js';
 import { useE2eApp } from '../support/e2e.js';
 import { CookieBrowser, discover } from '../support/oidc-rp.js';
+import { TokensService } from '../../src/tokens/tokens.service.js';
+import { UsersService } from '../../src/users/users.service.js';
 import { providerContract } from '../support/provider-contract.js';
 import { TEST_ISSUER } from '../support/result-token.js';
-import { createSamlPki, type SamlPki } from '../support/saml-sp.js';
+import { createSamlPki, decodeBase64, finishSamlLogin, postForm, samlClient, type SamlPki } from '../support/saml-sp.js';
 import { freePort } from '../support/service-process.js';
 import { waitUntil } from '../support/webhooks.js';
+
+const EIDAS_SUBSTANTIAL = 'http://id.elegnamnden.se/loa/1.0/eidas-sub';
 
 // Suomi.fi e-Identification as an upstream SAML e-ID (docs/saml.md, "Upstream SAML e-IDs"), played by samlify's IdP.
 describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
@@ -39,6 +44,7 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
           name: 'urn:oid:2.5.4.3',
         },
         frontAcrValues: ['urn:eidgw:suomifi'],
+        samlAuthnContexts: [EIDAS_SUBSTANTIAL],
         country: 'FI',
       },
     ];
@@ -57,6 +63,8 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
       JWT_ISSUER: TEST_ISSUER,
       SAML_UPSTREAMS: join(pki.dir, 'saml-upstreams.json'),
       PROVIDERS: 'simulator,saml',
+      SAML_SIGNING_KEY: pki.idp.keyPath,
+      SAML_SIGNING_CERT: pki.idp.certPath,
     }),
   });
 
@@ -205,5 +213,41 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
       nin_issuing_country: 'FI',
       given_name: 'Nordea',
     });
+  }, 30_000);
+
+  it('should log in through the SAML front: the SP asks for its AuthnContext, the browser goes to Suomi.fi and back, the SP gets a Response', async () => {
+    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
+    const token = (await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token;
+    const entityId = `https://sp.example.test/${randomUUID()}`;
+    await e2e.http
+      .post('/api/v1/saml-service-providers')
+      .set('authorization', `Bearer ${token}`)
+      .send({
+        name: 'Palvelu',
+        entityId,
+        acsUrls: ['https://sp.example.test/saml/acs'],
+        signingCertificate: pki.sp.cert,
+        providers: ['suomifi'],
+      })
+      .expect(201);
+    const origin = `http://127.0.0.1:${port}`;
+    // The app's test clock runs ahead by what earlier tests moved it; node-saml checks NotBefore by the real one.
+    const acceptedClockSkewMs = Math.max(0, e2e.clock.now().getTime() - Date.now()) + 5_000;
+    const saml = samlClient(origin, pki, { issuer: entityId, audience: entityId, authnContext: [EIDAS_SUBSTANTIAL], acceptedClockSkewMs });
+    const browser = new CookieBrowser();
+    // The front starts the session and sends the browser straight on to the upstream.
+    const sent = await browser.follow(await saml.getAuthorizeUrlAsync('relay-1', undefined, {}), origin);
+    const answer = await suomifi.answer(sent.url, await spMetadata());
+    const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
+    expect(back.status).toBe(303);
+    const uid = /\/saml\/login\/([^/?#]+)/.exec(back.headers.get('location') ?? '')?.[1];
+    if (!uid) throw new Error(`Not back at the SAML login: ${back.headers.get('location')}`);
+    const done = await finishSamlLogin(browser, origin, uid);
+    const { fields } = postForm(await done.text());
+    const xml = decodeBase64(fields.SAMLResponse);
+    expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:Success');
+    expect(xml).toContain(`<saml:AuthnContextClassRef>${EIDAS_SUBSTANTIAL}</saml:AuthnContextClassRef>`);
+    const { profile } = await saml.validatePostResponseAsync(fields);
+    expect(profile).toMatchObject({ 'urn:oid:2.5.4.42': 'Nordea', 'urn:oid:2.5.4.4': 'Demo' });
   }, 30_000);
 });

@@ -143,6 +143,7 @@ export class FakeSuomiFi {
       dataEncryptionAlgorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm',
       keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',
       singleSignOnService: [{ Binding: BINDING.redirect, Location: this.ssoUrl }],
+      singleLogoutService: [{ Binding: BINDING.redirect, Location: 'https://testi.apro.tunnistus.fi/idp/profile/SAML2/Redirect/SLO' }],
     }) as unknown as Idp;
   }
 }
