@@ -118,8 +118,11 @@ export class UpstreamSamlSignIn {
       if (checked.ok) return { identity: checked.completion };
       this.logger.error({ upstream: config.name, refusal: checked.refusal }, 'The upstream SAML Response was refused');
     } catch (error) {
-      // samlify's codes (FAILED_TO_VERIFY_SIGNATURE, ERR_SUBJECT_UNCONFIRMED, ...) name no personal data.
-      const message = String((error as Error)?.message ?? error).slice(0, 120);
+      // samlify's and xml-crypto's codes (FAILED_TO_VERIFY_SIGNATURE, ERR_SUBJECT_UNCONFIRMED, "invalid
+      // signature"): the part before any colon, which would go on to quote the message.
+      const message = String((error as Error)?.message ?? error)
+        .split(':')[0]
+        .slice(0, 80);
       this.logger.error({ upstream: config.name, refusal: 'verification', reason: message }, 'The upstream SAML Response was refused');
     }
     return { hintCode: 'providerError' };
