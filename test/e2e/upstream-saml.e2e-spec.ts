@@ -123,6 +123,12 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     expect(complete.user).not.toHaveProperty('personalNumber');
   }, 30_000);
 
+  it('should report the SP certificate at readiness, without failing it', async () => {
+    const ready = (await e2e.http.get('/health/ready').expect(200)).body;
+    expect(ready.checks.suomifi).toEqual({ spCertificate: 'expiring', expiresAt: expect.any(String) });
+    expect(ready.warnings.join(' ')).toContain('The SP certificate of the SAML upstream suomifi is expiring');
+  });
+
   it('should publish SP metadata with our signing and encryption certificate and the ACS', async () => {
     const metadata = await spMetadata();
     expect(metadata).toContain(`entityID="http://127.0.0.1:${port}/upstream/suomifi/metadata"`);

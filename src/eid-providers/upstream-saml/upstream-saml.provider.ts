@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import type { Clock } from '../../common/clock/clock.js';
 import type { DataCipher } from '../../common/crypto/data-cipher.js';
@@ -11,12 +11,14 @@ import type {
   EidProvider,
   OpenIdFace,
   OrderReference,
+  ProviderReadiness,
   StartOrderRequest,
   StartedOrder,
 } from '../eid-provider.js';
 import { completionAad, returnUrlAad } from '../upstream-oidc/upstream-order-encryption.js';
 import type { UpstreamOrderStore } from '../upstream-oidc/upstream-order.store.js';
 import { upstreamUserMessages } from '../upstream-oidc/upstream-user-messages.js';
+import { certificateStatus } from '../rp-certificate.check.js';
 import type { UserMessageTable } from '../user-messages.js';
 import { upstreamSamlEvidenceProfile } from './upstream-saml-evidence.js';
 import type { UpstreamSamlConfig } from './upstream-saml.env.js';
@@ -42,6 +44,7 @@ export class UpstreamSamlProvider implements EidProvider {
   /** A static QR: the launch link, to open on a phone. */
   readonly qr = { kind: 'static', data: (orderRef: string) => this.launchUrl(orderRef) } as const;
   readonly openId?: OpenIdFace;
+  private readonly spCertificate: X509Certificate;
 
   constructor(
     readonly upstream: UpstreamSamlConfig,
@@ -51,6 +54,7 @@ export class UpstreamSamlProvider implements EidProvider {
     this.messages = upstreamUserMessages(upstream.displayName ?? upstream.name);
     this.evidence = upstreamSamlEvidenceProfile(upstream, deps.clock);
     this.openId = upstreamSamlOpenIdFace(upstream);
+    this.spCertificate = new X509Certificate(upstream.spCertificate);
   }
 
   /** Only keys of the upstream's own environment: a live key never reaches a test IdP. */
@@ -88,6 +92,18 @@ export class UpstreamSamlProvider implements EidProvider {
 
   async purgeOrdersCreatedBefore(createdBefore: Date): Promise<void> {
     await this.deps.orders.purgeCreatedBefore(this.name, createdBefore);
+  }
+
+  /**
+   * Our SP certificate's time left, as a warning only (docs/saml.md): the IdP may refuse requests signed
+   * by an expired one, but the other providers still serve.
+   */
+  readiness(): ProviderReadiness {
+    const { state, expiresAt } = certificateStatus(this.upstream.environment, this.spCertificate, this.deps.clock.now());
+    return {
+      check: { spCertificate: state, expiresAt },
+      warnings: state === 'valid' ? [] : [`The SP certificate of the SAML upstream ${this.name} is ${state} (${expiresAt}).`],
+    };
   }
 
   private launchUrl(orderRef: string): string {
