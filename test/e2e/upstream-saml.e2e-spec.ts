@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as client from 'openid-client';
 import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { verifyBundle } from '../../src/transparency/bundle-verifier.js';
 import { FakeSuomiFi, SUOMIFI_LOA, type SuomiFiKnobs } from '../fakes/suomifi-idp.js';
 import { useE2eApp } from '../support/e2e.js';
 import { CookieBrowser, discover } from '../support/oidc-rp.js';
@@ -121,6 +122,12 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     });
     expect(complete.evidence.verification.status).toBe('verified');
     expect(complete.user).not.toHaveProperty('personalNumber');
+    // Its evidence bundle checks offline, the result token sealing the verified Response (docs/transparency.md).
+    const bundle = (await e2e.http.get(`/api/v1/sessions/${started.sessionId}/bundle`).set('x-api-key', e2e.key).expect(200)).body;
+    expect(await verifyBundle(bundle)).toMatchObject({
+      valid: true,
+      checks: expect.arrayContaining([{ part: 'evidence', ok: true, detail: 'response is what the result token seals' }]),
+    });
   }, 30_000);
 
   it('should report the SP certificate at readiness, without failing it', async () => {

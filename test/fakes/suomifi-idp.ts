@@ -53,7 +53,7 @@ export class FakeSuomiFi {
 
   constructor(
     private readonly key: KeyPair,
-    private readonly stranger: KeyPair,
+    stranger: KeyPair,
   ) {
     this.idp = this.entity(key);
     this.forger = this.entity(stranger);
