@@ -56,8 +56,6 @@ export function receiveResponse(encoded: unknown): ReceivedResponse {
 export const failedHintCode = (received: ReceivedResponse, upstream: UpstreamSamlConfig): string =>
   received.subStatus && upstream.cancelStatusCodes.includes(received.subStatus) ? 'userCancel' : 'providerError';
 
-const timeOf = (value: string | null | undefined): number => (value ? Date.parse(value) : Number.NaN);
-
 /**
  * The checks after samlify verified the signature by the IdP's metadata certificate (and decrypted
  * the assertion): one assertion, encrypted when configured; Destination and the bearer's Recipient
@@ -91,7 +89,8 @@ export function checkLoginResponse(
   if (data.getAttribute('Recipient') !== entities.acsUrl) return refuse('recipient');
   if (data.getAttribute('InResponseTo') !== requestId) return refuse('in_response_to');
   const conditions = first(assertion, SAML_NS.assertion, 'Conditions');
-  const passed = (value: string | null | undefined) => typeof value === 'string' && !(timeOf(value) + CLOCK_SKEW_MS > now.getTime());
+  // A NotOnOrAfter present and not a time in the future (with the skew) has passed; an absent one on the conditions is no limit.
+  const passed = (value: string | null | undefined) => Boolean(value) && !(Date.parse(value!) + CLOCK_SKEW_MS > now.getTime());
   if (!data.getAttribute('NotOnOrAfter') || passed(data.getAttribute('NotOnOrAfter')) || passed(conditions?.getAttribute('NotOnOrAfter')))
     return refuse('expired');
   const authnContext = first(assertion, SAML_NS.assertion, 'AuthnContextClassRef')?.textContent?.trim() ?? '';
