@@ -9,6 +9,7 @@ import { LoginPage } from './pages/login';
 import { MembersPage } from './pages/members';
 import { OidcClientsPage } from './pages/oidc-clients';
 import { OverviewPage } from './pages/overview';
+import { SamlSpsPage } from './pages/saml-sps';
 import { SessionTimelinePage } from './pages/session-timeline';
 import { SessionsPage } from './pages/sessions';
 import { WebhooksPage } from './pages/webhooks';
@@ -24,6 +25,7 @@ const PAGES: { hash: string; label: TextKey; Page: (props: { me: Me }) => preact
   { hash: '#/api-keys', label: 'navKeys', Page: ApiKeysPage },
   { hash: '#/webhooks', label: 'navWebhooks', Page: WebhooksPage },
   { hash: '#/oidc-clients', label: 'navOidcClients', Page: OidcClientsPage },
+  { hash: '#/saml-service-providers', label: 'navSamlSps', Page: SamlSpsPage },
   { hash: '#/deliveries', label: 'navDeliveries', Page: DeliveriesPage },
   { hash: '#/sessions', label: 'navSessions', Page: SessionsPage },
   { hash: '#/audit', label: 'navAudit', Page: AuditPage },

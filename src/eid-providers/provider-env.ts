@@ -5,9 +5,10 @@ import { checkEudiEnv, EUDI_ENV } from './eudi/eudi.env.js';
 import { checkFrejaEnv, FREJA_ENV } from './freja/freja.env.js';
 import { SIMULATOR_ENV } from './simulator/simulator.env.js';
 import { checkUpstreamOidcEnv, UPSTREAM_OIDC_ENV } from './upstream-oidc/upstream-oidc.env.js';
+import { checkUpstreamSamlEnv, UPSTREAM_SAML_ENV } from './upstream-saml/upstream-saml.env.js';
 
 /** Every provider's variables, each fragment from its folder; env.validation.ts adds them to the schema. */
-export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV, ...UPSTREAM_OIDC_ENV, ...EUDI_ENV };
+export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV, ...UPSTREAM_OIDC_ENV, ...UPSTREAM_SAML_ENV, ...EUDI_ENV };
 
 type ProviderEnv = z.infer<z.ZodObject<typeof PROVIDER_ENV>>;
 
@@ -17,5 +18,6 @@ export function checkProviderEnv(env: ProviderEnv, context: EnvContext, ctx: z.c
   checkBankIdEnv(env, context, issue);
   checkFrejaEnv(env, context, issue);
   checkUpstreamOidcEnv(env, context, issue);
+  checkUpstreamSamlEnv(env, context, issue);
   checkEudiEnv(env, context, issue);
 }

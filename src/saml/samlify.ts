@@ -18,9 +18,37 @@ export interface SamlifyHttpRequest {
 
 export interface SamlifyServiceProvider {
   readonly entitySetting: Record<string, unknown>;
+  /** The SP side of an upstream login (docs/saml.md, "Upstream SAML e-IDs"). */
+  createLoginRequest(
+    idp: SamlifyIdentityProvider,
+    binding: 'redirect',
+    options: { customTagReplacement: (template: string) => { id: string; context: string } },
+  ): { id: string; context: string };
+  parseLoginResponse(idp: SamlifyIdentityProvider, binding: 'post', request: SamlifyHttpRequest): Promise<SamlifyLoginResponse>;
+  getMetadata(): string;
+}
+
+/** What samlify read from a Response whose signature held; the assertion's parts are from the signed assertion. */
+export interface SamlifyLoginResponse {
+  samlContent: string;
+  extract: {
+    response?: { id?: string; issueInstant?: string; destination?: string; inResponseTo?: string };
+    audience?: string | string[];
+    issuer?: string | string[];
+    conditions?: { notBefore?: string; notOnOrAfter?: string };
+    attributes?: Record<string, string | string[]>;
+  };
+}
+
+export interface SamlifyEntityMetadata {
+  getEntityID(): string;
+  /** By samlify's short binding name ('redirect', 'post'): the URL, or not a string when there is none. */
+  getSingleSignOnService(binding: 'redirect' | 'post'): unknown;
+  isWantAuthnRequestsSigned(): boolean;
 }
 
 export interface SamlifyIdentityProvider {
+  readonly entityMeta: SamlifyEntityMetadata;
   createLoginResponse(
     sp: SamlifyServiceProvider,
     requestInfo: { extract: Record<string, unknown> },
@@ -33,6 +61,10 @@ export interface SamlifyIdentityProvider {
 }
 
 interface Samlify {
+  SamlLib: {
+    /** Whether the Response or its assertion is signed by the certificate in `metadata`; the verified assertion second. */
+    verifySignature(xml: string, options: { metadata: SamlifyEntityMetadata }): [boolean, unknown];
+  };
   IdentityProvider(settings: Record<string, unknown>): SamlifyIdentityProvider;
   ServiceProvider(settings: Record<string, unknown>): SamlifyServiceProvider;
   setSchemaValidator(validator: { validate: (xml: string) => Promise<unknown> }): void;

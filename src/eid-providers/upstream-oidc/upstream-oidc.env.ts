@@ -5,7 +5,7 @@ import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { fileVariable, type EnvContext, type EnvIssue } from '../../config/env-rules.js';
 
 // Names the service's own providers and the family already use (docs/upstream-oidc.md).
-const RESERVED_NAMES = ['simulator', 'bankid', 'freja', 'oidc', 'eudi', 'openid4vp'];
+const RESERVED_NAMES = ['simulator', 'bankid', 'freja', 'oidc', 'saml', 'eudi', 'openid4vp'];
 
 const claimName = z.string().min(1).max(200);
 

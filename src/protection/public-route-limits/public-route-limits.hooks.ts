@@ -14,8 +14,9 @@ import { PerIpWindow } from './per-ip-window.js';
 // and often comes from one RP server's address: not limited here.
 const LIMITED =
   /^\/(?:api\/v1\/simulator\/(?:scan|phone)|simulator\/(?:app|wallet)|kiosk\/|openid4vp\/|oidc\/(?:auth|interaction|session\/end)\b|upstream\/|transparency\/)/;
-// What starts an e-ID order for an anonymous browser: a tighter count of its own (docs/oidc.md, "Limits").
-const LOGIN_START = /^\/(?:oidc\/interaction\/[^/?#]+\/start|upstream\/[^/?#]+\/go)(?:[?#]|$)/;
+// What starts an e-ID order for an anonymous browser, or sends it to an upstream (an OpenID provider's
+// link, a SAML IdP's): a tighter count of its own (docs/oidc.md, "Limits").
+const LOGIN_START = /^\/(?:oidc\/interaction\/[^/?#]+\/start|upstream\/[^/?#]+\/(?:go|login\/[^/?#]+))(?:[?#]|$)/;
 
 /** Per-client-address limits on the anonymous simulator and kiosk routes (docs/protection.md). */
 @Injectable()

@@ -140,6 +140,8 @@ export class SamlSsoService {
           endUserIp: request.ip,
           web: loginDeviceOf(request, this.server.publicBaseUrl).web,
           metadata: { samlServiceProvider: sp.entityId },
+          // An upstream's callback brings this browser back to the login page, which then answers the SP.
+          ...(method.provider.openId.redirectsBrowser ? { returnUrl: `${this.server.publicBaseUrl}/saml/login/${uid}` } : {}),
         },
         { operation, channel: 'app' },
       )

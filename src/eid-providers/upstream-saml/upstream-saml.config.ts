@@ -1,0 +1,6 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { validatedEnv } from '../../config/env.validation.js';
+
+/** The upstreams of SAML_UPSTREAMS, as the start's validation read them (upstream-saml.env.ts). */
+export const upstreamSamlConfig = registerAs('upstreamSaml', () => ({ upstreams: validatedEnv().SAML_UPSTREAMS }));
+export type UpstreamSamlModuleConfig = ConfigType<typeof upstreamSamlConfig>;
