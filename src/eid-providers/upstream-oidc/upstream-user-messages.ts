@@ -14,7 +14,8 @@ export function upstreamUserMessages(appName: string): UserMessageTable<Key> {
       expired: { sv: 'Tiden gick ut. Försök igen.', en: 'The time ran out. Please try again.' },
       failed: { sv: 'Legitimeringen misslyckades. Försök igen.', en: 'The identification failed. Please try again.' },
     },
-    pending: { outstandingTransaction: always('open'), started: always('inProgress') },
+    // A backchannel request (phone channel) has no link to open: the upstream reaches the person itself.
+    pending: { outstandingTransaction: ({ launch }) => (launch === 'phone' ? 'inProgress' : 'open'), started: always('inProgress') },
     failed: { userCancel: always('cancelled'), cancelled: always('cancelled'), expiredTransaction: always('expired') },
     fallback: { pending: 'inProgress', failed: 'failed' },
     codes: {
