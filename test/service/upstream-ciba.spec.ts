@@ -97,22 +97,22 @@ describe('CIBA towards an upstream OpenID provider (openid-client against a loca
   it("should keep the order pending through the upstream's slow_down and authorization_pending, then give its person", async () => {
     const { orderRef } = await start();
     // Not yet due: the upstream is not asked.
-    expect(await provider.collect({ orderRef })).toEqual({ status: 'pending', hintCode: 'outstandingTransaction' });
+    expect(await provider.collect({ orderRef, environment: 'test' })).toEqual({ status: 'pending', hintCode: 'outstandingTransaction' });
     later();
-    expect(await provider.collect({ orderRef })).toEqual({ status: 'pending', hintCode: SLOW_DOWN_HINT });
+    expect(await provider.collect({ orderRef, environment: 'test' })).toEqual({ status: 'pending', hintCode: SLOW_DOWN_HINT });
     // Said once: the next collect before the slower pace allows is plainly pending.
-    expect(await provider.collect({ orderRef })).toEqual({ status: 'pending', hintCode: 'outstandingTransaction' });
+    expect(await provider.collect({ orderRef, environment: 'test' })).toEqual({ status: 'pending', hintCode: 'outstandingTransaction' });
     later();
-    expect(await provider.collect({ orderRef })).toEqual({ status: 'pending', hintCode: 'outstandingTransaction' });
+    expect(await provider.collect({ orderRef, environment: 'test' })).toEqual({ status: 'pending', hintCode: 'outstandingTransaction' });
 
     await fake.endBackchannel('approve');
     later();
-    const result = await provider.collect({ orderRef });
+    const result = await provider.collect({ orderRef, environment: 'test' });
     expect(result.status).toBe('complete');
     expect(result.completion?.user).toMatchObject({ nationalId: NNIN, country: 'NO', name: 'Kari Nordmann' });
     expect(result.completion?.evidence).toMatchObject({ acr: 'urn:bankid:bid', amr: ['bid'] });
     // Ended: the upstream is not asked again.
-    expect((await provider.collect({ orderRef })).status).toBe('complete');
+    expect((await provider.collect({ orderRef, environment: 'test' })).status).toBe('complete');
   });
 
   it.each([
@@ -121,10 +121,10 @@ describe('CIBA towards an upstream OpenID provider (openid-client against a loca
   ] as const)('should end the order when the upstream answers %s', async (action, hintCode) => {
     const { orderRef } = await start();
     later();
-    await provider.collect({ orderRef });
+    await provider.collect({ orderRef, environment: 'test' });
     await fake.endBackchannel(action);
     later();
-    expect(await provider.collect({ orderRef })).toEqual({ status: 'failed', hintCode });
+    expect(await provider.collect({ orderRef, environment: 'test' })).toEqual({ status: 'failed', hintCode });
   });
 
   it("should refuse a person the upstream does not know as the request's fault", async () => {
