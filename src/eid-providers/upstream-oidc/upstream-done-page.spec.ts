@@ -12,6 +12,11 @@ describe(donePageLanguage.name, () => {
   ])('should pick from %j and country %s: %s', (header, country, language) => {
     expect(donePageLanguage(header, country)).toBe(language);
   });
+
+  it("should take the launch link's ui_locales before the browser's languages", () => {
+    expect(donePageLanguage('sv-SE', 'SE', 'de fi')).toBe('fi');
+    expect(donePageLanguage('sv-SE', 'SE', 'de')).toBe('sv');
+  });
 });
 
 describe(donePage.name, () => {
