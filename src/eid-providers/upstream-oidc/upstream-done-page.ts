@@ -2,7 +2,8 @@ import { languageOf, type Language } from '../../common/languages/languages.js';
 
 export type DonePageState = 'complete' | 'failed' | 'invalid';
 
-const TEXT: Record<Language, Record<DonePageState, { heading: string; body: string }>> = {
+/** The page's sentences in each language, for every state (docs/upstream-oidc.md, "The sign-in"). */
+export const DONE_PAGE_TEXT: Record<Language, Record<DonePageState, { heading: string; body: string }>> = {
   sv: {
     complete: { heading: 'Klart', body: 'Du är legitimerad. Du kan gå tillbaka till tjänsten du kom från.' },
     failed: { heading: 'Inte legitimerad', body: 'Legitimeringen avbröts eller misslyckades. Gå tillbaka och försök igen.' },
@@ -51,7 +52,7 @@ export function donePageLanguage(acceptLanguage: string | undefined, country: st
 
 /** A small static page: no script, no style, nothing from the request in it. */
 export function donePage(state: DonePageState, language: Language): string {
-  const { heading, body } = TEXT[language][state];
+  const { heading, body } = DONE_PAGE_TEXT[language][state];
   return `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${heading}</title></head>
