@@ -13,7 +13,10 @@ const authOnly: EidProvider = {
   cancel: () => Promise.reject(new Error('not called')),
   messages: {
     appName: 'AuthOnly',
-    texts: { WAIT: { sv: 'Vänta.', en: 'Wait.' }, FAILED: { sv: 'Fel.', en: 'Failed.' } },
+    texts: {
+      WAIT: { sv: 'Vänta.', en: 'Wait.', nb: 'Vent.', da: 'Vent.', fi: 'Odota.' },
+      FAILED: { sv: 'Fel.', en: 'Failed.', nb: 'Feil.', da: 'Fejl.', fi: 'Virhe.' },
+    },
     pending: {},
     failed: {},
     fallback: { pending: 'WAIT', failed: 'FAILED' },

@@ -103,7 +103,7 @@ export interface OpenIdFace {
   /** The id token's `amr` for a completion, from the evidence the provider kept of it (an upstream's own amr). */
   amr(evidence: Readonly<Record<string, unknown>> | undefined): string[];
   /** CIBA (docs/oidc.md, "CIBA"): the acr a backchannel request names it by and the channel it reaches the person on. */
-  readonly ciba?: { readonly acr: string; readonly channel: EidChannel };
+  readonly ciba?: CibaFace;
   /** Whether a personal number in login_hint becomes the order's `requirement.personalNumber` (BankID's). */
   readonly personalNumberRequirement?: boolean;
   /**
@@ -118,6 +118,18 @@ export interface OpenIdFace {
   readonly samlAuthnContexts?: readonly string[];
   /** The claim names of business identities the provider may deliver (an upstream's `businessClaims`). */
   readonly businessClaims?: readonly string[];
+}
+
+export interface CibaFace {
+  readonly acr: string;
+  readonly channel: EidChannel;
+  /**
+   * The person a backchannel request's login_hint names, for a provider that takes another identifier
+   * than a Swedish personal number (an upstream's, docs/upstream-oidc.md, "CIBA"): the identifier the
+   * order is started with, and the person key (oidc-claims.ts `personKeyOf`) its completion must carry.
+   * Absent: a Swedish personal number (docs/oidc.md, "CIBA").
+   */
+  loginHint?(hint: string): { identifier: string; personKey: string } | undefined;
 }
 
 export interface ProviderReadiness {
@@ -263,6 +275,12 @@ export interface CompletedIdentity {
   /** An ID card session's verification and the holder's authentication (docs/idcard.md). */
   idCard?: Pick<VerifiedIdCard, 'verification' | 'authentication'>;
 }
+
+/**
+ * The pending hint code of an order whose provider asked the service to poll it more slowly (an
+ * upstream's CIBA `slow_down`, docs/upstream-oidc.md, "CIBA"); the OpenID front passes it on.
+ */
+export const SLOW_DOWN_HINT = 'slowDown';
 
 export interface CollectResult {
   status: CollectStatus;

@@ -1,6 +1,9 @@
+import { LANGUAGES } from '../common/languages/languages.js';
+import { EUDI_USER_MESSAGES } from './eudi/eudi-user-messages.js';
 import { FREJA_USER_MESSAGES } from './freja/freja-user-messages.js';
+import { upstreamUserMessages } from './upstream-oidc/upstream-user-messages.js';
 import { RFA_USER_MESSAGES } from './shared/rfa-user-messages.js';
-import { browserMessageTable, userMessageFor, type UserMessageContext } from './user-messages.js';
+import { browserMessageTable, userMessageFor, type UserMessageContext, type UserMessageTable } from './user-messages.js';
 
 const qr: UserMessageContext = { launch: 'qr' };
 const autostart: UserMessageContext = { launch: 'autostart', mobile: true };
@@ -100,8 +103,37 @@ describe(browserMessageTable.name, () => {
         { launch: 'autostart', mobile: true },
       ] as const) {
         const { sv, en } = userMessageFor(RFA_USER_MESSAGES, status, hintCode, context)!;
-        expect(browser(status, hintCode, context.launch, context.mobile)).toEqual({ sv, en });
+        expect(browser(status, hintCode, context.launch, context.mobile)).toMatchObject({ sv, en });
       }
     }
+  });
+});
+
+// Every provider's table the pages show (docs/providers.md, "Languages").
+describe.each([
+  ['BankID (RFA)', RFA_USER_MESSAGES],
+  ['Freja', FREJA_USER_MESSAGES],
+  ['the EU wallet', EUDI_USER_MESSAGES],
+  ['an upstream', upstreamUserMessages('BankID (Norge)')],
+] as [string, UserMessageTable][])('The messages of %s', (_, table) => {
+  const keys = Object.keys(table.texts);
+
+  it.each(keys)('should have %s in exactly the five languages, each a sentence of its own', (key) => {
+    const texts = table.texts[key] as Record<string, string>;
+    expect(Object.keys(texts).sort()).toEqual([...LANGUAGES].sort());
+    for (const language of LANGUAGES) {
+      expect(texts[language].trim()).not.toBe('');
+      if (language !== 'en') expect({ language, text: texts[language] }).not.toEqual({ language, text: texts.en });
+      // What the English names (an address, the e-ID by name) every language names too.
+      for (const kept of texts.en.match(/https:\/\/\S+\w|BankID \(Norge\)/g) ?? []) expect(texts[language]).toContain(kept);
+    }
+  });
+
+  it('should pick a text that exists for every state, on every device', () => {
+    const { texts, picks } = browserMessageTable(table);
+    for (const key of Object.values(picks)) expect(Object.keys(texts[key]).sort()).toEqual([...LANGUAGES].sort());
+    for (const status of ['pending', 'failed'])
+      for (const hintCode of [...Object.keys(table.pending), ...Object.keys(table.failed), 'somethingNew'])
+        for (const context of [qr, autostart, phone]) expect(userMessageFor(table, status, hintCode, context)).toBeDefined();
   });
 });

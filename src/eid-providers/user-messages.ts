@@ -1,13 +1,18 @@
+import type { Language } from '../common/languages/languages.js';
+
 /**
  * What a person is told about a session, in the words of its provider (docs/providers.md): each
  * provider brings a table, and poll answers, the kiosk stream and `<eid-qr>` all read the same one,
- * so every screen says the same.
+ * so every screen says the same. The poll answer carries Swedish and English; the pages speak all five.
  */
 export interface UserMessage {
   code: string;
   sv: string;
   en: string;
 }
+
+/** One message as a whole sentence in each language the pages speak (docs/providers.md, "Languages"). */
+export type MessageTexts = Readonly<Record<Language, string>>;
 
 /** How the person reaches the order: a QR on another screen, the app opened on this device, or a phone call. */
 export type LaunchContext = 'qr' | 'autostart' | 'phone';
@@ -24,7 +29,7 @@ export type MessagePick<K extends string> = (context: UserMessageContext) => K;
 export interface UserMessageTable<K extends string = string> {
   /** The e-ID app's name, for the "Open …" button and the kiosk's heading. */
   readonly appName: string;
-  readonly texts: Readonly<Record<K, { sv: string; en: string }>>;
+  readonly texts: Readonly<Record<K, MessageTexts>>;
   readonly pending: Readonly<Record<string, MessagePick<K>>>;
   readonly failed: Readonly<Record<string, MessagePick<K>>>;
   /** For any other hint code. */
@@ -45,7 +50,8 @@ export function userMessageFor(
 ): UserMessage | undefined {
   if (status !== 'pending' && status !== 'failed') return undefined;
   const key = messageKey(table, status, hintCode, context);
-  return { code: table.codes?.[key] ?? key, ...table.texts[key] };
+  const { sv, en } = table.texts[key];
+  return { code: table.codes?.[key] ?? key, sv, en };
 }
 
 function messageKey(
@@ -62,7 +68,7 @@ function messageKey(
 /** A table as the browser reads it (`<eid-qr>` picks as a poll answer would). */
 export interface BrowserMessageTable {
   appName: string;
-  texts: Record<string, { sv: string; en: string }>;
+  texts: Record<string, MessageTexts>;
   /** The key for every `status|hintCode|launch|mobile` the table knows; an empty hint code stands for any other. */
   picks: Record<string, string>;
 }

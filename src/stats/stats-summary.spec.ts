@@ -5,7 +5,11 @@ import { summariseDeliveries, summariseSessions, TOP_FAILURES } from './stats-su
 // A provider's messages as the port gives them (docs/providers.md): one for a cancel, a fallback for the rest.
 const MESSAGES: UserMessageTable = {
   appName: 'Test ID',
-  texts: { M1: { sv: 'Avbrutet.', en: 'Cancelled.' }, M9: { sv: 'Fel.', en: 'Error.' }, P: { sv: 'Vänta.', en: 'Wait.' } },
+  texts: {
+    M1: { sv: 'Avbrutet.', en: 'Cancelled.', nb: 'Avbrutt.', da: 'Afbrudt.', fi: 'Keskeytetty.' },
+    M9: { sv: 'Fel.', en: 'Error.', nb: 'Feil.', da: 'Fejl.', fi: 'Virhe.' },
+    P: { sv: 'Vänta.', en: 'Wait.', nb: 'Vent.', da: 'Vent.', fi: 'Odota.' },
+  },
   pending: {},
   failed: { CANCELED: () => 'M1' },
   fallback: { pending: 'P', failed: 'M9' },

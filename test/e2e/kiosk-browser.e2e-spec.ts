@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { type Browser, type Page } from 'playwright-core';
+import { RFA_USER_MESSAGES } from '../../src/eid-providers/shared/rfa-user-messages.js';
+import { KIOSK_TEXT } from '../../src/kiosk/kiosk-page.js';
 import { KioskStreamsService } from '../../src/kiosk/kiosk-streams.service.js';
 import { KioskTokenSigner } from '../../src/kiosk-tokens/kiosk-token.js';
 import { decodeQrPng } from '../support/decode-qr.js';
@@ -117,6 +119,22 @@ describeInBrowser('Kiosk page in a browser (headless Chromium)', () => {
       await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toBe(
         'QR-koodi: BankID. Avaa BankID-sovellus ja skannaa koodi.',
       );
+      // BankID's own message too, in Finnish.
+      await expect(page.locator('#message').textContent()).resolves.toBe('Käynnistä BankID-sovellus puhelimessasi ja skannaa QR-koodi.');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it.each(['nb', 'da'] as const)("should show the heading and BankID's message in %s", async (language) => {
+    const { path } = await start();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      const [pathname, hash] = path.split('#');
+      await page.goto(`${e2e.baseUrl}${pathname}?lang=${language}#${hash}`);
+      await page.waitForSelector('main[data-state="qr"]');
+      await expect(page.locator('h1').textContent()).resolves.toBe(KIOSK_TEXT[language].withApp.replace('{app}', 'BankID'));
+      await expect(page.locator('#message').textContent()).resolves.toBe(RFA_USER_MESSAGES.texts.RFA1QR[language]);
     } finally {
       await page.close();
     }

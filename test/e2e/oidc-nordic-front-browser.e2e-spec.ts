@@ -36,7 +36,14 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
     const redirectUri = (name: string) => `http://127.0.0.1:${port}/upstream/${name}/callback`;
     const jwk = signing.publicKey.export({ format: 'jwk' }) as JWK;
     const sig = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: await calculateJwkThumbprint(jwk), use: 'sig', alg: 'RS256' };
-    const nbid = await FakeUpstream.start({ profile: 'nbid', clientId: 'gw-nbid', redirectUri: redirectUri('nbid'), clientKeys: [sig] });
+    // Norwegian BankID with CIBA on (caller authentication), besides its browser sign-in.
+    const nbid = await FakeUpstream.start({
+      profile: 'nbid',
+      clientId: 'gw-nbid',
+      redirectUri: redirectUri('nbid'),
+      clientKeys: [sig],
+      ciba: true,
+    });
     const se = await FakeUpstream.start({
       profile: 'se-broker',
       clientId: 'gw-se',
@@ -222,6 +229,21 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
     expect(await chooser.locator('button[name="acr"]').count()).toBe(2);
     await other.close();
   });
+
+  it("should identify a person over CIBA at the upstream that offers it, by the upstream's acr on the front", async () => {
+    const registered = await e2e.app
+      .get(OidcClientsService)
+      .create(e2e.team.id, { name: 'Kundesenter', redirectUris: [`${e2e.baseUrl}/rp/callback`], backchannelTokenDeliveryMode: 'poll' });
+    const config = await discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret!);
+    const started = await client.initiateBackchannelAuthentication(config, {
+      scope: SCOPE,
+      login_hint: 'sub:ssn:01017012345',
+      acr_values: NO_BANKID,
+    });
+    await fakes[0].endBackchannel('approve');
+    const tokens = await client.pollBackchannelAuthenticationGrant(config, started, undefined, { signal: AbortSignal.timeout(45_000) });
+    expect(tokens.claims()).toMatchObject({ acr: NO_BANKID, amr: ['bid'], country: 'NO', nin: '01017012345', nin_issuing_country: 'NO' });
+  }, 60_000);
 
   describe('business identities', () => {
     /** One login in a browser through the chooser-less path: the acr names one upstream. */

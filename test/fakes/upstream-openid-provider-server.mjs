@@ -3,11 +3,14 @@
 // Profiles: Norwegian BankID (acr urn:bankid:bid, an nnin claim, private_key_jwt, PAR), an FTN broker
 // (signed request objects required, id tokens encrypted to the client), a Swedish broker (the Swedish
 // OIDC claims, with the organisation's), a MitID Erhverv broker (the company's VAT id,
-// the employee). Options come as JSON in FAKE_UPSTREAM; the issuer is printed as "ISSUER <url>".
+// the employee). With `ciba`, it takes backchannel requests (CIBA Core, poll mode) for its person, by
+// the national identifier as login_hint: the first token request of each answers slow_down, the rest
+// authorization_pending until the test approves, denies or expires it. Options come as JSON in
+// FAKE_UPSTREAM; the issuer is printed as "ISSUER <url>".
 import { createServer } from 'node:http';
 import process from 'node:process';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 
 const options = JSON.parse(process.env.FAKE_UPSTREAM);
 const PERSON = {
@@ -36,7 +39,14 @@ const ACR = {
   mitid: 'https://data.gov.dk/concept/core/nsis/loa/Substantial',
 };
 const AMR = { nbid: ['bid'], ftn: ['mfa'], 'se-broker': ['mfa'], mitid: ['mitid'] };
+// The claim a backchannel request's login_hint names the person by.
+const IDENTIFIER = { nbid: 'nnin', ftn: 'hetu', 'se-broker': 'https://id.oidc.se/claim/personalIdentityNumber', mitid: 'dk_cpr' };
+const CIBA_GRANT = 'urn:openid:params:grant-type:ciba';
 const { profile } = options;
+const ciba = options.ciba === true;
+// The backchannel requests not yet ended, newest last; and those whose first token request came.
+const backchannel = [];
+const polled = new Set();
 const ftn = profile === 'ftn';
 let forge = false;
 // An upstream that logs the person in with another method than the acr_values asked for (they are voluntary).
@@ -56,6 +66,7 @@ const provider = new Provider(issuer, {
       redirect_uris: [options.redirectUri],
       token_endpoint_auth_method: 'private_key_jwt',
       jwks: { keys: options.clientKeys },
+      ...(ciba ? { grant_types: ['authorization_code', CIBA_GRANT], backchannel_token_delivery_mode: 'poll' } : {}),
       ...(ftn
         ? {
             require_signed_request_object: true,
@@ -72,6 +83,21 @@ const provider = new Provider(issuer, {
     pushedAuthorizationRequests: { enabled: profile === 'nbid', requirePushedAuthorizationRequests: false },
     requestObjects: { enabled: true },
     encryption: { enabled: ftn },
+    ciba: {
+      enabled: ciba,
+      deliveryModes: ['poll'],
+      processLoginHint: (_ctx, loginHint) => {
+        if (loginHint !== PERSON[IDENTIFIER[profile]]) throw new errors.UnknownUserId('no such person');
+        return 'person-1';
+      },
+      validateRequestContext: () => undefined,
+      verifyUserCode: () => undefined,
+      triggerAuthenticationDevice: (ctx, request) => {
+        backchannel.push(request.jti);
+        // One second between polls, so that tests wait little.
+        ctx.body.interval = 1;
+      },
+    },
   },
   claims: {
     openid: ['sub', 'acr', 'amr', 'auth_time'],
@@ -103,6 +129,12 @@ for (const event of ['pushed_authorization_request.error', 'grant.error', 'autho
   provider.on(event, (_ctx, error) => process.stderr.write(`${event}: ${error.message} ${error.error_detail ?? ''}\n`));
 provider.use(async (ctx, next) => {
   await next();
+  // The first token request of each backchannel request is too soon, whatever the interval said.
+  const authReqId = ctx.oidc?.params?.auth_req_id;
+  if (ctx.path === '/token' && ctx.body?.error === 'authorization_pending' && typeof authReqId === 'string' && !polled.has(authReqId)) {
+    polled.add(authReqId);
+    ctx.body = { error: 'slow_down', error_description: 'you are polling too quickly' };
+  }
   if (forge && ctx.path === '/token' && ctx.body?.id_token) {
     ctx.body.id_token = await new SignJWT(decodeJwt(ctx.body.id_token))
       .setProtectedHeader({ alg: 'RS256', kid: 'op-signing', typ: 'JWT' })
@@ -128,6 +160,22 @@ async function interaction(req, res) {
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
 }
 
+/** Ends the oldest backchannel request still open as the person would (approve, deny) or as time would (expire). */
+async function endBackchannel(action) {
+  const jti = backchannel.shift();
+  const request = jti && (await provider.BackchannelAuthenticationRequest.find(jti));
+  if (!request) return false;
+  if (action === 'deny') await provider.backchannelResult(request, new errors.AccessDenied('the person declined'));
+  else if (action === 'expire') await provider.backchannelResult(request, new errors.ExpiredToken('the request expired'));
+  else {
+    const grant = new provider.Grant({ clientId: request.clientId, accountId: request.accountId });
+    grant.addOIDCScope(request.scope);
+    await grant.save();
+    await provider.backchannelResult(request, grant, { acr: ACR[profile], amr: AMR[profile], authTime: Math.floor(Date.now() / 1000) });
+  }
+  return true;
+}
+
 const callback = provider.callback();
 server.on('request', (req, res) => {
   if (req.url === '/__weak-acr/on' || req.url === '/__weak-acr/off') {
@@ -137,6 +185,17 @@ server.on('request', (req, res) => {
   if (req.url === '/__forge/on' || req.url === '/__forge/off') {
     forge = req.url.endsWith('/on');
     return void res.writeHead(204).end();
+  }
+  const cibaAction = /^\/__ciba\/(approve|deny|expire)$/.exec(req.url)?.[1];
+  if (cibaAction) {
+    endBackchannel(cibaAction).then(
+      (ended) => void res.writeHead(ended ? 204 : 404).end(),
+      (error) => {
+        process.stderr.write(`ciba: ${error.message}\n`);
+        res.writeHead(500).end();
+      },
+    );
+    return;
   }
   if (!req.url.startsWith('/interaction/')) return void callback(req, res);
   interaction(req, res).catch((error) => {

@@ -10,6 +10,8 @@ export interface FakeUpstreamOptions {
   redirectUri: string;
   /** The service's public keys: its signing key (client assertions, request objects) and, for FTN, its encryption key. */
   clientKeys: JWK[];
+  /** Takes backchannel requests (CIBA, poll mode); the first token request of each answers slow_down. */
+  ciba?: boolean;
 }
 
 const SCRIPT = fileURLToPath(new URL('./upstream-openid-provider-server.mjs', import.meta.url));
@@ -45,6 +47,12 @@ export class FakeUpstream {
   /** From now on, id tokens are signed by a key the provider does not publish (a forged token), or not. */
   async forgeIdTokens(on: boolean): Promise<void> {
     await fetch(`${this.issuer}/__forge/${on ? 'on' : 'off'}`);
+  }
+
+  /** Ends the oldest open backchannel request: the person approves or declines it, or it expires. */
+  async endBackchannel(action: 'approve' | 'deny' | 'expire'): Promise<void> {
+    const answer = await fetch(`${this.issuer}/__ciba/${action}`);
+    if (answer.status !== 204) throw new Error(`The fake upstream had no backchannel request to ${action} (${answer.status})`);
   }
 
   close(): Promise<void> {

@@ -54,6 +54,11 @@ export class UpstreamConnections implements OnModuleInit {
     return connection;
   }
 
+  /** The upstream's discovered metadata; none while it has not been discovered. */
+  metadataOf(upstream: UpstreamConfig): client.ServerMetadata | undefined {
+    return this.discoveries.get(upstream.name)?.connection?.config.serverMetadata();
+  }
+
   /** Readiness: `discovery` ok or unreachable, with when and why it last failed. */
   status(upstream: UpstreamConfig): { discovery: 'ok' | 'unreachable'; at?: string; reason?: string } {
     const state = this.discoveries.get(upstream.name);

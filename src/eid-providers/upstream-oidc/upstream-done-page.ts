@@ -1,7 +1,9 @@
-export type DonePageState = 'complete' | 'failed' | 'invalid';
-export type DonePageLanguage = 'sv' | 'en' | 'nb' | 'da' | 'fi';
+import { languageOf, type Language } from '../../common/languages/languages.js';
 
-const TEXT: Record<DonePageLanguage, Record<DonePageState, { heading: string; body: string }>> = {
+export type DonePageState = 'complete' | 'failed' | 'invalid';
+
+/** The page's sentences in each language, for every state (docs/upstream-oidc.md, "The sign-in"). */
+export const DONE_PAGE_TEXT: Record<Language, Record<DonePageState, { heading: string; body: string }>> = {
   sv: {
     complete: { heading: 'Klart', body: 'Du är legitimerad. Du kan gå tillbaka till tjänsten du kom från.' },
     failed: { heading: 'Inte legitimerad', body: 'Legitimeringen avbröts eller misslyckades. Gå tillbaka och försök igen.' },
@@ -29,23 +31,28 @@ const TEXT: Record<DonePageLanguage, Record<DonePageState, { heading: string; bo
   },
 };
 
-const BY_COUNTRY: Record<string, DonePageLanguage> = { SE: 'sv', NO: 'nb', DK: 'da', FI: 'fi' };
-const ALIASES: Record<string, DonePageLanguage> = { no: 'nb', nn: 'nb' };
+const BY_COUNTRY: Record<string, Language> = { SE: 'sv', NO: 'nb', DK: 'da', FI: 'fi' };
 
-/** The browser's first language we have (Accept-Language in its order), else the upstream country's, else English. */
-export function donePageLanguage(acceptLanguage: string | undefined, country: string | undefined): DonePageLanguage {
+/**
+ * The first of the launch link's `ui_locales` we speak, else the browser's first language we have
+ * (Accept-Language in its order), else the upstream country's, else English (docs/upstream-oidc.md).
+ */
+export function donePageLanguage(acceptLanguage: string | undefined, country: string | undefined, uiLocales?: string): Language {
+  for (const tag of (uiLocales ?? '').split(' ').slice(0, 5)) {
+    const language = languageOf(tag);
+    if (language) return language;
+  }
   // Split on commas only: no pattern to backtrack on a long header; 20 entries are plenty.
   for (const entry of (acceptLanguage ?? '').slice(0, 500).split(',').slice(0, 20)) {
-    const primary = entry.split(';')[0].trim().toLowerCase().split('-')[0];
-    if (primary in TEXT) return primary as DonePageLanguage;
-    if (primary in ALIASES) return ALIASES[primary];
+    const language = languageOf(entry.split(';')[0]);
+    if (language) return language;
   }
   return (country && BY_COUNTRY[country]) || 'en';
 }
 
 /** A small static page: no script, no style, nothing from the request in it. */
-export function donePage(state: DonePageState, language: DonePageLanguage): string {
-  const { heading, body } = TEXT[language][state];
+export function donePage(state: DonePageState, language: Language): string {
+  const { heading, body } = DONE_PAGE_TEXT[language][state];
   return `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${heading}</title></head>

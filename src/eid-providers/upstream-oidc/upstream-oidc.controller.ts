@@ -27,21 +27,22 @@ export class UpstreamOidcController {
     @Res() reply: FastifyReply,
   ) {
     let url: URL | null;
+    const tags = languageTagsOf(uiLocales);
     try {
-      url = isUuid(orderRef) ? await this.signIn.authorizationUrl(orderRef, languageTagsOf(uiLocales)) : null;
+      url = isUuid(orderRef) ? await this.signIn.authorizationUrl(orderRef, tags) : null;
     } catch (error) {
       const { name, code, message } = error as { name?: string; code?: string; message?: string };
       this.logger.error({ err: { name, code, message } }, 'The request to the upstream could not be made');
       return void reply
         .code(502)
         .headers(DONE_PAGE_HEADERS)
-        .send(donePage('failed', donePageLanguage(language, undefined)));
+        .send(donePage('failed', donePageLanguage(language, undefined, tags)));
     }
     if (!url)
       return void reply
         .code(404)
         .headers(DONE_PAGE_HEADERS)
-        .send(donePage('invalid', donePageLanguage(language, undefined)));
+        .send(donePage('invalid', donePageLanguage(language, undefined, tags)));
     reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(url.href, 302);
   }
 

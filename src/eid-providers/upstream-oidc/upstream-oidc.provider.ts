@@ -4,6 +4,7 @@ import type { Clock } from '../../common/clock/clock.js';
 import type { DataCipher } from '../../common/crypto/data-cipher.js';
 import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import type {
+  CibaFace,
   CollectResult,
   CompletedIdentity,
   EidChannel,
@@ -16,6 +17,7 @@ import type {
   StartedOrder,
 } from '../eid-provider.js';
 import type { UserMessageTable } from '../user-messages.js';
+import { UpstreamCiba } from './upstream-ciba.js';
 import type { UpstreamConnections } from './upstream-connections.js';
 import { upstreamEvidenceProfile } from './upstream-evidence.js';
 import type { UpstreamConfig } from './upstream-oidc.env.js';
@@ -44,6 +46,7 @@ export class UpstreamOidcProvider implements EidProvider {
   /** A static QR: the launch link, to open on a phone (as Freja's app link). */
   readonly qr = { kind: 'static', data: (orderRef: string) => this.launchUrl(orderRef) } as const;
   readonly openId?: OpenIdFace;
+  private readonly ciba: UpstreamCiba;
 
   constructor(
     readonly upstream: UpstreamConfig,
@@ -58,7 +61,8 @@ export class UpstreamOidcProvider implements EidProvider {
       return uri;
     };
     this.evidence = upstreamEvidenceProfile(upstream, jwksUri, deps.clock);
-    this.openId = upstream.frontAcrValues && upstreamOpenIdFace(upstream, upstream.frontAcrValues);
+    this.ciba = new UpstreamCiba(upstream, deps);
+    this.openId = upstream.frontAcrValues && upstreamOpenIdFace(upstream, upstream.frontAcrValues, this.ciba);
   }
 
   /** Only keys of the upstream's own environment: a live key never reaches a test upstream. */
@@ -66,11 +70,13 @@ export class UpstreamOidcProvider implements EidProvider {
     return environment === this.upstream.environment;
   }
 
+  /** auth in the browser; on the phone channel, CIBA when the upstream offers it (docs/upstream-oidc.md, "CIBA"). */
   offers(operation: EidOperation, channel: EidChannel): boolean {
-    return operation === 'auth' && channel === 'app';
+    return operation === 'auth' && (channel === 'app' || this.ciba.offered());
   }
 
   async start(request: StartOrderRequest): Promise<StartedOrder> {
+    if (request.channel === 'phone') return this.ciba.start(request);
     // An upstream that cannot be discovered answers 502 provider_unavailable now, not at the link.
     await this.deps.connections.get(this.upstream);
     const orderRef = randomUUID();
@@ -83,6 +89,8 @@ export class UpstreamOidcProvider implements EidProvider {
   async collect({ orderRef }: OrderReference): Promise<CollectResult> {
     const order = await this.deps.orders.findByRef(orderRef);
     if (!order) return { status: 'failed', hintCode: 'expiredTransaction' };
+    const backchannel = await this.ciba.collect(order);
+    if (backchannel) return backchannel;
     if (order.status === 'created') return { status: 'pending', hintCode: 'outstandingTransaction' };
     if (order.status === 'started') return { status: 'pending', hintCode: 'started' };
     if (order.status === 'failed' || !order.completionEnc) return { status: 'failed', hintCode: order.hintCode ?? 'providerError' };
@@ -120,8 +128,13 @@ export class UpstreamOidcProvider implements EidProvider {
  * On the OpenID front (docs/upstream-oidc.md, "Through the OpenID front"): the configured acr values,
  * the upstream's own amr, and the login page's browser sent to the upstream and back.
  */
-function upstreamOpenIdFace(upstream: UpstreamConfig, acrValues: readonly string[]): OpenIdFace {
+function upstreamOpenIdFace(upstream: UpstreamConfig, acrValues: readonly string[], ciba: UpstreamCiba): OpenIdFace {
+  const cibaFace: CibaFace = { acr: acrValues[0], channel: 'phone', loginHint: (hint) => ciba.loginHint(hint) };
   return {
+    // CIBA by its first acr value, while the upstream's discovered metadata offers it (docs/upstream-oidc.md, "CIBA").
+    get ciba() {
+      return ciba.offered() ? cibaFace : undefined;
+    },
     displayName: upstream.displayName ?? upstream.name,
     ...(upstream.logo ? { logo: upstream.logo } : {}),
     acrValues: acrValues.map((acr) => ({ acr, device: 'either' as const })),

@@ -14,6 +14,16 @@ export class UpstreamOrderStore {
     await this.orders.insert({ ...order, status: 'created' });
   }
 
+  /** A backchannel request (docs/upstream-oidc.md, "CIBA"): started at once, with no state a callback could use. */
+  async insertBackchannel(order: NewUpstreamOrder, secretsEnc: Buffer): Promise<void> {
+    await this.orders.insert({ ...order, status: 'started', hintCode: 'outstandingTransaction', secretsEnc });
+  }
+
+  /** A backchannel request's pending answer and when to ask again; an order ended meanwhile stays ended. */
+  async pendingBackchannel(orderRef: string, hintCode: string, secretsEnc: Buffer): Promise<void> {
+    await this.orders.update({ orderRef, status: 'started' }, { hintCode, secretsEnc });
+  }
+
   findByRef(orderRef: string): Promise<UpstreamOrder | null> {
     return this.orders.findOneBy({ orderRef });
   }

@@ -4,9 +4,8 @@ import * as client from 'openid-client';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import type { CompletedIdentity } from '../eid-provider.js';
-import { acrAsAsked, userFromClaims } from './upstream-claims.js';
 import { UpstreamConnections, type UpstreamConnection } from './upstream-connections.js';
-import { upstreamEvidenceOf } from './upstream-evidence.js';
+import { identityOfTokens } from './upstream-identity.js';
 import { completionAad, returnUrlAad, secretsAad } from './upstream-order-encryption.js';
 import type { UpstreamOrder } from './upstream-order.entity.js';
 import { UpstreamOrderStore } from './upstream-order.store.js';
@@ -97,25 +96,7 @@ export class UpstreamSignIn {
         expectedState: state,
         idTokenExpected: true,
       });
-      const claims = tokens.claims() as Record<string, unknown>;
-      // An encrypted id token's evidence is its inner signed token: the signature is what proves it.
-      const signed = client.getDecryptedResponses(tokens)?.id_token?.token_endpoint ?? tokens.id_token!;
-      if (!acrAsAsked(claims, upstream)) {
-        this.logger.error(
-          { upstream: upstream.name, acr: String(claims.acr).slice(0, 64) },
-          'The upstream answered another acr than asked for',
-        );
-        return null;
-      }
-      const user = userFromClaims(claims, upstream);
-      if (!user) {
-        this.logger.error(
-          { upstream: upstream.name },
-          'The id token carries no personal number or national identifier: check the upstream claims mapping',
-        );
-        return null;
-      }
-      return { user, evidence: upstreamEvidenceOf(signed, claims) };
+      return identityOfTokens(upstream, tokens, this.logger);
     } catch (error) {
       const { name, code, message } = error as { name?: string; code?: string; message?: string };
       this.logger.error({ upstream: upstream.name, err: { name, code, message } }, 'The upstream sign-in could not be completed');

@@ -1,4 +1,4 @@
-import type { EidChannel, EidOperation } from '../../eid-providers/eid-provider.js';
+import type { CibaFace, EidChannel, EidOperation } from '../../eid-providers/eid-provider.js';
 import type { OpenIdProvider } from '../../eid-providers/eid-provider.registry.js';
 import { isSwedishPersonalNumber } from '../../common/validation/swedish-personal-number.js';
 import { SCOPE } from '../oidc-claims.js';
@@ -14,6 +14,17 @@ export function cibaPersonalNumber(loginHint: unknown): string | undefined {
   if (typeof loginHint !== 'string') return undefined;
   const digits = /^(?:sub:ssn:)?(\d{12})$/.exec(loginHint)?.[1];
   return digits && isSwedishPersonalNumber(digits) ? digits : undefined;
+}
+
+/**
+ * The person a login_hint names for the provider asked (docs/oidc.md, "CIBA"): the provider's own
+ * reading where it has one (an upstream's national identifier), else a Swedish personal number.
+ */
+export function cibaPerson(loginHint: unknown, face: CibaFace | undefined): { identifier: string; personKey: string } | undefined {
+  if (typeof loginHint !== 'string') return undefined;
+  if (face?.loginHint) return face.loginHint(loginHint);
+  const personalNumber = cibaPersonalNumber(loginHint);
+  return personalNumber ? { identifier: personalNumber, personKey: personalNumber } : undefined;
 }
 
 export interface CibaMethod {

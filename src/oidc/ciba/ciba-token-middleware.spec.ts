@@ -1,4 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { SLOW_DOWN_HINT } from '../../eid-providers/eid-provider.js';
 import type { SessionView } from '../../sessions/session-view.js';
 import type { CibaLink } from './ciba-records.js';
 import { cibaTokenMiddleware } from './ciba-token-middleware.js';
@@ -50,6 +51,12 @@ describe('the CIBA token endpoint answers', () => {
 
   it('should answer slow_down to a poll closer than the interval to the last', async () => {
     const { ctx, run } = harness({ ...LINK, lastPolledAt: 500 }, { status: 'pending', hintCode: 'userSign' }, 1_000);
+    await run({ error: 'authorization_pending' });
+    expect(ctx.body).toMatchObject({ error: 'slow_down' });
+  });
+
+  it("should pass an upstream's slow_down on to a client polling at the interval", async () => {
+    const { ctx, run } = harness({ ...LINK, lastPolledAt: 0 }, { status: 'pending', hintCode: SLOW_DOWN_HINT }, 5_000);
     await run({ error: 'authorization_pending' });
     expect(ctx.body).toMatchObject({ error: 'slow_down' });
   });

@@ -1,4 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { SLOW_DOWN_HINT } from '../../eid-providers/eid-provider.js';
 import type { SessionView } from '../../sessions/session-view.js';
 import type { CibaLink, CibaRecords } from './ciba-records.js';
 import { CIBA_GRANT_TYPE, CIBA_POLL_INTERVAL_S } from './ciba-request.js';
@@ -58,6 +59,11 @@ export function cibaTokenMiddleware(deps: CibaTokenDeps) {
       // The session is collected if due and the request settled if it has ended: the next poll gets
       // the result without waiting on the background collector.
       const view = at < link.expiresAt ? await deps.settle(link) : undefined;
+      // An upstream's own slow_down, passed through (docs/upstream-oidc.md, "CIBA").
+      if (view?.status === 'pending' && 'hintCode' in view && view.hintCode === SLOW_DOWN_HINT) {
+        ctx.body = { error: 'slow_down', error_description: 'The e-ID provider asks for slower polling' };
+        return;
+      }
       ctx.body = { error: 'authorization_pending', error_description: pendingDescription(view) };
     } else if ((answer.error === 'access_denied' || answer.error === 'expired_token') && !answer.error_description) {
       // A request settled before its description was kept (docs/oidc.md, "CIBA"): the hintCode is told here.

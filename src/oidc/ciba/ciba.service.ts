@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
+import type { CibaFace } from '../../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
 import { SessionEndListeners } from '../../sessions/session-end-listeners.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
@@ -19,7 +20,14 @@ import { OidcTeamAccess } from '../oidc-team-access.js';
 import { CibaCompletion } from './ciba-completion.js';
 import { CibaPingSender } from './ciba-ping.js';
 import { CibaRecords } from './ciba-records.js';
-import { bindingMessageProblem, cibaExpirySeconds, cibaMethodFor, cibaPersonalNumber, CIBA_POLL_INTERVAL_S } from './ciba-request.js';
+import {
+  bindingMessageProblem,
+  cibaExpirySeconds,
+  cibaMethodFor,
+  cibaPerson,
+  CIBA_POLL_INTERVAL_S,
+  type CibaMethod,
+} from './ciba-request.js';
 import { accountIdFor } from './ciba-subject.js';
 import { cibaTokenMiddleware } from './ciba-token-middleware.js';
 
@@ -110,30 +118,41 @@ export class CibaService implements OnModuleInit, CibaHooks {
   }
 
   private async accountIdOf(ctx: KoaContextWithOIDC, loginHint: string): Promise<string> {
-    const personalNumber = cibaPersonalNumber(loginHint);
-    if (!personalNumber)
-      throw new (oidcErrors().InvalidRequest)('login_hint must be a personal number (12 digits, or sub:ssn:<12 digits>)');
     const client = await this.clientOf(ctx.oidc.client!.clientId);
+    const face = this.cibaFaceOf(this.methodOf(ctx, client));
+    const person = cibaPerson(loginHint, face);
+    if (!person)
+      throw new (oidcErrors().InvalidRequest)(
+        face?.loginHint
+          ? "login_hint must be the person's national identifier (or sub:ssn:<identifier>)"
+          : 'login_hint must be a personal number (12 digits, or sub:ssn:<12 digits>)',
+      );
     const key = this.oidc.personSubjectKey;
-    return accountIdFor(client, key, personSubject(key, client.environment, personalNumber));
+    return accountIdFor(client, key, personSubject(key, client.environment, person.personKey));
+  }
+
+  /** The CIBA face of the method's provider: how it reads a login_hint. */
+  private cibaFaceOf(method: CibaMethod | undefined): CibaFace | undefined {
+    return method ? this.registry.find(method.provider)?.openId?.ciba : undefined;
   }
 
   private async trigger(ctx: KoaContextWithOIDC, request: BackchannelRequest): Promise<void> {
     const client = await this.clientOf(ctx.oidc.client!.clientId);
     const method = this.methodOf(ctx, client)!;
     const params = ctx.oidc.params!;
-    const personalNumber = cibaPersonalNumber(params.login_hint)!;
+    // The identifier the login_hint names (checked by accountIdOf before this runs).
+    const identifier = cibaPerson(params.login_hint, this.cibaFaceOf(method))!.identifier;
     const text = typeof params.binding_message === 'string' && params.binding_message ? params.binding_message : undefined;
     const metadata = { oidcClientId: client.clientId };
     const body =
       method.channel === 'phone'
         ? {
-            personalNumber,
+            personalNumber: identifier,
             callInitiator: params.callInitiator === 'user' ? ('user' as const) : ('RP' as const),
             userVisibleData: text,
             metadata,
           }
-        : { userInfoType: 'SSN' as const, userInfo: personalNumber, userVisibleData: text, metadata };
+        : { userInfoType: 'SSN' as const, userInfo: identifier, userVisibleData: text, metadata };
     const principal = clientPrincipal(client, await this.teams.get(client.teamId));
     const started = await this.sessions
       .start(principal, method.provider, body, { operation: method.operation, channel: method.channel })
@@ -180,6 +199,7 @@ function oauthErrorOf(error: unknown): Error {
   if (error instanceof DomainException && error.code === 'provider_unavailable')
     return new (oidcErrors().TemporarilyUnavailable)(error.detail ?? 'The e-ID provider did not answer');
   if (error instanceof DomainException) return new (oidcErrors().InvalidRequest)(error.detail ?? error.code);
-  if (error instanceof ValidationProblemException) return new (oidcErrors().InvalidRequest)('The request does not fit the e-ID provider');
+  if (error instanceof ValidationProblemException)
+    return new (oidcErrors().InvalidRequest)(`The request does not fit the e-ID provider: ${error.errors[0]?.detail ?? 'invalid'}`);
   return error instanceof Error ? error : new Error(String(error));
 }
