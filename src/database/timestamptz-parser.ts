@@ -37,12 +37,17 @@ export function parseTimestamptz(text: string): Date | number | null {
   ) {
     return defaultParser(text);
   }
-  const [year, month, day] = [digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2)];
-  const [hour, minute, second] = [digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2)];
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
   // The first three digits of the fraction are the milliseconds: ".5" is 500, ".123456" 123.
-  const msDigits = Math.min(3, Math.max(0, fractionDigits));
-  const milliseconds = end === 19 ? 0 : digits(text, 20, msDigits) * 10 ** (3 - msDigits);
-  if (Math.min(year, month, day, hour, minute, second, milliseconds, digits(text, 20, Math.max(0, fractionDigits))) < 0) {
+  const msDigits = fractionDigits > 3 ? 3 : fractionDigits > 0 ? fractionDigits : 0;
+  const milliseconds = msDigits === 0 ? 0 : digits(text, 20, msDigits) * 10 ** (3 - msDigits);
+  const fraction = fractionDigits > 0 ? digits(text, 20, fractionDigits) : 0;
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || milliseconds < 0 || fraction < 0) {
     return defaultParser(text);
   }
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds));
