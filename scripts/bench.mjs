@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const BENCHES = ['run', 'qr-render', 'kiosk-fleet', 'input-guard', 'http-metrics', 'forward-auth', 'oidc'];
+const BENCHES = ['run', 'qr-render', 'kiosk-fleet', 'input-guard', 'http-metrics', 'forward-auth', 'fronts', 'transparency', 'oidc'];
 
 const run = (command, args, env = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status;
 

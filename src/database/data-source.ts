@@ -2,6 +2,7 @@ import { DataSource, type DataSourceOptions, type QueryRunner, type ReplicationM
 import { EmbeddedDatabaseInUseError, EmbeddedPostgres, embeddedDatabaseUrl } from './embedded-postgres.js';
 import { ENTITIES, MIGRATIONS } from './entities.js';
 import { sharedRunnerOf } from './unit-of-work.js';
+import { installTimestamptzParser } from './timestamptz-parser.js';
 
 export interface DatabaseTarget {
   /** A PostgreSQL URL; without one the embedded database under dataDir is used. */
@@ -91,6 +92,7 @@ export async function createDataSource(target: DatabaseTarget): Promise<AppDataS
   const poolSize = embedded || joined ? 1 : target.poolSize;
   // PGlite serves one statement at a time in this process; the deadlines are for a server's network and locks.
   const queryTimeoutMs = embedded || joined ? undefined : target.queryTimeoutMs;
+  installTimestamptzParser();
   const dataSource = new AppDataSource(dataSourceOptions(url, poolSize, queryTimeoutMs), embedded, joined);
   try {
     await dataSource.initialize();

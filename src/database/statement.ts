@@ -48,15 +48,24 @@ export function statement<Params extends unknown[], Row extends object = Record<
 
 const camelNames = new Map<string, string>();
 
-function camelize(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const column in row) {
-    let name = camelNames.get(column);
-    if (name === undefined) {
-      name = column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-      camelNames.set(column, name);
-    }
-    out[name] = row[column];
+function camelName(column: string): string {
+  let name = camelNames.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+    camelNames.set(column, name);
   }
+  return name;
+}
+
+/**
+ * The row with camelCase properties. A row whose columns are named so already (`order_ref AS "orderRef"`)
+ * is answered as it is, not copied: the collector's claim names its columns so (docs/performance.md).
+ */
+function camelize(row: Record<string, unknown>): Record<string, unknown> {
+  let renamed = false;
+  for (const column in row) if (camelName(column) !== column) renamed = true;
+  if (!renamed) return row;
+  const out: Record<string, unknown> = {};
+  for (const column in row) out[camelName(column)] = row[column];
   return out;
 }

@@ -8,17 +8,18 @@ type Status = Session['status'];
 export const claimForCollectSql = statement<[id: string, now: Date, dueBefore: Date]>(
   `UPDATE sessions SET last_collected_at = $2 WHERE id = $1 AND status = 'pending' AND last_collected_at <= $3`,
 );
-// The collector's batch: prepared, it runs every interval on every replica.
+// The collector's batch: prepared, it runs every interval on every replica. Its columns are named as
+// CollectClaim's properties, so that its rows are the claims, not copied (docs/performance.md).
 export const claimDueSql = statement<
   [now: Date, dueBefore: Date, limit: number, skipProviders: readonly string[]],
   {
     id: string;
     provider: string;
     environment: Session['environment'];
-    order_ref: string;
+    orderRef: string;
     status: Status;
-    hint_code: string | null;
-    expires_at: Date;
+    hintCode: string | null;
+    expiresAt: Date;
   }
 >(
   `UPDATE sessions SET last_collected_at = $1
@@ -26,7 +27,7 @@ export const claimDueSql = statement<
                   WHERE status = 'pending' AND last_collected_at <= $2 AND provider <> ALL ($4::text[])
                   ORDER BY last_collected_at LIMIT $3
                   FOR UPDATE SKIP LOCKED)
-    RETURNING id, provider, environment, order_ref, status, hint_code, expires_at`,
+    RETURNING id, provider, environment, order_ref AS "orderRef", status, hint_code AS "hintCode", expires_at AS "expiresAt"`,
   { prepare: true },
 );
 export const writeTransitionsSql = statement<
