@@ -11,7 +11,7 @@ import type { UserMessageTable } from './user-messages.js';
 export interface EidProvider {
   readonly name: string;
   /**
-   * The family a configured provider belongs to (the upstream OpenID providers are each `oidc`):
+   * The family a configured provider belongs to (the upstream OpenID providers are each `oidc`, the SAML IdPs `saml`):
    * PROVIDERS may enable the whole family by this name. Absent: the provider is its own family.
    */
   readonly kind?: string;
