@@ -95,6 +95,22 @@ describe('ageVerificationOfUser', () => {
     });
   });
 
+  it('should answer age_unknown from the source that fell short when nothing tells the age', () => {
+    const at = on('2026-12-07');
+    expect(ageVerificationOfUser({ ...person, country: 'DE', ageOver: { '18': true } }, 21, at)).toEqual({
+      ageOver: 21,
+      result: null,
+      country: 'DE',
+      source: 'eudi-age-attestation',
+      reason: 'age_unknown',
+    });
+    expect(ageVerificationOfUser({ ...person, country: 'FI', nationalId: '010170-900X' }, 18, at)).toMatchObject({
+      result: null,
+      source: 'upstream-birthdate',
+      reason: 'age_unknown',
+    });
+  });
+
   it('should answer age_unknown for a coordination number', () => {
     expect(ageVerificationOfUser({ ...person, personalNumber: '200812679804' }, 18, on('2026-12-07'))).toEqual({
       ageOver: 18,

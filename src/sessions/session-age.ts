@@ -72,10 +72,19 @@ export function ageVerificationOfUser(user: IdentifiedUser, ageOver: AgeThreshol
   const country = user.country ?? (user.personalNumber ? 'SE' : null);
   if (typeof attested === 'boolean') return { ageOver, result: attested, country, source: 'eudi-age-attestation' };
   if (user.birthdate) return ageVerificationOf({ birthDate: user.birthdate, ageOver, source: 'upstream-birthdate', country, completedAt });
+  if (user.personalNumber)
+    return ageVerificationOf({
+      birthDate: birthDateOfPersonalNumber(user.personalNumber),
+      ageOver,
+      source: 'personal-number',
+      country,
+      completedAt,
+    });
+  // Nothing to reckon from: the source is the one that fell short (a wallet's statements of other ages, an upstream's missing birthdate).
   return ageVerificationOf({
-    birthDate: user.personalNumber ? birthDateOfPersonalNumber(user.personalNumber) : null,
+    birthDate: null,
     ageOver,
-    source: 'personal-number',
+    source: user.ageOver ? 'eudi-age-attestation' : 'upstream-birthdate',
     country,
     completedAt,
   });

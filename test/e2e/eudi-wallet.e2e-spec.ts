@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
-import { FakeEudiWallet, FakePidIssuer, type PresentationRequest, type PresentOptions } from '../fakes/eudi-wallet.js';
+import { FakeEudiWallet, FakePidIssuer, TEST_PID, type PresentationRequest, type PresentOptions } from '../fakes/eudi-wallet.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { providerContract } from '../support/provider-contract.js';
@@ -165,6 +165,15 @@ describe('EU Digital Identity Wallet: an OpenID4VP verifier of SD-JWT VC PIDs', 
       await receiver.close();
     }
   }, 30_000);
+
+  it("should answer an age session from the PID's birth date, with nothing of the person (docs/age-verification.md)", async () => {
+    const started = await start({ ageOver: 21 });
+    await present(started.sessionId, 200);
+    const complete = await poll(started.sessionId);
+    expect(complete.ageVerification).toEqual({ ageOver: 21, result: true, country: 'SE', source: 'upstream-birthdate' });
+    expect(complete).not.toHaveProperty('user');
+    expect(JSON.stringify(complete)).not.toContain(TEST_PID.family_name);
+  });
 
   it('should answer the same device with the returnUrl and its nonce, which the RP confirms', async () => {
     const started = await start({ returnUrl: 'https://rp.example/back?x=1' });

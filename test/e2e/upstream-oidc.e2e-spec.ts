@@ -185,6 +185,15 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     expect(complete.evidence.verification.status).toBe('verified');
   }, 30_000);
 
+  it("should answer an age session from the upstream's birthdate, with nothing of the person (docs/age-verification.md)", async () => {
+    const started = await start('nbid', { ageOver: 18 });
+    await visit(started.launchUrl, 'approve');
+    const complete = await poll(started.sessionId);
+    expect(complete.ageVerification).toEqual({ ageOver: 18, result: true, country: 'NO', source: 'upstream-birthdate' });
+    expect(complete).not.toHaveProperty('user');
+    expect(Object.keys(complete.evidence).sort()).toEqual(['sha256', 'verification']);
+  }, 30_000);
+
   it('should complete through an FTN broker: a signed request object and an encrypted id token', async () => {
     const started = await start('ftn');
     await visit(started.launchUrl, 'approve');
