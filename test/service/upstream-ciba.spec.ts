@@ -127,6 +127,18 @@ describe('CIBA towards an upstream OpenID provider (openid-client against a loca
     expect((await provider.collect({ orderRef, environment: 'test' })).status).toBe('complete');
   });
 
+  it('should fail providerError when the tokens are signed by a key outside the JWKS', async () => {
+    const { orderRef } = await start();
+    await fake.endBackchannel('approve');
+    await fake.forgeIdTokens(true);
+    try {
+      later();
+      expect(await provider.collect({ orderRef, environment: 'test' })).toEqual({ status: 'failed', hintCode: 'providerError' });
+    } finally {
+      await fake.forgeIdTokens(false);
+    }
+  });
+
   it.each([
     ['deny', 'userCancel'],
     ['expire', 'expiredTransaction'],

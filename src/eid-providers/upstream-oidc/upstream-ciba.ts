@@ -24,6 +24,8 @@ export interface BackchannelState {
   nextPollAt: number;
 }
 
+// openid-client's codes for an upstream not reached or not answering as OAuth says: worth another collect.
+const TRANSPORT_CODES = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON']);
 // An upstream's error code as it may be repeated: a short word, nothing else it sent.
 const errorCode = (error: client.ResponseBodyError) => error.error.replace(/[^\w.-]/g, '').slice(0, 64);
 
@@ -104,6 +106,16 @@ export class UpstreamCiba {
         identity ? { status: 'complete', completion: identity } : { status: 'failed', hintCode: 'providerError' },
       );
     } catch (error) {
+      if (error instanceof client.ClientError && !TRANSPORT_CODES.has(error.code ?? '')) {
+        // An answer that fails openid-client's checks (a signature outside the JWKS, another audience):
+        // its auth_req_id is used, so no later poll can do better.
+        this.logger.error(
+          { upstream: this.upstream.name, code: error.code },
+          'The upstream answered a backchannel request with tokens that fail the checks',
+        );
+        return this.finish(order.orderRef, { status: 'failed', hintCode: 'providerError' });
+      }
+      // The upstream not reached, or answering otherwise than OAuth says: the session engine retries.
       if (!(error instanceof client.ResponseBodyError)) throw error;
       if (error.error === 'authorization_pending' || error.error === 'slow_down') {
         const slowDown = error.error === 'slow_down';
