@@ -115,6 +115,30 @@ describe('CIBA towards an upstream OpenID provider (openid-client against a loca
     expect((await provider.collect({ orderRef, environment: 'test' })).status).toBe('complete');
   });
 
+  it('should give one answer when two collects overlap: the one that used the auth_req_id wins, the other waits', async () => {
+    const { orderRef } = await start();
+    later();
+    await provider.collect({ orderRef, environment: 'test' });
+    await fake.endBackchannel('approve');
+    later();
+    const overlapping = await Promise.all([1, 2].map(() => provider.collect({ orderRef, environment: 'test' })));
+    expect(overlapping.map((result) => result.status)).toContain('complete');
+    expect(overlapping.map((result) => result.status)).not.toContain('failed');
+    expect((await provider.collect({ orderRef, environment: 'test' })).status).toBe('complete');
+  });
+
+  it('should fail providerError when the tokens are signed by a key outside the JWKS', async () => {
+    const { orderRef } = await start();
+    await fake.endBackchannel('approve');
+    await fake.forgeIdTokens(true);
+    try {
+      later();
+      expect(await provider.collect({ orderRef, environment: 'test' })).toEqual({ status: 'failed', hintCode: 'providerError' });
+    } finally {
+      await fake.forgeIdTokens(false);
+    }
+  });
+
   it.each([
     ['deny', 'userCancel'],
     ['expire', 'expiredTransaction'],

@@ -24,6 +24,11 @@ export interface BackchannelState {
   nextPollAt: number;
 }
 
+// openid-client's codes for an upstream not reached or not answering as OAuth says: worth another collect.
+const TRANSPORT_CODES = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON']);
+// An upstream's error code as it may be repeated: a short word, nothing else it sent.
+const errorCode = (error: client.ResponseBodyError) => error.error.replace(/[^\w.-]/g, '').slice(0, 64);
+
 const isBackchannel = (secrets: object): secrets is BackchannelState => 'authReqId' in secrets;
 
 /**
@@ -69,7 +74,7 @@ export class UpstreamCiba {
       // A refusal of the request itself (an unknown person, a binding message it does not take) is the request's fault.
       if (error instanceof client.ResponseBodyError)
         throw new ValidationProblemException([
-          { pointer: '/personalNumber', detail: `The upstream refused the backchannel request (error: ${error.error.slice(0, 64)})` },
+          { pointer: '/personalNumber', detail: `The upstream refused the backchannel request (error: ${errorCode(error)})` },
         ]);
       throw error;
     });
@@ -101,6 +106,16 @@ export class UpstreamCiba {
         identity ? { status: 'complete', completion: identity } : { status: 'failed', hintCode: 'providerError' },
       );
     } catch (error) {
+      if (error instanceof client.ClientError && !TRANSPORT_CODES.has(error.code ?? '')) {
+        // An answer that fails openid-client's checks (a signature outside the JWKS, another audience):
+        // its auth_req_id is used, so no later poll can do better.
+        this.logger.error(
+          { upstream: this.upstream.name, code: error.code },
+          'The upstream answered a backchannel request with tokens that fail the checks',
+        );
+        return this.finish(order.orderRef, { status: 'failed', hintCode: 'providerError' });
+      }
+      // The upstream not reached, or answering otherwise than OAuth says: the session engine retries.
       if (!(error instanceof client.ResponseBodyError)) throw error;
       if (error.error === 'authorization_pending' || error.error === 'slow_down') {
         const slowDown = error.error === 'slow_down';
@@ -110,20 +125,30 @@ export class UpstreamCiba {
         await this.deps.orders.pendingBackchannel(order.orderRef, hintCode, this.deps.cipher.encryptJson(next, secretsAad(order.orderRef)));
         return { status: 'pending', hintCode };
       }
+      // A used auth_req_id: a collect that overlapped this one has the answer, or the request is gone
+      // and the session's own expiry ends it. Never a failure the other collect's success would race.
+      if (error.error === 'invalid_grant') return { status: 'pending', hintCode: 'outstandingTransaction' };
       // The upstream's error code only: its description may quote the person.
-      this.logger.warn({ upstream: this.upstream.name, error: error.error.slice(0, 64) }, 'The upstream ended a backchannel request');
+      this.logger.warn({ upstream: this.upstream.name, error: errorCode(error) }, 'The upstream ended a backchannel request');
       const hintCode =
         error.error === 'access_denied' ? 'userCancel' : error.error === 'expired_token' ? 'expiredTransaction' : 'providerError';
       return this.finish(order.orderRef, { status: 'failed', hintCode });
     }
   }
 
+  /**
+   * Ends the order, unless it has ended meanwhile (a cancel, or a collect that overlapped this one and
+   * used the auth_req_id first): the order's stored end is the answer either way.
+   */
   private async finish(orderRef: string, result: CollectResult): Promise<CollectResult> {
     await this.deps.orders.finish(orderRef, {
       status: result.status === 'complete' ? 'complete' : 'failed',
       hintCode: result.hintCode ?? null,
       completionEnc: result.completion ? this.deps.cipher.encryptJson(result.completion, completionAad(orderRef)) : null,
     });
-    return result;
+    const stored = await this.deps.orders.findByRef(orderRef);
+    if (stored?.status === 'complete' && stored.completionEnc)
+      return { status: 'complete', completion: this.deps.cipher.decryptJson(stored.completionEnc, completionAad(orderRef)) };
+    return { status: 'failed', hintCode: stored?.hintCode ?? result.hintCode ?? 'providerError' };
   }
 }
