@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { assertAccess } from '../auth/access-checks.js';
 import { credentialFrom } from '../auth/credentials.js';
 import { PrincipalAuthenticator } from '../auth/principal-authenticator.js';
-import type { Principal } from '../common/access/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { forwardAuthConfig, type ForwardAuthConfig } from '../config/forward-auth.config.js';

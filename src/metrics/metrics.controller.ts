@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 

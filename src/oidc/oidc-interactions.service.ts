@@ -6,7 +6,7 @@ import { DomainException } from '../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
 import { SessionReader } from '../sessions/session-reader.js';
 import { SessionReturnsService } from '../sessions/session-returns.service.js';

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Scopes } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
+import { Scopes } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
 import { StartPaymentDto } from './dto/start-payment.dto.js';
 import { SessionsService } from './sessions.service.js';
 import { StartAnswers } from './sign-and-phone.controller.js';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Scopes } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
+import { Scopes } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { API_KEY_PROBLEMS, ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { qrFrame, qrTimeAt } from '../qr/qr-frame.js';

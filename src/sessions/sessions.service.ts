@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';

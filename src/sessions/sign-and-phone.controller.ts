@@ -1,7 +1,7 @@
 import { applyDecorators, Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Scopes } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
+import { Scopes } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
 import { API_KEY_PROBLEMS, ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { StartSessionAnswerDto } from './dto/session-answers.dto.js';
 import { StartPhoneAuthDto, StartPhoneSignDto } from './dto/start-phone.dto.js';

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';
+import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SimulatorProvider } from '../../src/eid-providers/simulator/simulator.provider.js';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';
+import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import { KioskTokenModule } from '../../src/kiosk-tokens/kiosk-token.module.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SimulatorProvider } from '../../src/eid-providers/simulator/simulator.provider.js';

@@ -6,7 +6,7 @@ import { pairwiseSubject, personKeyOf, personSubject, PERSON_SUBJECT_KEY } from 
 import { SessionReader } from '../../sessions/session-reader.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import { TeamsService } from '../../teams/teams.service.js';
-import type { ApiKeyPrincipal } from '../../common/access/principal.js';
+import type { ApiKeyPrincipal } from '../../auth/principal.js';
 import { releasedAttributes } from '../response/saml-attributes.js';
 import { statusResponse, successResponse } from '../response/saml-response.js';
 import { SamlIdentity } from '../saml-identity.js';

@@ -1,8 +1,8 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { ApiKey } from '../../api-keys/api-key.entity.js';
-import type { Team } from '../../teams/team.entity.js';
-import type { User } from '../../users/user.entity.js';
+import type { ApiKey } from '../api-keys/api-key.entity.js';
+import type { Team } from '../teams/team.entity.js';
+import type { User } from '../users/user.entity.js';
 
 /** An application calling a public API endpoint with its key. */
 export type ApiKeyPrincipal = { kind: 'apiKey'; apiKey: ApiKey; team: Team };

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { ApiKeyScope } from '../../api-keys/api-key.entity.js';
+import type { ApiKeyScope } from '../api-keys/api-key.entity.js';
 
 export const IS_PUBLIC = 'auth:public';
 export const REQUIRED_SCOPES = 'auth:scopes';
