@@ -2,6 +2,7 @@ import { Module, ValidationPipe } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ENTITIES } from './app.entities.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -65,7 +66,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ScheduleModule.forRoot(),
     LoggingModule,
     CommonModule,
-    DatabaseModule.forRoot(),
+    DatabaseModule.forRoot({ entities: ENTITIES }),
     AuditModule,
     TeamsModule,
     ApiKeysModule,

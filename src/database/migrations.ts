@@ -1,14 +1,3 @@
-import { ApiKey } from '../api-keys/api-key.entity.js';
-import { AuditEvent } from '../audit/audit-event.entity.js';
-import { Team } from '../teams/team.entity.js';
-import { User } from '../users/user.entity.js';
-import { EID_PROVIDER_ENTITIES } from '../eid-providers/eid-provider-entities.js';
-import { Session } from '../sessions/session.entity.js';
-import { OtpChallenge } from '../otp/otp-challenge.entity.js';
-import { SigningKey } from '../tokens/signing-key.entity.js';
-import { WebhookAttempt } from '../webhooks/webhook-attempt.entity.js';
-import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
-import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { CreateTeamsUsersApiKeys1795300000000 } from '../../migrations/1795300000000-CreateTeamsUsersApiKeys.js';
 import { CreateSessionsAndSimulatorOrders1795300100000 } from '../../migrations/1795300100000-CreateSessionsAndSimulatorOrders.js';
 import { CreateWebhooks1795300200000 } from '../../migrations/1795300200000-CreateWebhooks.js';
@@ -41,19 +30,6 @@ import { CreateTransparencyLog1796620804371 } from '../../migrations/17966208043
 import { CreateEudiOrders1796620965790 } from '../../migrations/1796620965790-CreateEudiOrders.js';
 
 // Listed explicitly rather than globbed: the same list works from src/ under jest and from dist/.
-export const ENTITIES = [
-  Team,
-  User,
-  ApiKey,
-  Session,
-  ...EID_PROVIDER_ENTITIES,
-  OtpChallenge,
-  SigningKey,
-  WebhookEndpoint,
-  WebhookDelivery,
-  WebhookAttempt,
-  AuditEvent,
-];
 export const MIGRATIONS = [
   CreateTeamsUsersApiKeys1795300000000,
   CreateSessionsAndSimulatorOrders1795300100000,
