@@ -12,7 +12,7 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
 import { consoleConfig } from './config/console.config.js';
-import { samlConfig } from './config/saml.config.js';
+import { samlConfig } from './saml/saml.config.js';
 import { databaseConfig } from './config/database.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';

@@ -6,7 +6,7 @@ import { checkFrejaEnv, FREJA_ENV } from './freja/freja.env.js';
 import { SIMULATOR_ENV } from './simulator/simulator.env.js';
 import { checkUpstreamOidcEnv, UPSTREAM_OIDC_ENV } from './upstream-oidc/upstream-oidc.env.js';
 
-/** Every provider's variables, each fragment from its folder; env.validation.ts adds them to the schema. */
+/** Every provider's variables, each fragment from its folder; the application root (src/app.env.ts) adds them to the schema. */
 export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV, ...UPSTREAM_OIDC_ENV, ...EUDI_ENV };
 
 type ProviderEnv = z.infer<z.ZodObject<typeof PROVIDER_ENV>>;

@@ -6,7 +6,7 @@ import { PrincipalAuthenticator } from '../auth/principal-authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
-import { forwardAuthConfig, type ForwardAuthConfig } from '../config/forward-auth.config.js';
+import { forwardAuthConfig, type ForwardAuthConfig } from './forward-auth.config.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { assertCleanInput } from '../protection/input-guard/input-guard-refusal.js';
 import { AddressList } from '../protection/ip-blocks/address-list.js';

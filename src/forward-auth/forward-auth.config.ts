@@ -1,5 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedEnv } from '../app.env.js';
 
 /**
  * Forward authentication (docs/forward-auth.md). Its own namespace, read by its module only: the route

@@ -1,5 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedEnv } from '../app.env.js';
 
 /** The SAML front (docs/saml.md): off without a signing key. */
 export const samlConfig = registerAs('saml', () => {

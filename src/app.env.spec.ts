@@ -1,5 +1,5 @@
-import { problemsOf } from '../../test/support/env-problems.js';
-import { validatedEnv, validateEnv } from './env.validation.js';
+import { problemsOf } from '../test/support/env-problems.js';
+import { validatedEnv, validateEnv } from './app.env.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 // What production refuses (docs/security.md), each on top of an otherwise complete production configuration.
