@@ -23,7 +23,6 @@ import { sessionsConfig } from './config/sessions.config.js';
 import { tokensConfig } from './config/tokens.config.js';
 import { webhooksConfig } from './config/webhooks.config.js';
 import { DatabaseModule } from './database/database.module.js';
-import { EvidenceModule } from './evidence/evidence.module.js';
 import { ForwardAuthModule } from './forward-auth/forward-auth.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -83,7 +82,6 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     WebhooksModule,
     KioskModule,
     ConsoleModule,
-    EvidenceModule,
     ForwardAuthModule,
     StatsModule,
     SessionTimelineModule,

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataCipher } from '../common/crypto/data-cipher.js';
-import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
+import type { CompletedIdentity, EvidenceSession } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import type { EvidenceSession } from '../evidence/evidence-profile.js';
-import { evidenceView, EvidenceService } from '../evidence/evidence.service.js';
-import { ResultTokenSigner } from '../evidence/result-token-signer.js';
+import { evidenceView, EvidenceService } from './evidence.service.js';
+import { ResultTokenSigner } from '../tokens/result-token-signer.js';
 import { completionAad, evidenceAad, resultTokenAad, signedTextsAad } from './session-encryption.js';
 import { sessionResult, type SignedTexts } from './session-result.js';
 import type { SessionTransition } from './session-state.js';

@@ -6,7 +6,7 @@ import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { evidenceView, type StoredEvidence } from '../evidence/evidence.service.js';
+import { evidenceView, type StoredEvidence } from './evidence.service.js';
 import type { QrSource } from '../qr/qr-frame.js';
 import { completionAad, evidenceAad, resultTokenAad } from './session-encryption.js';
 import { SessionQrSources } from './session-qr-sources.js';

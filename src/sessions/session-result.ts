@@ -1,5 +1,5 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
-import type { SessionResult } from '../evidence/result-token-signer.js';
+import type { SessionResult } from '../tokens/result-token-signer.js';
 import type { Session } from './session.entity.js';
 
 /** The texts a session sent to its order, base64 as the provider signs them. */

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
-import { EvidenceModule } from '../evidence/evidence.module.js';
 import { KioskTokenModule } from '../kiosk-tokens/kiosk-token.module.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
 import { TransparencyLogModule } from '../transparency/transparency-log.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { SessionCollectorJob } from './session-collector.job.js';
@@ -22,6 +22,7 @@ import { SessionTransitionWriter } from './session-transition-writer.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
 import { SessionReader } from './session-reader.js';
+import { EvidenceService } from './evidence.service.js';
 import { SessionScreenReader } from './session-screen-reader.js';
 import { SessionReturnsService } from './session-returns.service.js';
 import { SessionsService } from './sessions.service.js';
@@ -36,7 +37,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     WebhooksModule,
     KioskTokenModule,
     QrModule,
-    EvidenceModule,
+    TokensModule,
     TransparencyLogModule,
   ],
   controllers: [SessionsController, SignAndPhoneController, PaymentController, SessionsListingController],
@@ -48,6 +49,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionSettlement,
     SessionRenewal,
     SessionFinalisation,
+    EvidenceService,
     SessionTransitionWriter,
     SessionEndListeners,
     SessionEventLog,

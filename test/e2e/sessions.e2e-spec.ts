@@ -11,7 +11,7 @@ import { httpOf, useE2eApp } from '../support/e2e.js';
 import { expectProblem, expectValidationProblem } from '../support/problem.js';
 import { tamperedResultToken, VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
-import { evidenceSha256 } from '../../src/evidence/result-token-signer.js';
+import { evidenceSha256 } from '../../src/tokens/result-token-signer.js';
 import { expectMatchesSchema } from '../support/openapi.js';
 
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
 import { Clock } from '../common/clock/clock.js';
 import { tokensConfig, type TokensConfig } from '../config/tokens.config.js';
-import { SigningKeysService } from '../tokens/signing-keys.service.js';
+import { SigningKeysService } from './signing-keys.service.js';
 
 // Explicit typing keeps a result token from passing as an access token and back (RFC 8725 §3.11).
 export const RESULT_TOKEN_TYPE = 'eidgw-result+jwt';

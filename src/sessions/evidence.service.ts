@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EvidenceCompletion, EvidenceProfile, EvidenceSession } from './evidence-profile.js';
-import type { EvidenceVerification } from './evidence-verification.js';
-
-export type { EvidenceSession } from './evidence-profile.js';
+import type { EvidenceCompletion, EvidenceProfile, EvidenceSession } from '../eid-providers/eid-provider.js';
+import type { EvidenceVerification } from '../eid-providers/evidence-verification.js';
 
 /** What the service keeps of a completion (encrypted, purged with the personal data: docs/evidence.md). */
 export type StoredEvidence = Record<string, unknown> & { verification?: EvidenceVerification };
