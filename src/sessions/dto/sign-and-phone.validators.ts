@@ -1,5 +1,4 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { isSwedishPersonalNumber } from '../../common/validation/swedish-personal-number.js';
 
 /** A sign text is at most 40,000 characters once base64-encoded (docs/api.md). */
 export const SIGN_TEXT_MAX_BASE64 = 40_000;
@@ -19,16 +18,5 @@ export function FitsBase64(max: number, options?: ValidationOptions) {
       constraints: [max],
       options: { message: `${propertyName} must encode to at most ${max} base64 characters (UTF-8)`, ...options },
       validator: { validate: (value: unknown) => typeof value === 'string' && base64LengthOf(value) <= max },
-    });
-}
-
-export function IsSwedishPersonalNumber(options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isSwedishPersonalNumber',
-      target: target.constructor,
-      propertyName,
-      options: { message: `${propertyName} must be 12 digits (YYYYMMDDNNNN) ending in a valid check digit`, ...options },
-      validator: { validate: isSwedishPersonalNumber },
     });
 }

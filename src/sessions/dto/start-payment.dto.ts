@@ -13,7 +13,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { RISK_FLAGS, UserVisibleTransactionDto } from './payment-transaction.dto.js';
+import { RISK_FLAGS, UserVisibleTransactionDto } from '../../eid-providers/payment-transaction.dto.js';
 import { NON_VISIBLE_DATA_MAX } from './sign-and-phone.validators.js';
 import { StartSessionDto } from './start-session.dto.js';
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsBase64, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { FitsBase64, IsSwedishPersonalNumber, NON_VISIBLE_DATA_MAX, SIGN_TEXT_MAX_BASE64 } from './sign-and-phone.validators.js';
+import { IsSwedishPersonalNumber } from '../../common/validation/is-swedish-personal-number.decorator.js';
+import { FitsBase64, NON_VISIBLE_DATA_MAX, SIGN_TEXT_MAX_BASE64 } from './sign-and-phone.validators.js';
 import { StartSessionDto } from './start-session.dto.js';
 
 export const CALL_INITIATORS = ['user', 'RP'] as const;
