@@ -21,6 +21,7 @@ import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
 import { loginDeviceOf } from './oidc-login-device.js';
 import { saveLoginGrant, type LoginGrant } from './oidc-login-grant.js';
+import type { ChooserEntry } from './oidc-login-page.js';
 import { loginStartFor, type LoginStart } from './oidc-login-start.js';
 import { OidcLoginStartRate } from './oidc-login-start-rate.js';
 import { OidcLoginRecords, type InteractionLogin, type LoginDevice } from './oidc-login-records.js';
@@ -37,13 +38,6 @@ interface PageBase {
   /** The host the browser is sent back to: the one name on the page the client cannot choose freely (docs/oidc.md). */
   redirectHost: string;
   uiLocales: unknown;
-}
-
-/** An e-ID on the chooser: its acr, and its name and logo from its provider's OpenID face. */
-export interface ChooserEntry {
-  acr: string;
-  name: string;
-  logo?: string;
 }
 
 /**
