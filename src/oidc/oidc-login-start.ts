@@ -1,6 +1,6 @@
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
-import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
+import type { StartSessionBody } from '../sessions/api/dto/start-session-body.js';
 import { loginMethodsFor, type LoginMethod } from './oidc-acr.js';
 import { SCOPE } from './oidc-claims.js';
 import { loginHintPersonalNumber, mayCarryPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';

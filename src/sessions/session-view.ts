@@ -1,6 +1,6 @@
 import type { CompletedIdentity } from '../eid-providers/eid-provider.js';
 import { userMessageFor, type UserMessageTable } from '../eid-providers/user-messages.js';
-import type { EvidenceView } from './evidence.service.js';
+import type { EvidenceView } from './settlement/evidence.service.js';
 import type { Session } from './session.entity.js';
 
 /** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */

@@ -6,7 +6,7 @@ import { EidProviderRegistry } from '../../src/eid-providers/eid-provider.regist
 import { EvidenceVerifier } from '../../src/eid-providers/shared/xml-evidence/evidence-verifier.js';
 import { SimulatorEvidence } from '../../src/eid-providers/simulator/simulator-evidence.provider.js';
 import type { EvidenceSession } from '../../src/eid-providers/eid-provider.js';
-import { evidenceView, EvidenceService } from '../../src/sessions/evidence.service.js';
+import { evidenceView, EvidenceService } from '../../src/sessions/settlement/evidence.service.js';
 import { evidenceSha256, ResultTokenSigner, type SessionResult } from '../../src/tokens/result-token-signer.js';
 import { createTestApp } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';

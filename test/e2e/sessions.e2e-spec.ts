@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { DataSource } from 'typeorm';
-import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionPiiPurgeJob } from '../../src/sessions/jobs/session-pii-purge.job.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { createTestApp, createTestDatabase } from '../support/create-test-app.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';

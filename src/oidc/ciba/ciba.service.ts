@@ -5,8 +5,8 @@ import { DomainException } from '../../common/problem-details/domain.exception.j
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
-import { SessionEndListeners } from '../../sessions/session-end-listeners.js';
-import { SessionsService } from '../../sessions/sessions.service.js';
+import { SessionEndListeners } from '../../sessions/settlement/session-end-listeners.js';
+import { SessionsService } from '../../sessions/api/sessions.service.js';
 import type { Session } from '../../sessions/session.entity.js';
 import { TeamsService } from '../../teams/teams.service.js';
 import { personSubject } from '../oidc-claims.js';
