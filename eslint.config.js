@@ -1,5 +1,7 @@
 // ESLint: the recommended JavaScript rules and typescript-eslint's type-checked recommended set.
 // Formatting is Prettier's (npm run format:check), so eslint-config-prettier turns the style rules off.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier/flat';
 import { defineConfig } from 'eslint/config';
@@ -8,6 +10,26 @@ import tseslint from 'typescript-eslint';
 
 // The provider folders under src/eid-providers/: a new provider adds its folder here (docs/providers.md).
 const PROVIDER_FOLDERS = ['bankid', 'freja', 'simulator', 'upstream-oidc'];
+
+// The layers (docs/architecture.md, "Layers"): the platform folders import no feature and not the
+// application root (src/app.*.ts) that composes the features; every other folder under src/ is a feature.
+const PLATFORM_FOLDERS = ['common', 'config', 'database', 'listings', 'metrics', 'qr'];
+const FEATURE_FOLDERS = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !PLATFORM_FOLDERS.includes(entry.name))
+  .map((entry) => entry.name);
+const PRIVATE_PROVIDER_FOLDERS = {
+  regex: '/eid-providers/[^/]+/',
+  message: 'Provider folders are private: use the port (eid-provider.ts) and the registry (docs/providers.md).',
+};
+const NO_FEATURES = {
+  regex: `^(\\.\\./)+((${FEATURE_FOLDERS.join('|')})/|app\\.)`,
+  message: 'A platform folder imports no feature and not the application root: the root composes them (docs/architecture.md, "Layers").',
+};
+const NO_SESSIONS = {
+  regex: '^(\\.\\./)+sessions/',
+  message: 'A provider adapter imports nothing of sessions/: what both need is the port\'s vocabulary (docs/architecture.md, "Layers").',
+};
+const restrictedImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 const TYPED_SQL = [
   {
@@ -74,19 +96,16 @@ export default defineConfig(
     // port and the registry at the top of src/eid-providers/, never its files.
     files: ['src/**/*.ts'],
     ignores: ['src/eid-providers/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '/eid-providers/[^/]+/',
-              message: 'Provider folders are private: use the port (eid-provider.ts) and the registry (docs/providers.md).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(PRIVATE_PROVIDER_FOLDERS),
+  },
+  {
+    // One direction between layers (a later no-restricted-imports replaces an earlier one, so each repeats what applies).
+    files: PLATFORM_FOLDERS.map((folder) => `src/${folder}/**/*.ts`),
+    rules: restrictedImports(PRIVATE_PROVIDER_FOLDERS, NO_FEATURES),
+  },
+  {
+    files: ['src/eid-providers/**/*.ts'],
+    rules: restrictedImports(NO_SESSIONS),
   },
   {
     // One typed way to run SQL (docs/architecture.md, "Data access"): statements declared with statement(),
@@ -108,35 +127,20 @@ export default defineConfig(
   ...PROVIDER_FOLDERS.map((folder) => ({
     // One provider never imports another; what two share lives in eid-providers/shared/.
     files: [`src/eid-providers/${folder}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `(^|/)(${PROVIDER_FOLDERS.filter((other) => other !== folder).join('|')})/`,
-              message: 'A provider folder imports no other provider: move what they share to eid-providers/shared/ (docs/providers.md).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(
+      {
+        regex: `(^|/)(${PROVIDER_FOLDERS.filter((other) => other !== folder).join('|')})/`,
+        message: 'A provider folder imports no other provider: move what they share to eid-providers/shared/ (docs/providers.md).',
+      },
+      NO_SESSIONS,
+    ),
   })),
   {
     files: ['src/eid-providers/shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `(^|/)(${PROVIDER_FOLDERS.join('|')})/`,
-              message: 'Shared provider code names no provider folder (docs/providers.md).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(
+      { regex: `(^|/)(${PROVIDER_FOLDERS.join('|')})/`, message: 'Shared provider code names no provider folder (docs/providers.md).' },
+      NO_SESSIONS,
+    ),
   },
   {
     files: ['src/kiosk/assets/**/*.js', 'src/oidc/assets/**/*.js', 'src/saml/assets/**/*.js'],

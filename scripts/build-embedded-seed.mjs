@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_SEED } from '../dist/src/database/embedded-postgres.js';
 import { writeEmbeddedSeed } from '../dist/src/database/embedded-seed.js';
-import { MIGRATIONS } from '../dist/src/database/entities.js';
+import { ENTITIES } from '../dist/src/app.entities.js';
+import { MIGRATIONS } from '../dist/src/database/migrations.js';
 
 const root = join(import.meta.dirname, '..');
 const stamp = `${EMBEDDED_SEED}.json`;
@@ -14,6 +15,6 @@ const wanted = JSON.stringify({ pglite, migrations: MIGRATIONS.map((migration) =
 
 if (!existsSync(EMBEDDED_SEED) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
   mkdirSync(join(EMBEDDED_SEED, '..'), { recursive: true });
-  await writeEmbeddedSeed(EMBEDDED_SEED);
+  await writeEmbeddedSeed(EMBEDDED_SEED, ENTITIES);
   writeFileSync(stamp, wanted);
 }

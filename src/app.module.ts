@@ -2,6 +2,7 @@ import { Module, ValidationPipe } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ENTITIES } from './app.entities.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -11,7 +12,7 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
 import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
 import { consoleConfig } from './config/console.config.js';
-import { samlConfig } from './config/saml.config.js';
+import { samlConfig } from './saml/saml.config.js';
 import { databaseConfig } from './config/database.config.js';
 import { kioskConfig } from './config/kiosk.config.js';
 import { otpConfig } from './config/otp.config.js';
@@ -22,7 +23,6 @@ import { sessionsConfig } from './config/sessions.config.js';
 import { tokensConfig } from './config/tokens.config.js';
 import { webhooksConfig } from './config/webhooks.config.js';
 import { DatabaseModule } from './database/database.module.js';
-import { EvidenceModule } from './evidence/evidence.module.js';
 import { ForwardAuthModule } from './forward-auth/forward-auth.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -66,7 +66,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     ScheduleModule.forRoot(),
     LoggingModule,
     CommonModule,
-    DatabaseModule.forRoot(),
+    DatabaseModule.forRoot({ entities: ENTITIES }),
     AuditModule,
     TeamsModule,
     ApiKeysModule,
@@ -84,7 +84,6 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     KioskModule,
     IdCardModule,
     ConsoleModule,
-    EvidenceModule,
     ForwardAuthModule,
     StatsModule,
     SessionTimelineModule,

@@ -5,10 +5,10 @@ import { PinoNestLogger } from './common/logging/pino-nest-logger.js';
 import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
 import { drainOnSignals, trackRequestsForDrain } from './common/shutdown/graceful-shutdown.js';
-import type { Env } from './config/env.validation.js';
+import type { Env } from './app.env.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { markInertBodyFields } from './protection/input-guard/inert-body-fields.js';
-import { assertSignFieldSizes, SIGN_INERT_FIELDS, SIGN_ROUTES } from './sessions/sign-body-sizes.js';
+import { assertSignFieldSizes, SIGN_INERT_FIELDS, SIGN_ROUTES } from './sessions/api/sign-body-sizes.js';
 
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
 const BODY_LIMIT_BYTES = 64 * 1024;

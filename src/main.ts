@@ -6,7 +6,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { configureApp, createFastifyAdapter } from './app.setup.js';
 import { runClusterPrimary } from './cluster.js';
-import { ConfigValidationError, validatedEnv } from './config/env.validation.js';
+import { ConfigValidationError } from './config/env.validation.js';
+import { validatedEnv } from './app.env.js';
 
 async function bootstrap(): Promise<void> {
   const env = validatedEnv();

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup.js';
-import { validatedEnv } from '../../src/config/env.validation.js';
+import { validatedEnv } from '../../src/app.env.js';
 import { personSubject } from '../../src/oidc/oidc-claims.js';
 import { saveLoginGrant } from '../../src/oidc/oidc-login-grant.js';
 import { OidcProviderService } from '../../src/oidc/oidc-provider.service.js';

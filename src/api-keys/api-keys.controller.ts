@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Optional, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
-import { ManagementEndpoint } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
+import { ManagementEndpoint } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { QuotaStore, type MonthUsage } from '../protection/rate-limits/quota.store.js';
 import { apiKeyView } from './api-key-view.js';

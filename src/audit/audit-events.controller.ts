@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
+import { ManagementEndpoint } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
 import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { ListingStore } from '../listings/listing.store.js';

@@ -1,5 +1,5 @@
 import type { ApiKey, ApiKeyScope } from '../api-keys/api-key.entity.js';
-import type { Principal } from '../common/access/principal.js';
+import type { Principal } from './principal.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { featuresOf } from '../teams/plans.js';
 import type { Team } from '../teams/team.entity.js';

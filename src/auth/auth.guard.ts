@@ -4,18 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiKeyScope } from '../api-keys/api-key.entity.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { noteFailedAttempt } from '../protection/ip-blocks/failed-attempt.js';
-import {
-  IS_KEY_OR_MEMBER_ENDPOINT,
-  IS_MANAGEMENT_ENDPOINT,
-  IS_PUBLIC,
-  REQUIRED_FEATURES,
-  REQUIRED_SCOPES,
-} from '../common/access/access.decorators.js';
+import { IS_KEY_OR_MEMBER_ENDPOINT, IS_MANAGEMENT_ENDPOINT, IS_PUBLIC, REQUIRED_FEATURES, REQUIRED_SCOPES } from './access.decorators.js';
 import { consoleSessionToken } from '../console/console-cookie.js';
 import { assertAccess } from './access-checks.js';
 import { readCredential } from './credentials.js';
 import { PrincipalAuthenticator } from './principal-authenticator.js';
-import type { Principal } from '../common/access/principal.js';
+import type { Principal } from './principal.js';
 
 /**
  * Authentication and authorisation for every route, in the order docs/api.md pins:

@@ -5,7 +5,7 @@ import { assertActiveSubscription } from '../teams/subscription.js';
 import { TokenRevocations } from '../tokens/token-revocations.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { UsersService } from '../users/users.service.js';
-import type { UserPrincipal } from '../common/access/principal.js';
+import type { UserPrincipal } from './principal.js';
 
 /** A team member's bearer token → the user and team, checked as the API key path checks a key. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyLastUseService } from '../api-keys/api-key-last-use.service.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
-import type { Principal } from '../common/access/principal.js';
+import type { Principal } from './principal.js';
 import { BearerAuthenticator } from './bearer-authenticator.js';
 import type { PresentedCredential } from './credentials.js';
 

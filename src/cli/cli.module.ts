@@ -7,6 +7,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { apiKeyChangesProvider } from '../api-keys/api-key-changes.provider.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
+import { ENTITIES } from '../app.entities.js';
 import { CommonModule } from '../common/common.module.js';
 import { ConsoleLoginFailureStore } from '../console/console-login-failure.store.js';
 import { LoginUnlock } from '../console/login-unlock.service.js';
@@ -55,7 +56,7 @@ import { CounterLinksService } from '../idcard/counter-links.service.js';
       load: [databaseConfig, protectionConfig, securityConfig, serverConfig, sessionsConfig, tokensConfig, webhooksConfig],
     }),
     CommonModule,
-    DatabaseModule.forRoot({ joinRunningEmbedded: true, poolSize: 2 }),
+    DatabaseModule.forRoot({ entities: ENTITIES, joinRunningEmbedded: true, poolSize: 2 }),
     TypeOrmModule.forFeature([Team, User, ApiKey, SigningKey, WebhookEndpoint, AuditEvent, CounterLink]),
   ],
   providers: [

@@ -56,7 +56,13 @@ export async function runCli<T = Record<string, unknown>>(argv: string[]): Promi
 
 /** Only the services the CLI drives, without HTTP or background jobs, loaded when a command first needs one. */
 async function createContext(): Promise<INestApplicationContext> {
-  const [{ NestFactory }, { CliModule }] = await Promise.all([import('@nestjs/core'), import('./cli.module.js')]);
+  const [{ NestFactory }, { CliModule }, { validatedEnv }] = await Promise.all([
+    import('@nestjs/core'),
+    import('./cli.module.js'),
+    import('../app.env.js'),
+  ]);
+  // As main.ts: the whole environment is valid before a module reads its part (src/app.env.ts).
+  validatedEnv();
   return NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
 }
 

@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const auditConfig = registerAs('audit', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     /** Entries older than this are deleted by the purge job (docs/audit.md). */
     retentionMs: env.AUDIT_RETENTION,

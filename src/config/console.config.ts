@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validateEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const consoleConfig = registerAs('console', () => {
-  const env = validateEnv();
+  const env = validatedPlatformEnv();
   return {
     /** Login requests (code or validation) one client address may make per minute (docs/console.md). */
     loginPerMinute: env.CONSOLE_LOGIN_PER_MINUTE,

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const databaseConfig = registerAs('database', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     // Without a URL the service runs on the embedded PostgreSQL (PGlite) kept under dataDir.
     url: env.DATABASE_URL,

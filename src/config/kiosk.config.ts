@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const kioskConfig = registerAs('kiosk', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     /** Base64, 32+ bytes; absent outside production, where one is generated into dataDir. */
     tokenSecret: env.KIOSK_TOKEN_SECRET,

@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const otpConfig = registerAs('otp', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     delivery: env.OTP_DELIVERY,
     httpUrl: env.OTP_HTTP_URL,

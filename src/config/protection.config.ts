@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const protectionConfig = registerAs('protection', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     /** Counters and blocks live in Redis when set, else in PostgreSQL. */
     redisUrl: env.REDIS_URL,

@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const serverConfig = registerAs('server', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     nodeEnv: env.NODE_ENV,
     production: env.NODE_ENV === 'production',

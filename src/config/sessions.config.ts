@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const sessionsConfig = registerAs('sessions', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     providers: env.PROVIDERS,
     /** A pending session fails with expiredTransaction after this (SESSION_TTL, docs/architecture.md). */

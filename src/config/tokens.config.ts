@@ -1,9 +1,9 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 import { serverConfig } from './server.config.js';
 
 export const tokensConfig = registerAs('tokens', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     issuer: env.JWT_ISSUER ?? serverConfig().publicBaseUrl,
     audience: env.JWT_AUDIENCE,

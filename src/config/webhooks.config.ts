@@ -1,8 +1,8 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from './env.validation.js';
+import { validatedPlatformEnv } from './env.validation.js';
 
 export const webhooksConfig = registerAs('webhooks', () => {
-  const env = validatedEnv();
+  const env = validatedPlatformEnv();
   return {
     /** Dev and tests only: lets endpoints point at loopback and private networks (docs/webhooks.md). */
     allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,

@@ -3,7 +3,7 @@ import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags }
 import { ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConsoleLoginAudit } from '../audit/console-login-audit.js';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { consoleConfig, type ConsoleConfig } from '../config/console.config.js';
 import { LoginOtpValidateDto } from '../otp/dto/login-otp-validate.dto.js';
 import { LoginOtpDto } from '../otp/dto/login-otp.dto.js';

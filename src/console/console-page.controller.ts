@@ -1,7 +1,7 @@
 import { Controller, Get, Logger, Param, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { CONSOLE_PAGE_HEADERS, loadConsoleBuild } from './console-assets.js';
 

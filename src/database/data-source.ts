@@ -1,10 +1,14 @@
 import { DataSource, type DataSourceOptions, type QueryRunner, type ReplicationMode } from 'typeorm';
 import { EmbeddedDatabaseInUseError, EmbeddedPostgres, embeddedDatabaseUrl } from './embedded-postgres.js';
-import { ENTITIES, MIGRATIONS } from './entities.js';
+import { MIGRATIONS } from './migrations.js';
 import { sharedRunnerOf } from './unit-of-work.js';
 import { installTimestamptzParser } from './timestamptz-parser.js';
 
+/** The features' entities, composed at the application root (src/app.entities.ts): src/database/ imports no feature. */
+export type DatabaseEntities = NonNullable<DataSourceOptions['entities']>;
+
 export interface DatabaseTarget {
+  entities: DatabaseEntities;
   /** A PostgreSQL URL; without one the embedded database under dataDir is used. */
   url?: string;
   dataDir: string;
@@ -49,11 +53,11 @@ function queryDeadlines(queryTimeoutMs: number | undefined): Record<string, numb
   return queryTimeoutMs ? { statement_timeout: queryTimeoutMs, query_timeout: queryTimeoutMs + 1_000 } : {};
 }
 
-export function dataSourceOptions(url: string, poolSize = 10, queryTimeoutMs?: number): DataSourceOptions {
+export function dataSourceOptions(entities: DatabaseEntities, url: string, poolSize = 10, queryTimeoutMs?: number): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,
@@ -93,7 +97,7 @@ export async function createDataSource(target: DatabaseTarget): Promise<AppDataS
   // PGlite serves one statement at a time in this process; the deadlines are for a server's network and locks.
   const queryTimeoutMs = embedded || joined ? undefined : target.queryTimeoutMs;
   installTimestamptzParser();
-  const dataSource = new AppDataSource(dataSourceOptions(url, poolSize, queryTimeoutMs), embedded, joined);
+  const dataSource = new AppDataSource(dataSourceOptions(target.entities, url, poolSize, queryTimeoutMs), embedded, joined);
   try {
     await dataSource.initialize();
   } catch (error) {

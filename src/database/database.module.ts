@@ -1,11 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfig, type DatabaseConfig } from '../config/database.config.js';
-import { createDataSource, dataSourceOptions } from './data-source.js';
+import { createDataSource, dataSourceOptions, type DatabaseEntities } from './data-source.js';
 import { DatabaseHealth } from './database-health.js';
 import { prepareSchema } from './migrate.js';
 
 export interface DatabaseModuleOptions {
+  entities: DatabaseEntities;
   /** For the CLI: use the running service's embedded database instead of refusing to open it. */
   joinRunningEmbedded?: boolean;
   poolSize?: number;
@@ -14,7 +15,7 @@ export interface DatabaseModuleOptions {
 /** The DataSource of the process, migrated before anything uses it. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(options: DatabaseModuleOptions = {}): DynamicModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
@@ -22,7 +23,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [databaseConfig.KEY],
           useFactory: (config: DatabaseConfig) => ({
-            ...dataSourceOptions(config.url ?? ''),
+            ...dataSourceOptions(options.entities, config.url ?? ''),
             dataDir: config.dataDir,
             queryTimeoutMs: config.queryTimeoutMs,
             // Fail fast: an orchestrator restarts the process, and tests must not wait out retries.

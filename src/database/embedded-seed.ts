@@ -1,7 +1,7 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDataSource } from './data-source.js';
+import { createDataSource, type DatabaseEntities } from './data-source.js';
 import { prepareSchema } from './migrate.js';
 
 /**
@@ -9,10 +9,10 @@ import { prepareSchema } from './migrate.js';
  * to this build's migrations, packed. A first start unpacks it instead of running initdb and every
  * migration (docs/performance.md, "Start-up"); `npm run build` makes it (scripts/build-embedded-seed.mjs).
  */
-export async function writeEmbeddedSeed(seed: string): Promise<void> {
+export async function writeEmbeddedSeed(seed: string, entities: DatabaseEntities): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'eidgw-seed-'));
   try {
-    const dataSource = await createDataSource({ dataDir });
+    const dataSource = await createDataSource({ entities, dataDir });
     await prepareSchema(dataSource);
     await dataSource.destroy();
     const { PGlite } = await import('@electric-sql/pglite');

@@ -7,7 +7,7 @@ import { SIMULATOR_ENV } from './simulator/simulator.env.js';
 import { checkUpstreamOidcEnv, UPSTREAM_OIDC_ENV } from './upstream-oidc/upstream-oidc.env.js';
 import { checkUpstreamSamlEnv, UPSTREAM_SAML_ENV } from './upstream-saml/upstream-saml.env.js';
 
-/** Every provider's variables, each fragment from its folder; env.validation.ts adds them to the schema. */
+/** Every provider's variables, each fragment from its folder; the application root (src/app.env.ts) adds them to the schema. */
 export const PROVIDER_ENV = { ...BANKID_ENV, ...FREJA_ENV, ...SIMULATOR_ENV, ...UPSTREAM_OIDC_ENV, ...UPSTREAM_SAML_ENV, ...EUDI_ENV };
 
 type ProviderEnv = z.infer<z.ZodObject<typeof PROVIDER_ENV>>;

@@ -1,7 +1,7 @@
 import { All, Controller, Delete, Get, HttpCode, Options, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { API_KEY_PROBLEMS, ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { ForwardAuthService } from './forward-auth.service.js';
 

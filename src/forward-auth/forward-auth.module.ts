@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AuthModule } from '../auth/auth.module.js';
-import { forwardAuthConfig } from '../config/forward-auth.config.js';
+import { forwardAuthConfig } from './forward-auth.config.js';
 import { ForwardAuthController } from './forward-auth.controller.js';
 import { ForwardAuthHooks } from './forward-auth.hooks.js';
 import { ForwardAuthMetrics } from './forward-auth.metrics.js';

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags, ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { DatabaseHealth } from '../database/database-health.js';

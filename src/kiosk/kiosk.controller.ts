@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, HttpCode, Inject, Options, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';

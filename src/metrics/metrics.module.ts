@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { HttpMetrics } from './http-metrics.js';
-import { MetricsController } from './metrics.controller.js';
 
 /**
  * One Prometheus registry per application (not prom-client's global one), so that several apps in
@@ -9,7 +8,6 @@ import { MetricsController } from './metrics.controller.js';
  */
 @Global()
 @Module({
-  controllers: [MetricsController],
   providers: [
     {
       provide: Registry,

@@ -7,12 +7,12 @@ import { DomainException } from '../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
-import { SessionReader } from '../sessions/session-reader.js';
-import { SessionReturnsService } from '../sessions/session-returns.service.js';
+import { SessionReader } from '../sessions/api/session-reader.js';
+import { SessionReturnsService } from '../sessions/api/session-returns.service.js';
 import type { SessionView } from '../sessions/session-view.js';
-import { SessionsService } from '../sessions/sessions.service.js';
+import { SessionsService } from '../sessions/api/sessions.service.js';
 import { TeamsService } from '../teams/teams.service.js';
 import { accountIdFor } from './ciba/ciba-subject.js';
 import { amrOf, clientMayUse } from './oidc-acr.js';
@@ -22,6 +22,7 @@ import { OidcClientStore } from './oidc-client.store.js';
 import { OIDC_TTL } from './oidc-configuration.js';
 import { loginDeviceOf } from './oidc-login-device.js';
 import { saveLoginGrant, type LoginGrant } from './oidc-login-grant.js';
+import type { ChooserEntry } from './oidc-login-page.js';
 import { loginStartFor, type LoginStart } from './oidc-login-start.js';
 import { OidcLoginStartRate } from './oidc-login-start-rate.js';
 import { OidcLoginRecords, type InteractionLogin, type LoginDevice } from './oidc-login-records.js';
@@ -38,13 +39,6 @@ interface PageBase {
   /** The host the browser is sent back to: the one name on the page the client cannot choose freely (docs/oidc.md). */
   redirectHost: string;
   uiLocales: unknown;
-}
-
-/** An e-ID on the chooser: its acr, and its name and logo from its provider's OpenID face. */
-export interface ChooserEntry {
-  acr: string;
-  name: string;
-  logo?: string;
 }
 
 /**

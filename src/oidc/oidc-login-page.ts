@@ -1,8 +1,14 @@
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { Language } from '../common/languages/languages.js';
-import type { ChooserEntry } from './oidc-interactions.service.js';
 import type { LoginDevice } from './oidc-login-records.js';
 import { LOGIN_TEXT, type LoginTexts as Texts } from './oidc-login-texts.js';
+
+/** An e-ID on the chooser: its acr, and its name and logo from its provider's OpenID face. */
+export interface ChooserEntry {
+  acr: string;
+  name: string;
+  logo?: string;
+}
 
 const titleOf = (text: Texts, operation: EidOperation) =>
   operation === 'sign' ? text.signTitle : operation === 'payment' ? text.payTitle : text.title;

@@ -1,6 +1,6 @@
 import type { EidOperation } from '../eid-providers/eid-provider.js';
 import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
-import type { StartSessionBody } from '../sessions/dto/start-session-body.js';
+import type { StartSessionBody } from '../sessions/api/dto/start-session-body.js';
 import { loginMethodsFor, type LoginMethod } from './oidc-acr.js';
 import { AGE_THRESHOLDS, type AgeThreshold } from '../sessions/session-age.js';
 import { AGE_ACR, AGE_SCOPES, ageScopeOf, SCOPE } from './oidc-claims.js';

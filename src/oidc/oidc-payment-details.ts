@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsOptional, validateSync, type ValidationError } from 'class-validator';
-import { RISK_FLAGS, UserVisibleTransactionDto } from '../sessions/dto/payment-transaction.dto.js';
+import { RISK_FLAGS, UserVisibleTransactionDto } from '../eid-providers/payment-transaction.dto.js';
 
 /** The RAR type of a BankID payment over OIDC (docs/oidc.md, "Payment"). */
 export const BANKID_PAYMENT = 'bankid_payment';

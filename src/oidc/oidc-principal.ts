@@ -1,5 +1,5 @@
 import type { ApiKey } from '../api-keys/api-key.entity.js';
-import type { ApiKeyPrincipal } from '../common/access/principal.js';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
 import type { Team } from '../teams/team.entity.js';
 import type { OidcClient } from './oidc-client.js';
 

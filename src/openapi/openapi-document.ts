@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, getSchemaPath, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ALL_PROBLEMS, problemExample, problemExampleName } from '../common/problem-details/api-problems.decorator.js';
 import { ProblemDto } from '../common/problem-details/problem.dto.js';
-import { DOCUMENTED_WEBHOOK_EVENTS, WebhookEventDto } from '../sessions/dto/session-webhook-event.dto.js';
+import { DOCUMENTED_WEBHOOK_EVENTS, WebhookEventDto } from '../sessions/api/dto/session-webhook-event.dto.js';
 
 /**
  * The OpenAPI 3.1 document: the contract RPs generate clients from (docs/api.md "OpenAPI"). Built

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags, ApiOkResponse } from '@nestjs/swagger';
-import { Scopes } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
+import { Scopes } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
 import { LoginOtpValidateDto } from './dto/login-otp-validate.dto.js';
 import { LoginOtpDto } from './dto/login-otp.dto.js';
 import { OtpService, type OtpAudience } from './otp.service.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { samlConfig, type SamlConfig } from '../config/saml.config.js';
+import { samlConfig, type SamlConfig } from './saml.config.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import type { SigningKey } from './saml-signer.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { ASSET_VERSION } from '../oidc/oidc-interaction.controller.js';
 import { chooseLanguage } from '../common/languages/languages.js';
 import { LOGIN_PAGE_HEADERS, loginPage } from '../oidc/oidc-login-page.js';

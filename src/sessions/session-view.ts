@@ -1,6 +1,6 @@
 import { userMessageFor, type UserMessageTable } from '../eid-providers/user-messages.js';
-import type { EvidenceView } from '../evidence/evidence.service.js';
-import { answerMembers, idCardOf, type SessionAnswer } from './session-result.js';
+import type { EvidenceView } from './settlement/evidence.service.js';
+import { answerMembers, idCardOf, type SessionAnswer } from './settlement/session-result.js';
 import type { Session } from './session.entity.js';
 
 /** What a final session answers beside its identity, until personal data is purged (docs/evidence.md). */

@@ -1,33 +1,34 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidProvidersModule } from '../eid-providers/eid-providers.module.js';
-import { EvidenceModule } from '../evidence/evidence.module.js';
 import { KioskTokenModule } from '../kiosk-tokens/kiosk-token.module.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { QrModule } from '../qr/qr.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
 import { TransparencyLogModule } from '../transparency/transparency-log.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { SessionCollectorJob } from './session-collector.job.js';
-import { SessionEndListeners } from './session-end-listeners.js';
+import { SessionCollectorJob } from './jobs/session-collector.job.js';
+import { SessionEndListeners } from './settlement/session-end-listeners.js';
 import { SessionMetrics } from './session-metrics.js';
 import { SessionQrSources } from './session-qr-sources.js';
-import { SessionPiiPurgeJob } from './session-pii-purge.job.js';
-import { SessionsController } from './sessions.controller.js';
-import { SessionsListingController } from './sessions-listing.controller.js';
-import { SessionEventLog } from './session-event-log.js';
-import { SessionSettlement } from './session-settlement.js';
-import { SessionRenewal } from './session-renewal.js';
-import { SessionFinalisation } from './session-finalisation.js';
-import { SessionTransitionWriter } from './session-transition-writer.js';
+import { SessionPiiPurgeJob } from './jobs/session-pii-purge.job.js';
+import { SessionsController } from './api/sessions.controller.js';
+import { SessionsListingController } from './api/sessions-listing.controller.js';
+import { SessionEventLog } from './settlement/session-event-log.js';
+import { SessionSettlement } from './settlement/session-settlement.js';
+import { SessionRenewal } from './settlement/session-renewal.js';
+import { SessionFinalisation } from './settlement/session-finalisation.js';
+import { SessionTransitionWriter } from './settlement/session-transition-writer.js';
 import { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';
-import { SessionReader } from './session-reader.js';
+import { SessionReader } from './api/session-reader.js';
+import { EvidenceService } from './settlement/evidence.service.js';
 import { SessionScreenReader } from './session-screen-reader.js';
-import { SessionReturnsService } from './session-returns.service.js';
-import { SessionsService } from './sessions.service.js';
+import { SessionReturnsService } from './api/session-returns.service.js';
+import { SessionsService } from './api/sessions.service.js';
+import { PaymentController } from './api/payment.controller.js';
+import { SignAndPhoneController } from './api/sign-and-phone.controller.js';
 import { IdCardSessions } from './idcard-sessions.service.js';
-import { PaymentController } from './payment.controller.js';
-import { SignAndPhoneController } from './sign-and-phone.controller.js';
 
 @Module({
   imports: [
@@ -37,7 +38,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     WebhooksModule,
     KioskTokenModule,
     QrModule,
-    EvidenceModule,
+    TokensModule,
     TransparencyLogModule,
   ],
   controllers: [SessionsController, SignAndPhoneController, PaymentController, SessionsListingController],
@@ -50,6 +51,7 @@ import { SignAndPhoneController } from './sign-and-phone.controller.js';
     SessionSettlement,
     SessionRenewal,
     SessionFinalisation,
+    EvidenceService,
     SessionTransitionWriter,
     SessionEndListeners,
     SessionEventLog,

@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
+import { ManagementEndpoint } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
 import { ApiProblems, BEARER_PROBLEMS } from '../common/problem-details/api-problems.decorator.js';
 import { SessionTimelineDto } from './dto/session-timeline.dto.js';
 import { SessionTimelineService } from './session-timeline.service.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataCipher } from '../common/crypto/data-cipher.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
-import type { StoredEvidence } from '../evidence/evidence.service.js';
+import type { StoredEvidence } from '../sessions/settlement/evidence.service.js';
 import { evidenceAad } from '../sessions/session-encryption.js';
 import { SessionTimelineStore, type TimelineSessionRow } from './session-timeline.store.js';
 

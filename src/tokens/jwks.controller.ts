@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';
 import { SigningKeysService } from './signing-keys.service.js';

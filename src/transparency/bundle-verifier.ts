@@ -1,5 +1,5 @@
 import { calculateJwkThumbprint, createLocalJWKSet, importJWK, jwtVerify, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
-import { RESULT_TOKEN_TYPE } from '../evidence/result-token-signer.js';
+import { RESULT_TOKEN_TYPE } from '../tokens/result-token-signer.js';
 import { BUNDLE_FORMAT, evidenceDigest, REPORT_TYPE, sha256Hex, type BundleInclusion } from './evidence-bundle.js';
 import { verifyInclusion } from './merkle.js';
 import { resultTokenLeaf } from './result-token-leaf.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { KeyOrMemberEndpoint, Scopes } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
+import { KeyOrMemberEndpoint, Scopes } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../auth/principal.js';
 import { API_KEY_PROBLEMS, ApiProblems } from '../common/problem-details/api-problems.decorator.js';
 import { EvidenceBundleDto } from './dto/evidence-bundle.dto.js';
 import { EvidenceBundleService } from './evidence-bundle.service.js';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { Clock } from '../common/clock/clock.js';
-import type { Principal } from '../common/access/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { tokensConfig, type TokensConfig } from '../config/tokens.config.js';
-import { SessionReader } from '../sessions/session-reader.js';
+import { SessionReader } from '../sessions/api/session-reader.js';
 import type { Session } from '../sessions/session.entity.js';
 import { SigningKeysService } from '../tokens/signing-keys.service.js';
 import {

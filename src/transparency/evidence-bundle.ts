@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JSONWebKeySet } from 'jose';
-import type { EvidenceVerification } from '../evidence/evidence-verification.js';
+import type { EvidenceVerification } from '../eid-providers/evidence-verification.js';
 import type { TreeHeadView } from './transparency-log.service.js';
 
 /** The format an evidence bundle declares (docs/transparency.md, "Evidence bundles"). */

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { RecentValue } from '../common/cache/recent-value.js';
 import { ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { serverConfig, type ServerConfig } from '../config/server.config.js';

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
-import { ManagementEndpoint } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
+import { ManagementEndpoint } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
 import { teamView } from '../teams/team-view.js';
 import { ApiProblems, BEARER_PROBLEMS } from '../common/problem-details/api-problems.decorator.js';
 import { MeDto } from './dto/me.dto.js';

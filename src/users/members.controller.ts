@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ManagementEndpoint } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type UserPrincipal } from '../common/access/principal.js';
+import { ManagementEndpoint } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type UserPrincipal } from '../auth/principal.js';
 import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { AddMemberDto } from './dto/add-member.dto.js';
 import { MemberDto } from './dto/member.dto.js';

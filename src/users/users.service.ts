@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AuditLog } from '../audit/audit-log.service.js';
-import type { UserPrincipal } from '../common/access/principal.js';
+import type { UserPrincipal } from '../auth/principal.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { isUuid } from '../common/validation/is-uuid.js';
 import { TeamsService } from '../teams/teams.service.js';

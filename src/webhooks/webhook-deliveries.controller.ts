@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
-import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
+import { ManagementEndpoint, RequireFeatures } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../auth/principal.js';
 import { ListingRequestDto } from '../listings/listing-request.dto.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';

@@ -9,8 +9,8 @@ import {
   ApiAcceptedResponse,
 } from '@nestjs/swagger';
 import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
-import { ManagementEndpoint, RequireFeatures } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
+import { ManagementEndpoint, RequireFeatures } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../auth/principal.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto.js';

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { generateApiKey } from '../../src/api-keys/api-key-format.js';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
-import { ManagementEndpoint, RequireFeatures, Scopes } from '../../src/common/access/access.decorators.js';
+import { ManagementEndpoint, RequireFeatures, Scopes } from '../../src/auth/access.decorators.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { expectProblem } from '../support/problem.js';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint } from '../support/webhooks.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { FAKE_USER, FakeAppRefusal } from '../fakes/bankid-rp-fake.js';
 import { TEST_PASSPHRASE } from '../fakes/test-certificates.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../support/create-test-app.js';

@@ -5,7 +5,8 @@ import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { writeEmbeddedSeed } from '../../src/database/embedded-seed.js';
-import { MIGRATIONS } from '../../src/database/entities.js';
+import { ENTITIES } from '../../src/app.entities.js';
+import { MIGRATIONS } from '../../src/database/migrations.js';
 import { createTestApp, withEnv } from '../support/create-test-app.js';
 import { httpOf, useTestDatabase } from '../support/e2e.js';
 
@@ -87,7 +88,7 @@ describe('Embedded database (PGlite): first start, restart, CLI beside the serve
       const scratch = await mkdtemp(join(tmpdir(), 'eidgw-seed-test-'));
       try {
         const seed = join(scratch, 'pgdata.tar.gz');
-        await writeEmbeddedSeed(seed);
+        await writeEmbeddedSeed(seed, ENTITIES);
         const embedded = await EmbeddedPostgres.open(join(scratch, 'data'), seed);
         const dataSource = new DataSource({ type: 'postgres', url: embedded.url, poolSize: 1 });
         try {

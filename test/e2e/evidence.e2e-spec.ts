@@ -5,9 +5,9 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import { EidProviderRegistry } from '../../src/eid-providers/eid-provider.registry.js';
 import { EvidenceVerifier } from '../../src/eid-providers/shared/xml-evidence/evidence-verifier.js';
 import { SimulatorEvidence } from '../../src/eid-providers/simulator/simulator-evidence.provider.js';
-import type { EvidenceSession } from '../../src/evidence/evidence-profile.js';
-import { evidenceView, EvidenceService } from '../../src/evidence/evidence.service.js';
-import { evidenceSha256, ResultTokenSigner, type SessionResult } from '../../src/evidence/result-token-signer.js';
+import type { EvidenceSession } from '../../src/eid-providers/eid-provider.js';
+import { evidenceView, EvidenceService } from '../../src/sessions/settlement/evidence.service.js';
+import { evidenceSha256, ResultTokenSigner, type SessionResult } from '../../src/tokens/result-token-signer.js';
 import { createTestApp } from '../support/create-test-app.js';
 import { useE2eApp } from '../support/e2e.js';
 import { NO_IP_BLOCKING } from '../support/protection-backends.js';

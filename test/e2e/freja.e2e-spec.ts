@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
+import { SessionPiiPurgeJob } from '../../src/sessions/jobs/session-pii-purge.job.js';
 import { verifyBundle } from '../../src/transparency/bundle-verifier.js';
 import { createFrejaSigner, type FrejaSigner } from '../fakes/freja-signing-certificates.js';
 import { FAKE_FREJA_USER, FakeFrejaServer } from '../fakes/freja-rp-fake.js';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { KioskStreamsService, MAX_VIEWERS_PER_SESSION } from '../../src/kiosk/kiosk-streams.service.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectMatchesSchema } from '../support/openapi.js';
 

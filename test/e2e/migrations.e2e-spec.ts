@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { MIGRATIONS } from '../../src/database/entities.js';
+import { MIGRATIONS } from '../../src/database/migrations.js';
 import { createTestApp } from '../support/create-test-app.js';
 import { databaseUrl, testDatabaseName, usingRealPostgres, withServer } from '../support/test-postgres.js';
 

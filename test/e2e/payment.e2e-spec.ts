@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { useE2eApp } from '../support/e2e.js';

@@ -1,5 +1,5 @@
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
 import { expectProblem, expectValidationProblem } from '../support/problem.js';
 

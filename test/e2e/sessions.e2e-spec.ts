@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { DataSource } from 'typeorm';
-import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionPiiPurgeJob } from '../../src/sessions/jobs/session-pii-purge.job.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { createTestApp, createTestDatabase } from '../support/create-test-app.js';
 import { decodeQrPng } from '../support/decode-qr.js';
 import { createTeamWithKey } from '../support/fixtures.js';
@@ -11,7 +11,7 @@ import { httpOf, useE2eApp } from '../support/e2e.js';
 import { expectProblem, expectValidationProblem } from '../support/problem.js';
 import { tamperedResultToken, VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service.js';
-import { evidenceSha256 } from '../../src/evidence/result-token-signer.js';
+import { evidenceSha256 } from '../../src/tokens/result-token-signer.js';
 import { expectMatchesSchema } from '../support/openapi.js';
 
 const QR_DATA = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;

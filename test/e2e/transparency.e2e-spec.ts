@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { runCli } from '../../src/cli/run-cli.js';
-import { SessionPiiPurgeJob } from '../../src/sessions/session-pii-purge.job.js';
+import { SessionPiiPurgeJob } from '../../src/sessions/jobs/session-pii-purge.job.js';
 import { verifyBundle, type BundlePart } from '../../src/transparency/bundle-verifier.js';
 import { TransparencyLog } from '../../src/transparency/transparency-log.service.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';

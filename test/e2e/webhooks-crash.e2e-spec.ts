@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { runCli } from '../../src/cli/run-cli.js';
+import { ENTITIES } from '../../src/app.entities.js';
 import { createDataSource } from '../../src/database/data-source.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from '../support/create-test-app.js';
 import { useTestDatabase } from '../support/e2e.js';
@@ -46,6 +47,7 @@ describeOnPostgres('Webhooks: the service process stops between the end of a ses
     work: (query: (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<T>,
   ): Promise<T> => {
     const dataSource = await createDataSource({
+      entities: ENTITIES,
       url: database.current.env.DATABASE_URL,
       dataDir: database.current.env.DATA_DIR ?? '',
       joinRunningEmbedded: true,

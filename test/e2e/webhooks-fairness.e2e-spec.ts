@@ -1,4 +1,4 @@
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { MAX_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';

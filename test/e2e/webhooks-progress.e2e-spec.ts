@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint, deliveriesOf } from '../support/webhooks.js';

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Counter, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, type WebhooksConfig } from '../../src/config/webhooks.config.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { WebhookDeliveryStore } from '../../src/webhooks/webhook-delivery.store.js';
 import { LEASE_MARGIN_MS, MAX_IN_FLIGHT, WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.js';

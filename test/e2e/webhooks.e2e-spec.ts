@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli.js';
 import { DomainException } from '../../src/common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../src/common/problem-details/validation-problem.exception.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { WebhookDeliveriesService } from '../../src/webhooks/webhook-deliveries.service.js';

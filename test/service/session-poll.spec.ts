@@ -1,13 +1,13 @@
 import { jest } from '@jest/globals';
-import type { ApiKeyPrincipal } from '../../src/common/access/principal.js';
+import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SimulatorProvider } from '../../src/eid-providers/simulator/simulator.provider.js';
 import { KioskTokenModule } from '../../src/kiosk-tokens/kiosk-token.module.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { SessionStore } from '../../src/sessions/session.store.js';
 import { SessionsModule } from '../../src/sessions/sessions.module.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionsService } from '../../src/sessions/api/sessions.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { createServiceContext, type ServiceContext } from '../support/service-context.js';

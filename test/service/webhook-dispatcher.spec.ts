@@ -6,7 +6,7 @@ import { WebhookOutbox, type OutboxEvent } from '../../src/webhooks/webhook-outb
 import { WebhooksModule } from '../../src/webhooks/webhooks.module.js';
 import { ApiKeysModule } from '../../src/api-keys/api-keys.module.js';
 import { SessionsModule } from '../../src/sessions/sessions.module.js';
-import { SessionsService } from '../../src/sessions/sessions.service.js';
+import { SessionsService } from '../../src/sessions/api/sessions.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/create-test-app.js';
 import { createTeamWithKey } from '../support/fixtures.js';
 import { createServiceContext, type ServiceContext } from '../support/service-context.js';

@@ -9,8 +9,8 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup.js';
 import { Clock } from '../../src/common/clock/clock.js';
-import { validateEnv } from '../../src/config/env.validation.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { validateEnv } from '../../src/app.env.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { TEMPLATE_DATABASE, databaseUrl, ensureTemplate, testDatabaseName, usingRealPostgres, withServer } from './test-postgres.js';
 import { TestClock } from './test-clock.js';
 

@@ -1,4 +1,5 @@
-import { ConfigValidationError, validateEnv } from '../../src/config/env.validation.js';
+import { ConfigValidationError } from '../../src/config/env.validation.js';
+import { validateEnv } from '../../src/app.env.js';
 
 /** What the start's validation of the whole environment says of `env`: its problems, none when it passes. */
 export function problemsOf(env: NodeJS.ProcessEnv): string[] {

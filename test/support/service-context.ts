@@ -15,6 +15,7 @@ import { serverConfig } from '../../src/config/server.config.js';
 import { sessionsConfig } from '../../src/config/sessions.config.js';
 import { tokensConfig } from '../../src/config/tokens.config.js';
 import { webhooksConfig } from '../../src/config/webhooks.config.js';
+import { ENTITIES } from '../../src/app.entities.js';
 import { DatabaseModule } from '../../src/database/database.module.js';
 import { MetricsModule } from '../../src/metrics/metrics.module.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from './create-test-app.js';
@@ -57,7 +58,7 @@ export async function createServiceContext(
             ],
           }),
           CommonModule,
-          DatabaseModule.forRoot(),
+          DatabaseModule.forRoot({ entities: ENTITIES }),
           MetricsModule,
           // Global in the app: the @Audited() routes' interceptor needs its AuditLog wherever they are.
           AuditModule,

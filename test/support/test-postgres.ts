@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { ENTITIES } from '../../src/app.entities.js';
 import { createDataSource } from '../../src/database/data-source.js';
 import { runMigrationsLocked } from '../../src/database/migrate.js';
 
@@ -41,6 +42,7 @@ export async function ensureTemplate(): Promise<void> {
       if (rowCount) return;
       await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}_building`);
       const dataSource = await createDataSource({
+        entities: ENTITIES,
         url: databaseUrl(`${TEMPLATE_DATABASE}_building`),
         dataDir: '/nonexistent',
         poolSize: 2,

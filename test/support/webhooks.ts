@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { WebhookDeliveriesService, type DeliveryView } from '../../src/webhooks/webhook-deliveries.service.js';
 import { WebhookEndpointsService, type CreateEndpointInput } from '../../src/webhooks/webhook-endpoints.service.js';
 import type { TestClock } from './test-clock.js';

@@ -1,6 +1,6 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
-import { validatedEnv, type Env } from '../../config/env.validation.js';
+import { validatedEnv, type Env } from '../../app.env.js';
 
 /** Where one BankID environment is and the RP credentials for it. Key material: a file path or inline (see docs/bankid.md). */
 export interface BankIdEnvironmentConfig {

@@ -1,4 +1,4 @@
-import { validateEnv } from '../../config/env.validation.js';
+import { validateEnv } from '../../app.env.js';
 import { problemsOf } from '../../../test/support/env-problems.js';
 
 // BankID's fragment (bankid.env.ts) through the start's validation of the whole environment.

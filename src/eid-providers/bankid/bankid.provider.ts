@@ -14,8 +14,8 @@ import {
   type OrderReference,
   type StartOrderRequest,
   type StartedOrder,
+  type EvidenceProfile,
 } from '../eid-provider.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import type { CertificateStatus, RpCertificateCheck } from '../rp-certificate.check.js';
 import { ANIMATED_QR } from '../shared/animated-qr.js';
 import { BANKID_CERTIFICATE_CHECK } from './bankid-certificate-check.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Clock } from '../../common/clock/clock.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { EvidenceProfile } from '../eid-provider.js';
 import type { EudiTrust } from './eudi-verifier-identity.js';
 import type { PresentationReport } from './presentation-checks.js';
 import type { VerifiedPresentation } from './sd-jwt-vc-verifier.js';

@@ -1,5 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from '../../config/env.validation.js';
+import { validatedEnv } from '../../app.env.js';
 import { DEFAULT_CREDENTIAL_QUERY } from './dcql.js';
 import { eudiEnabled } from './eudi.env.js';
 

@@ -4,7 +4,6 @@ import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api
 import { Clock } from '../../common/clock/clock.js';
 import { sha256 } from '../../common/crypto/constant-time.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import { certificateStatus, type CertificateStatus } from '../rp-certificate.check.js';
 import type {
   CollectResult,
@@ -16,6 +15,7 @@ import type {
   OrderReference,
   StartOrderRequest,
   StartedOrder,
+  EvidenceProfile,
 } from '../eid-provider.js';
 import { eudiEvidenceProfile } from './eudi-evidence.js';
 import { completionAad, returnUrlAad, secretsAad } from './eudi-order-encryption.js';

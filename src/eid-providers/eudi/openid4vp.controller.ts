@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../../common/access/access.decorators.js';
+import { Public } from '../../auth/access.decorators.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { eudiConfig, type EudiConfig } from './eudi.config.js';
 import { Openid4vpVerifier } from './openid4vp-verifier.service.js';

@@ -1,3 +1,5 @@
+import type * as pkijs from 'pkijs';
+
 /** The checks of a presentation, in the order they run (docs/eudi-wallet.md, "What is checked"). */
 export const PRESENTATION_CHECKS = [
   'format',
@@ -28,4 +30,13 @@ export interface PresentationReport {
   keyBinding: 'valid';
   /** `none`: the credential names no status list. */
   statusList: 'valid' | 'none';
+}
+
+/** What the session asked for and holds: the presentation must answer exactly this. */
+export interface PresentationExpectations {
+  vctValues: readonly string[];
+  clientId: string;
+  nonce: string;
+  anchors: readonly pkijs.Certificate[];
+  now: Date;
 }

@@ -1,9 +1,13 @@
 import { SDJwt } from '@sd-jwt/core';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { compactVerify, importJWK, type JWK } from 'jose';
-import type * as pkijs from 'pkijs';
 import { constantTimeEqual } from '../../common/crypto/constant-time.js';
-import { PresentationRejected, type PresentationCheck, type PresentationReport } from './presentation-checks.js';
+import {
+  PresentationRejected,
+  type PresentationCheck,
+  type PresentationExpectations,
+  type PresentationReport,
+} from './presentation-checks.js';
 import type { StatusListCheck } from './status-list.js';
 import { chainsToAnchors, x5cCertificates } from './x5c-chain.js';
 
@@ -12,15 +16,6 @@ const SIGNING_ALGORITHMS = ['ES256', 'ES384', 'ES512'];
 export const KB_IAT_WINDOW_S = 300;
 // Clock skew allowed on the credential's own times.
 const SKEW_S = 60;
-
-/** What the session asked for and holds: the presentation must answer exactly this. */
-export interface PresentationExpectations {
-  vctValues: readonly string[];
-  clientId: string;
-  nonce: string;
-  anchors: readonly pkijs.Certificate[];
-  now: Date;
-}
 
 /** A presentation that passed every check: its issuer, type, the disclosed claims only, and the report. */
 export interface VerifiedPresentation {

@@ -1,7 +1,6 @@
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
-import type { PresentationExpectations } from './sd-jwt-vc-verifier.js';
-import { PresentationRejected } from './presentation-checks.js';
+import { PresentationRejected, type PresentationExpectations } from './presentation-checks.js';
 import type { StatusListFetcher } from './status-list-fetcher.js';
 import { chainsToAnchors, x5cCertificates } from './x5c-chain.js';
 

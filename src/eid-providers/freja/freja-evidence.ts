@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import type { Clock } from '../../common/clock/clock.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { EvidenceProfile } from '../eid-provider.js';
 import type { FrejaJwsVerifier } from './freja-jws.js';
 import { parseFrejaOrderRef } from './freja-qr.js';
 

@@ -1,7 +1,7 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import type { MutualTlsCredentials } from '../shared/mutual-tls.js';
-import { validatedEnv, type Env } from '../../config/env.validation.js';
+import { validatedEnv, type Env } from '../../app.env.js';
 
 /** One Freja environment: the RP credentials (BankID's rules for key material) and the result signing certificates. */
 export interface FrejaEnvironmentConfig extends MutualTlsCredentials {

@@ -10,8 +10,8 @@ import {
   type OrderReference,
   type StartOrderRequest,
   type StartedOrder,
+  type EvidenceProfile,
 } from '../eid-provider.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import type { CertificateStatus, RpCertificateCheck } from '../rp-certificate.check.js';
 import { FREJA_CERTIFICATE_CHECK } from './freja-certificate-check.js';
 import { FrejaError } from './freja-client.js';

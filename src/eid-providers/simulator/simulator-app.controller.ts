@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../../common/access/access.decorators.js';
+import { Public } from '../../auth/access.decorators.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { isUuid } from '../../common/validation/is-uuid.js';
 import type { UserVisibleTransaction } from '../eid-provider.js';

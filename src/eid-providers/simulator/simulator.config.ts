@@ -1,5 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from '../../config/env.validation.js';
+import { validatedEnv } from '../../app.env.js';
 
 export const simulatorConfig = registerAs('simulator', () => ({
   /** An order nobody scans fails with startFailed after this (as BankID's, docs/bankid.md: about 30 s). */

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
-import { Public } from '../../common/access/access.decorators.js';
+import { Public } from '../../auth/access.decorators.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { EidProviderRegistry } from '../eid-provider.registry.js';

@@ -8,7 +8,6 @@ import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import { qrTimeAt } from '../../qr/qr-frame.js';
 import type {
   CollectResult,
@@ -23,6 +22,7 @@ import type {
   OrderReference,
   StartOrderRequest,
   StartedOrder,
+  EvidenceProfile,
 } from '../eid-provider.js';
 import { ANIMATED_QR, parseQrData, qrAuthCode } from '../shared/animated-qr.js';
 import { RFA_USER_MESSAGES } from '../shared/rfa-user-messages.js';

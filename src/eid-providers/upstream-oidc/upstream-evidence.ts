@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../../common/clock/clock.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { EvidenceProfile } from '../eid-provider.js';
 import type { UpstreamConfig } from './upstream-oidc.env.js';
 
 const logger = new Logger('UpstreamEvidence');

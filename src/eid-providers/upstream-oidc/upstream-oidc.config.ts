@@ -1,5 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from '../../config/env.validation.js';
+import { validatedEnv } from '../../app.env.js';
 
 /** The upstreams of OIDC_UPSTREAMS, as the start's validation read them (upstream-oidc.env.ts). */
 export const upstreamOidcConfig = registerAs('upstreamOidc', () => ({

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Logger, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../../common/access/access.decorators.js';
+import { Public } from '../../auth/access.decorators.js';
 import { isUuid } from '../../common/validation/is-uuid.js';
 import { DONE_PAGE_HEADERS, donePage, donePageLanguage } from './upstream-done-page.js';
 import { UpstreamSignIn } from './upstream-sign-in.service.js';

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateEnv } from '../../config/env.validation.js';
+import { validateEnv } from '../../app.env.js';
 import { problemsOf } from '../../../test/support/env-problems.js';
 import { parseUpstreams } from './upstream-oidc.env.js';
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import type { Clock } from '../../common/clock/clock.js';
 import type { DataCipher } from '../../common/crypto/data-cipher.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
 import type {
   CibaFace,
   CollectResult,
@@ -15,6 +14,7 @@ import type {
   ProviderReadiness,
   StartOrderRequest,
   StartedOrder,
+  EvidenceProfile,
 } from '../eid-provider.js';
 import type { UserMessageTable } from '../user-messages.js';
 import { UpstreamCiba } from './upstream-ciba.js';

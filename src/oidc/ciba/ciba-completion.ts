@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type Provider from 'oidc-provider';
 import { oidcErrors } from '../oidc-library.js';
-import { SessionReader } from '../../sessions/session-reader.js';
-import { SessionsService } from '../../sessions/sessions.service.js';
+import { SessionReader } from '../../sessions/api/session-reader.js';
+import { SessionsService } from '../../sessions/api/sessions.service.js';
 import type { SessionView } from '../../sessions/session-view.js';
 import { TeamsService } from '../../teams/teams.service.js';
 import { amrOf } from '../oidc-acr.js';

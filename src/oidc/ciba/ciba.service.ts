@@ -6,8 +6,8 @@ import { ValidationProblemException } from '../../common/problem-details/validat
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import type { CibaFace } from '../../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
-import { SessionEndListeners } from '../../sessions/session-end-listeners.js';
-import { SessionsService } from '../../sessions/sessions.service.js';
+import { SessionEndListeners } from '../../sessions/settlement/session-end-listeners.js';
+import { SessionsService } from '../../sessions/api/sessions.service.js';
 import type { Session } from '../../sessions/session.entity.js';
 import { TeamsService } from '../../teams/teams.service.js';
 import { AGE_ACR, AGE_SCOPES, personSubject } from '../oidc-claims.js';

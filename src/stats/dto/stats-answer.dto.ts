@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { API_KEY_ENVIRONMENTS } from '../../api-keys/api-key-format.js';
-import { UserMessageDto } from '../../sessions/dto/session-answers.dto.js';
+import { UserMessageDto } from '../../sessions/api/dto/session-answers.dto.js';
 import { STATS_RANGES } from '../stats-range.js';
 
 const COUNT = { type: 'integer', minimum: 0 } as const;

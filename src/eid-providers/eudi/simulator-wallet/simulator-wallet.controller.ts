@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, Inject, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../../../common/access/access.decorators.js';
+import { Public } from '../../../auth/access.decorators.js';
 import { DomainException } from '../../../common/problem-details/domain.exception.js';
 import { eudiConfig, type EudiConfig } from '../eudi.config.js';
 import { simulatorWalletPage, simulatorWalletPageHeaders, walletPageLanguage, type WalletPageState } from './simulator-wallet-page.js';

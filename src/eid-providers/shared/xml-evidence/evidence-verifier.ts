@@ -6,7 +6,7 @@ import { PemConverter } from '@peculiar/x509';
 import * as pkijs from 'pkijs';
 import { Clock } from '../../../common/clock/clock.js';
 import { checkCertificateChain } from './certificate-chain-check.js';
-import type { EvidenceVerification, OcspStatus } from '../../../evidence/evidence-verification.js';
+import type { EvidenceVerification, OcspStatus } from '../../evidence-verification.js';
 import { checkOcspResponse } from './ocsp-response-check.js';
 import { personalNumberOf } from './signer-certificate-check.js';
 import type { EidOperation } from '../../eid-provider.js';

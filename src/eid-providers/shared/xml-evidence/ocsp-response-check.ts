@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { OcspStatus } from '../../../evidence/evidence-verification.js';
+import type { OcspStatus } from '../../evidence-verification.js';
 import { sameCertificate } from './certificate-chain-check.js';
 import { isFreshOcspResponse } from './ocsp-freshness.js';
 

@@ -1,5 +1,5 @@
 import type { ApiKeyEnvironment } from '../../../api-keys/api-key-format.js';
-import type { EvidenceProfile } from '../../../evidence/evidence-profile.js';
+import type { EvidenceProfile } from '../../eid-provider.js';
 import type { EvidenceVerifier } from './evidence-verifier.js';
 
 /**

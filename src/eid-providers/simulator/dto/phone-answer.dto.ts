@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { IsSwedishPersonalNumber } from '../../../sessions/dto/sign-and-phone.validators.js';
+import { IsSwedishPersonalNumber } from '../../../common/validation/is-swedish-personal-number.decorator.js';
 
 export const PHONE_ACTIONS = ['approve', 'decline'] as const;
 

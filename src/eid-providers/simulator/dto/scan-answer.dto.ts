@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { UserVisibleTransactionDto } from '../../../sessions/dto/payment-transaction.dto.js';
+import { UserVisibleTransactionDto } from '../../payment-transaction.dto.js';
 
 /** What the e-ID app shows once it has the order (docs/api.md, "Simulator"). */
 class ShownOrderDto {

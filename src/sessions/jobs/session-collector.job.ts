@@ -1,0 +1,54 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Interval } from '@nestjs/schedule';
+import { errorForLog } from '../../common/logging/error-for-log.js';
+import { COLLECT_INTERVAL_MS } from '../settlement/collect-cadence.js';
+import { SessionSettlement } from '../settlement/session-settlement.js';
+
+const BATCH_SIZE = 200;
+
+/**
+ * Collects pending sessions in the background, so outcomes are known (and webhooks fire) without polls.
+ * A provider that hangs holds only its own sessions: a tick waits for the collects of at most one
+ * interval, and a provider whose collect is still in flight is skipped by later claims until it ends
+ * (docs/reliability.md, "A provider hangs").
+ */
+@Injectable()
+export class SessionCollectorJob {
+  private readonly logger = new Logger(SessionCollectorJob.name);
+  private running = false;
+  /** Providers whose collect outlived the tick that started it. */
+  private readonly busy = new Set<string>();
+
+  constructor(private readonly settlement: SessionSettlement) {}
+
+  @Interval(COLLECT_INTERVAL_MS)
+  async collectDueSessions(): Promise<void> {
+    // A slow tick must not overlap the next one in the same process.
+    if (this.running) return;
+    this.running = true;
+    try {
+      // Batches until nothing is due, so ten thousand pending sessions are all collected every interval.
+      const deadline = Date.now() + COLLECT_INTERVAL_MS;
+      let claimed: number;
+      do {
+        const batch = await this.settlement.collectDueByProvider(BATCH_SIZE, [...this.busy]);
+        claimed = batch.claimed.length;
+        const collects = [...batch.byProvider].map(([provider, done]) => this.track(provider, done));
+        await Promise.race([Promise.all(collects), sleep(Math.max(0, deadline - Date.now()))]);
+      } while (claimed === BATCH_SIZE && Date.now() < deadline);
+    } catch (error) {
+      this.logger.error({ err: errorForLog(error) }, 'Background collect failed');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Marks `provider` busy until its collect ends; the collect's own failure is logged, not thrown. */
+  private track(provider: string, done: Promise<void>): Promise<void> {
+    this.busy.add(provider);
+    return done
+      .catch((error: unknown) => this.logger.error({ err: errorForLog(error), provider }, 'Background collect failed'))
+      .finally(() => this.busy.delete(provider));
+  }
+}
