@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { insightsEn, insightsSv } from './i18n-insights';
+import { counterEn, counterSv } from './i18n-counter';
 import { oidcEn, oidcSv } from './i18n-oidc';
 
 export type Language = 'sv' | 'en';
@@ -114,6 +115,7 @@ const en = {
   failed: 'failed',
   ...insightsEn,
   ...oidcEn,
+  ...counterEn,
 };
 
 export type TextKey = keyof typeof en;
@@ -227,6 +229,7 @@ const sv: Record<TextKey, string> = {
   failed: 'misslyckad',
   ...insightsSv,
   ...oidcSv,
+  ...counterSv,
 };
 
 const TEXTS: Record<Language, Record<TextKey, string>> = { en, sv };

@@ -4,6 +4,7 @@ import { call, whenUnauthorized } from './api';
 import { LanguageContext, translator, type Language, type TextKey } from './i18n';
 import { ApiKeysPage } from './pages/api-keys';
 import { AuditPage } from './pages/audit';
+import { CounterLinksPage } from './pages/counter-links';
 import { DeliveriesPage } from './pages/deliveries';
 import { LoginPage } from './pages/login';
 import { MembersPage } from './pages/members';
@@ -24,6 +25,7 @@ const PAGES: { hash: string; label: TextKey; Page: (props: { me: Me }) => preact
   { hash: '#/api-keys', label: 'navKeys', Page: ApiKeysPage },
   { hash: '#/webhooks', label: 'navWebhooks', Page: WebhooksPage },
   { hash: '#/oidc-clients', label: 'navOidcClients', Page: OidcClientsPage },
+  { hash: '#/counter-links', label: 'navCounterLinks', Page: CounterLinksPage },
   { hash: '#/deliveries', label: 'navDeliveries', Page: DeliveriesPage },
   { hash: '#/sessions', label: 'navSessions', Page: SessionsPage },
   { hash: '#/audit', label: 'navAudit', Page: AuditPage },

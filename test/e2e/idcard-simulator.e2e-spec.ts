@@ -1,5 +1,7 @@
+import { DataSource } from 'typeorm';
 import { COUNTER_LINK_PER_MINUTE, CounterLinksService } from '../../src/idcard/counter-links.service.js';
 import { useE2eApp } from '../support/e2e.js';
+import { oidcTeam } from '../support/oidc-team.js';
 import { expectProblem } from '../support/problem.js';
 import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 
@@ -87,6 +89,32 @@ describe('The simulator digital ID card: its app shows the card, its verify answ
       expectProblem(await counterVerify(token, stale), 429, 'rate_limit_exceeded');
       e2e.clock.advance(60_000);
       await counterVerify(token, stale).expect(409);
+    });
+
+    it('should let a member create, list and revoke links through the management API, audited, the URL shown once', async () => {
+      const { team, bearer } = await oidcTeam(e2e.app, () => e2e.http);
+      const created = await e2e.http
+        .post('/api/v1/counter-links')
+        .set('authorization', bearer)
+        .send({ label: 'Till 5', environment: 'test', provider: 'simulator' })
+        .expect(201);
+      expect(created.body).toMatchObject({
+        label: 'Till 5',
+        environment: 'test',
+        provider: 'simulator',
+        url: expect.stringMatching(/\/kiosk\/counter#t=eidc_/),
+      });
+
+      const listed = await e2e.http.get('/api/v1/counter-links').set('authorization', bearer).expect(200);
+      expect(listed.body.data).toEqual([expect.not.objectContaining({ url: expect.anything() })]);
+      const revoked = await e2e.http.delete(`/api/v1/counter-links/${created.body.id}`).set('authorization', bearer).expect(200);
+      expect(revoked.body.revokedAt).toEqual(expect.any(String));
+      const audit = await e2e.app
+        .get(DataSource)
+        .query(`SELECT action FROM audit_events WHERE team_id = $1 AND action LIKE 'counter_link.%' ORDER BY action`, [team.id]);
+      expect(audit.map((row: { action: string }) => row.action)).toEqual(['counter_link.created', 'counter_link.revoked']);
+      // An API key never manages counter links.
+      await e2e.http.post('/api/v1/counter-links').set('x-api-key', e2e.key).send({ label: 'x' }).expect(403);
     });
   });
 });
