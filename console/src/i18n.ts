@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { insightsEn, insightsSv } from './i18n-insights';
+import { counterEn, counterSv } from './i18n-counter';
 import { oidcEn, oidcSv } from './i18n-oidc';
 import { samlEn, samlSv } from './i18n-saml';
 
@@ -115,7 +116,11 @@ const en = {
   failed: 'failed',
   ...insightsEn,
   ...oidcEn,
+<<<<<<< HEAD
   ...samlEn,
+=======
+  ...counterEn,
+>>>>>>> idcard
 };
 
 export type TextKey = keyof typeof en;
@@ -229,7 +234,11 @@ const sv: Record<TextKey, string> = {
   failed: 'misslyckad',
   ...insightsSv,
   ...oidcSv,
+<<<<<<< HEAD
   ...samlSv,
+=======
+  ...counterSv,
+>>>>>>> idcard
 };
 
 const TEXTS: Record<Language, Record<TextKey, string>> = { en, sv };

@@ -4,6 +4,7 @@ import { call, whenUnauthorized } from './api';
 import { LanguageContext, translator, type Language, type TextKey } from './i18n';
 import { ApiKeysPage } from './pages/api-keys';
 import { AuditPage } from './pages/audit';
+import { CounterLinksPage } from './pages/counter-links';
 import { DeliveriesPage } from './pages/deliveries';
 import { LoginPage } from './pages/login';
 import { MembersPage } from './pages/members';
@@ -25,7 +26,11 @@ const PAGES: { hash: string; label: TextKey; Page: (props: { me: Me }) => preact
   { hash: '#/api-keys', label: 'navKeys', Page: ApiKeysPage },
   { hash: '#/webhooks', label: 'navWebhooks', Page: WebhooksPage },
   { hash: '#/oidc-clients', label: 'navOidcClients', Page: OidcClientsPage },
+<<<<<<< HEAD
   { hash: '#/saml-service-providers', label: 'navSamlSps', Page: SamlSpsPage },
+=======
+  { hash: '#/counter-links', label: 'navCounterLinks', Page: CounterLinksPage },
+>>>>>>> idcard
   { hash: '#/deliveries', label: 'navDeliveries', Page: DeliveriesPage },
   { hash: '#/sessions', label: 'navSessions', Page: SessionsPage },
   { hash: '#/audit', label: 'navAudit', Page: AuditPage },

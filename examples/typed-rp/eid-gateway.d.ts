@@ -637,6 +637,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/idcard/{provider}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify a digital ID card's scanned QR: a finished session (operation idcard, channel counter) */
+        post: operations["idCard_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kiosk/counter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The counter page: open a counter link (it carries its token in the fragment) */
+        get: operations["counter_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kiosk/counter/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The counter page's check of a scanned ID card: verified or not, the holder's name and age */
+        post: operations["counter_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/counter-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's counter links (never their tokens) */
+        get: operations["counterLinks_list"];
+        put?: never;
+        /** A counter link that verifies ID cards for one environment: its URL is shown once */
+        post: operations["counterLinks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/counter-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a counter link: its page refuses the next card */
+        delete: operations["counterLinks_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/login/code": {
         parameters: {
             query?: never;
@@ -1035,6 +1121,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "idcard.session.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A digital ID card was verified (docs/idcard.md)
+         * @description Signed as Standard Webhooks (docs/webhooks.md): verify the raw body before parsing it.
+         */
+        post: operations["webhook_idcard_session_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1144,7 +1250,7 @@ export interface components {
              */
             actor?: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.revoked" | "api_key.blocked" | "webhook_endpoint.created" | "webhook_endpoint.changed" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_delivery.redelivered" | "oidc_client.created" | "oidc_client.changed" | "oidc_client.deleted" | "oidc_client.secret_rotated" | "saml_service_provider.created" | "saml_service_provider.changed" | "saml_service_provider.deleted" | "member.added" | "member.removed" | "console.login" | "team.created";
+            action: "api_key.created" | "api_key.revoked" | "api_key.blocked" | "webhook_endpoint.created" | "webhook_endpoint.changed" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_delivery.redelivered" | "oidc_client.created" | "oidc_client.changed" | "oidc_client.deleted" | "oidc_client.secret_rotated" | "saml_service_provider.created" | "counter_link.created" | "counter_link.revoked" | "saml_service_provider.changed" | "saml_service_provider.deleted" | "member.added" | "member.removed" | "console.login" | "team.created";
             /** @example api_key */
             targetType: string;
             /** @example 0b0e6a52-3c1f-4f57-9a34-1a4f1f0e1c11 */
@@ -1615,11 +1721,6 @@ export interface components {
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
             app?: components["schemas"]["AppDeviceDto"];
             /**
-             * @description Age only (docs/age-verification.md): the session answers, signs and sends whether the person is this old or older (ageVerification), never who they are.
-             * @enum {number}
-             */
-            ageOver?: 15 | 16 | 18 | 21;
-            /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
              *       "orderId": "A-1001"
@@ -1654,11 +1755,6 @@ export interface components {
             channel?: "app" | "phone";
             /** @enum {string} */
             status: "pending";
-            /**
-             * @description An age-only session (docs/age-verification.md): the age it checks.
-             * @enum {number}
-             */
-            ageOver?: 15 | 16 | 18 | 21;
             /**
              * @description For the animated QR (or use `GET …/qr`).
              * @example 67df3917-fa0d-44e5-b327-edcc928297f8
@@ -1739,6 +1835,11 @@ export interface components {
              * @example NO
              */
             country?: string;
+            /**
+             * @description A digital ID card's holder: age in whole years, as the provider states it (docs/idcard.md).
+             * @example 36
+             */
+            age?: number;
         };
         DeviceDto: {
             /**
@@ -1747,32 +1848,17 @@ export interface components {
              */
             ipAddress?: string;
         };
-        AgeVerificationDto: {
-            /**
-             * @example 18
-             * @enum {number}
-             */
-            ageOver: 15 | 16 | 18 | 21;
-            /**
-             * @description Whether the person is ageOver or older on the completion date in Europe/Stockholm; null: unknown (see reason).
-             * @example true
-             */
-            result: boolean | null;
-            /**
-             * @description ISO 3166-1 alpha-2 of the e-ID's country.
-             * @example SE
-             */
-            country: string | null;
-            /**
-             * @description Where the age came from.
-             * @enum {string}
-             */
-            source: "idcard" | "eudi-age-attestation" | "upstream-birthdate" | "personal-number";
-            /**
-             * @description Why result is null: a coordination number, or no birth date.
-             * @enum {string}
-             */
-            reason?: "age_unknown";
+        IdCardVerificationDto: {
+            /** @example 6f1c9a4e-2b7d-4e39-9a1f-0c5d3e8b7a21 */
+            verificationId: string;
+            /** Format: date-time */
+            verifiedAt: string;
+        };
+        IdCardAuthenticationDto: {
+            /** Format: date-time */
+            identifiedAt: string;
+            /** @example 131daac9-16c6-4618-beb0-365768f37288 */
+            orderRef: string;
         };
         EvidenceVerificationDto: {
             /**
@@ -1819,11 +1905,6 @@ export interface components {
              * @example EXTENDED
              */
             registrationLevel?: string;
-            /**
-             * @description An age-only session (docs/age-verification.md): SHA-256 (hex) of the evidence, kept in place of it; the result token’s evidenceSha256 where it has one.
-             * @example 3f0a…
-             */
-            sha256?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
         };
@@ -1863,8 +1944,10 @@ export interface components {
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
             device?: components["schemas"]["DeviceDto"];
-            /** @description An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md). */
-            ageVerification?: components["schemas"]["AgeVerificationDto"];
+            /** @description An ID card session (docs/idcard.md), until personal data is purged. */
+            verification?: components["schemas"]["IdCardVerificationDto"];
+            /** @description An ID card session (docs/idcard.md), until personal data is purged. */
+            authentication?: components["schemas"]["IdCardAuthenticationDto"];
             /** Format: date-time */
             completedAt?: string;
             /** @description A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged. */
@@ -1900,11 +1983,6 @@ export interface components {
              * @example EXTENDED
              */
             registrationLevel?: string;
-            /**
-             * @description An age-only session (docs/age-verification.md): SHA-256 (hex) of the evidence, kept in place of it; the result token’s evidenceSha256 where it has one.
-             * @example 3f0a…
-             */
-            sha256?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
             /** Format: uuid */
@@ -2010,11 +2088,6 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
-            /**
-             * @description Age only (docs/age-verification.md): the session answers, signs and sends whether the person is this old or older (ageVerification), never who they are.
-             * @enum {number}
-             */
-            ageOver?: 15 | 16 | 18 | 21;
             /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
@@ -2190,7 +2263,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "idcard.session.completed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -2221,7 +2294,7 @@ export interface components {
              */
             url: string;
             /** @description Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "idcard.session.completed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             /**
              * @description Sessions started with keys of this environment are sent here.
              * @default test
@@ -2244,7 +2317,7 @@ export interface components {
              * @enum {string}
              */
             environment: "test" | "live";
-            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
+            eventTypes: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "idcard.session.completed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             enabled: boolean;
             /** Format: date-time */
             disabledAt: string | null;
@@ -2277,7 +2350,7 @@ export interface components {
              */
             url?: string;
             /** @description Default: the `*.completed` and `*.failed` event types; `*.updated` only when listed. */
-            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
+            eventTypes?: ("auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "idcard.session.completed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated")[];
             /** @description null clears it. */
             description?: string | null;
             /** @description false pauses deliveries (pending ones wait); true resumes them and forgives past failures. */
@@ -2326,7 +2399,7 @@ export interface components {
             /** Format: uuid */
             sessionId: string;
             /** @enum {string} */
-            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated";
+            eventType: "auth.session.completed" | "auth.session.failed" | "sign.session.completed" | "sign.session.failed" | "payment.session.completed" | "payment.session.failed" | "idcard.session.completed" | "auth.session.updated" | "sign.session.updated" | "payment.session.updated";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attemptCount: number;
@@ -2434,6 +2507,75 @@ export interface components {
              * @example 2026-11-21T10:05:00
              */
             tokenExpiresAtUtc: string;
+        };
+        VerifyIdCardDto: {
+            /**
+             * @description The digital ID card's QR as scanned, whole: it begins `BANKIDF.` and is good for one verification.
+             * @example BANKIDF.9b3e41c2-7d0a-4f6c-8e55-0c3b2f1a9d77.1f0e2d3c4b5a69788796a5b4c3d2e1f0
+             */
+            qrCode: string;
+        };
+        CounterAnswerDto: {
+            /** Format: uuid */
+            sessionId: string;
+            /** @description Both signatures of the verification verified (docs/idcard.md). */
+            verified: boolean;
+            /** @example Anna Andersson */
+            name?: string;
+            /** @example 36 */
+            age?: number;
+        };
+        CounterLinkDto: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @example bankid */
+            provider: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
+        CounterLinkListDto: {
+            data: components["schemas"]["CounterLinkDto"][];
+        };
+        CreateCounterLinkDto: {
+            /**
+             * @description What the console lists the link as.
+             * @example Till 3, Storgatan
+             */
+            label: string;
+            /**
+             * @default test
+             * @enum {string}
+             */
+            environment?: "test" | "live";
+            /**
+             * @description The e-ID provider whose ID cards the counter verifies.
+             * @default bankid
+             * @example bankid
+             */
+            provider?: string;
+        };
+        CreatedCounterLinkDto: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @example bankid */
+            provider: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /**
+             * @description The counter link, its token in the fragment: shown once, open it on the counter device.
+             * @example https://eid.example.com/kiosk/counter#t=eidc_…
+             */
+            url: string;
         };
         ConsoleLoginAnswerDto: {
             /** Format: uuid */
@@ -3009,8 +3151,10 @@ export interface components {
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
             device?: components["schemas"]["DeviceDto"];
-            /** @description An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md). */
-            ageVerification?: components["schemas"]["AgeVerificationDto"];
+            /** @description An ID card session (docs/idcard.md), until personal data is purged. */
+            verification?: components["schemas"]["IdCardVerificationDto"];
+            /** @description An ID card session (docs/idcard.md), until personal data is purged. */
+            authentication?: components["schemas"]["IdCardAuthenticationDto"];
             /** Format: date-time */
             completedAt?: string;
             /** @description A complete session's evidence and the service's verification of it (docs/evidence.md), until personal data is purged. */
@@ -3035,7 +3179,7 @@ export interface components {
              * @example auth.session.completed
              * @enum {string}
              */
-            type: "auth.session.completed" | "auth.session.failed" | "auth.session.updated" | "sign.session.completed" | "sign.session.failed" | "sign.session.updated" | "payment.session.completed" | "payment.session.failed" | "payment.session.updated";
+            type: "auth.session.completed" | "auth.session.failed" | "auth.session.updated" | "sign.session.completed" | "sign.session.failed" | "sign.session.updated" | "payment.session.completed" | "payment.session.failed" | "payment.session.updated" | "idcard.session.completed";
             /**
              * Format: date-time
              * @description When the session ended (or, for `*.updated`, its hintCode changed), not when this attempt was made.
@@ -7098,6 +7242,596 @@ export interface operations {
             };
         };
     };
+    idCard_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyIdCardDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStateDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_api_key`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_api_key" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `api_key_blocked`, `api_key_expired`, `subscription_required`, `subscription_expired`, `endpoint_not_available`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "api_key_blocked" | "api_key_expired" | "subscription_required" | "subscription_expired" | "endpoint_not_available" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider";
+                    };
+                };
+            };
+            /** @description `qr_expired`: the code has expired or was used already; the holder shows the card again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    counter_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    counter_verify: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Counter <token from the counter link fragment> */
+                authorization: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyIdCardDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterAnswerDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_kiosk_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "invalid_kiosk_token";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "rate_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: `provider_unavailable`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    counterLinks_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterLinkListDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    counterLinks_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCounterLinkDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedCounterLinkDto"];
+                };
+            };
+            /** @description Bad Request: `validation_failed` (`errors`); or the input guard's refusal, without `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Not Found: `unknown_provider`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unknown_provider";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    counterLinks_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterLinkDto"];
+                };
+            };
+            /** @description Unauthorized: `missing_token`, `invalid_token`, `ip_blocked`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "missing_token" | "invalid_token" | "ip_blocked";
+                    };
+                };
+            };
+            /** @description Forbidden: `subscription_required`, `subscription_expired`, `endpoint_not_available`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "subscription_required" | "subscription_expired" | "endpoint_not_available";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {unknown} */
+                        code: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     consoleLogin_requestCode: {
         parameters: {
             query?: never;
@@ -9179,6 +9913,47 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventDto"] & {
                     /** @constant */
                     type?: "payment.session.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the message; anything else is retried (410 Gone disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_idcard_session_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The same on every attempt and redelivery of a message: deduplicate on it.
+                 * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock.
+                 * @example 1795255212
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256(secret, id + "." + timestamp + "." + raw body)>`; two entries, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventDto"] & {
+                    /** @constant */
+                    type?: "idcard.session.completed";
                 };
             };
         };

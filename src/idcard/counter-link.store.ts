@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { IsNull, type DataSource, type Repository } from 'typeorm';
+import { statement } from '../database/statement.js';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { CounterLink } from './counter-link.entity.js';
 
@@ -16,7 +17,10 @@ export interface CounterLinkUse {
 /** Every statement on counter_links. */
 @Injectable()
 export class CounterLinkStore {
-  constructor(@InjectRepository(CounterLink) private readonly links: Repository<CounterLink>) {}
+  constructor(
+    @InjectRepository(CounterLink) private readonly links: Repository<CounterLink>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   async insert(link: CounterLink): Promise<void> {
     await this.links.insert(link);
@@ -36,20 +40,26 @@ export class CounterLinkStore {
 
   /** Counts one use of the live link with this token hash in its minute window (a new window after a minute); null: no such link. */
   async use(tokenHash: Buffer, now: Date): Promise<CounterLinkUse | null> {
-    const rows: { id: string; team_id: string; environment: ApiKeyEnvironment; provider: string; window_count: number }[] =
-      await this.links.query(
-        `UPDATE counter_links SET
-           window_count = CASE WHEN window_started_at IS NULL OR window_started_at <= $2::timestamptz - interval '1 minute'
-                               THEN 1 ELSE window_count + 1 END,
-           window_started_at = CASE WHEN window_started_at IS NULL OR window_started_at <= $2::timestamptz - interval '1 minute'
-                                    THEN $2::timestamptz ELSE window_started_at END
-         WHERE token_hash = $1 AND revoked_at IS NULL
-         RETURNING id, team_id, environment, provider, window_count`,
-        [tokenHash, now],
-      );
-    const [row] = Array.isArray(rows[0]) ? (rows[0] as typeof rows) : rows;
-    return row
-      ? { id: row.id, teamId: row.team_id, environment: row.environment, provider: row.provider, windowCount: row.window_count }
-      : null;
+    const [row] = (await useSql.run(this.dataSource, tokenHash, now)).rows;
+    return row ?? null;
   }
+}
+
+// One statement: the link found by its token's hash and its window counted, so two counters at once never both pass the limit.
+const useSql = statement<[tokenHash: Buffer, now: Date], CounterLinkRow>(
+  `UPDATE counter_links SET
+     window_count = CASE WHEN window_started_at IS NULL OR window_started_at <= $2::timestamptz - interval '1 minute'
+                         THEN 1 ELSE window_count + 1 END,
+     window_started_at = CASE WHEN window_started_at IS NULL OR window_started_at <= $2::timestamptz - interval '1 minute'
+                              THEN $2::timestamptz ELSE window_started_at END
+   WHERE token_hash = $1 AND revoked_at IS NULL
+   RETURNING id, team_id, environment, provider, window_count`,
+);
+
+interface CounterLinkRow {
+  id: string;
+  team_id: string;
+  environment: ApiKeyEnvironment;
+  provider: string;
+  window_count: number;
 }

@@ -106,7 +106,7 @@ const attribute = (text: string) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
 export function counterPage(language: Language, versions: Record<string, string>): string {
   const text = COUNTER_TEXT[language];
   const asset = (name: string) => `/kiosk/counter/assets/${name}?v=${versions[name]}`;
-  const words = Object.entries(text)
+  const words = (Object.entries(text) as [string, string][])
     .map(([name, value]) => `data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${attribute(value)}"`)
     .join(' ');
   return `<!doctype html>

@@ -21,4 +21,15 @@ describe(simulatorAppPage.name, () => {
     expect(page).not.toContain('<form');
     expect(page).not.toContain('id="destination"');
   });
+
+  it('should offer "Show ID card" at home, and show a card with its code, its holder and until when it may be verified', () => {
+    expect(simulatorAppPage('home', undefined, { personalNumber: '199001011239' })).toContain('id="show-idcard"');
+    const card = { name: 'Tess <Testsson>', qrCode: 'BANKIDF.x', qrSvg: '<svg></svg>', expiresAt: new Date('2026-12-07T09:00:30Z') };
+
+    const page = simulatorAppPage('idcard', undefined, { card, personalNumber: '199001011239' });
+
+    expect(page).toContain('data-qr-code="BANKIDF.x"');
+    expect(page).toContain('<strong>Tess &lt;Testsson&gt;</strong>');
+    expect(page).toContain('<time datetime="2026-12-07T09:00:30.000Z">09:00:30 UTC</time>');
+  });
 });
