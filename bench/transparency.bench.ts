@@ -10,6 +10,7 @@ import pg from 'pg';
 import { SystemClock } from '../src/common/clock/clock.js';
 import type { TokensConfig } from '../src/config/tokens.config.js';
 import { createDataSource } from '../src/database/data-source.js';
+import { ENTITIES } from '../src/app.entities.js';
 import { runMigrationsLocked } from '../src/database/migrate.js';
 import type { SigningKeysService } from '../src/tokens/signing-keys.service.js';
 import { TransparencyLog } from '../src/transparency/transparency-log.service.js';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   }
   const url = new URL(PG_SERVER);
   url.pathname = `/${name}`;
-  const dataSource = await createDataSource({ url: url.toString(), dataDir: '/nonexistent', poolSize: 2 });
+  const dataSource = await createDataSource({ entities: ENTITIES, url: url.toString(), dataDir: '/nonexistent', poolSize: 2 });
   const backends = new PostgresBackendCpu(url.toString());
   try {
     await runMigrationsLocked(dataSource);

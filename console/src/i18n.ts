@@ -116,11 +116,8 @@ const en = {
   failed: 'failed',
   ...insightsEn,
   ...oidcEn,
-<<<<<<< HEAD
   ...samlEn,
-=======
   ...counterEn,
->>>>>>> idcard
 };
 
 export type TextKey = keyof typeof en;
@@ -234,11 +231,8 @@ const sv: Record<TextKey, string> = {
   failed: 'misslyckad',
   ...insightsSv,
   ...oidcSv,
-<<<<<<< HEAD
   ...samlSv,
-=======
   ...counterSv,
->>>>>>> idcard
 };
 
 const TEXTS: Record<Language, Record<TextKey, string>> = { en, sv };

@@ -26,11 +26,8 @@ const PAGES: { hash: string; label: TextKey; Page: (props: { me: Me }) => preact
   { hash: '#/api-keys', label: 'navKeys', Page: ApiKeysPage },
   { hash: '#/webhooks', label: 'navWebhooks', Page: WebhooksPage },
   { hash: '#/oidc-clients', label: 'navOidcClients', Page: OidcClientsPage },
-<<<<<<< HEAD
   { hash: '#/saml-service-providers', label: 'navSamlSps', Page: SamlSpsPage },
-=======
   { hash: '#/counter-links', label: 'navCounterLinks', Page: CounterLinksPage },
->>>>>>> idcard
   { hash: '#/deliveries', label: 'navDeliveries', Page: DeliveriesPage },
   { hash: '#/sessions', label: 'navSessions', Page: SessionsPage },
   { hash: '#/audit', label: 'navAudit', Page: AuditPage },

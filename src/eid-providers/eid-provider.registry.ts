@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';
 import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import type { EvidenceProfile } from '../evidence/evidence-profile.js';
+import type { EvidenceProfile } from './eid-provider.js';
 import type { AcrDevice, EidChannel, EidOperation, EidProvider, IdCardFace, OpenIdFace } from './eid-provider.js';
 
 export const EID_PROVIDERS = Symbol('EID_PROVIDERS');

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
-import { ManagementEndpoint } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type Principal } from '../common/access/principal.js';
+import { ManagementEndpoint } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../auth/principal.js';
 import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { CounterLinksService } from './counter-links.service.js';
 import { CounterLinkDto, CounterLinkListDto, CreateCounterLinkDto, CreatedCounterLinkDto } from './dto/counter-link.dto.js';

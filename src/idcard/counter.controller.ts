@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../common/access/access.decorators.js';
+import { Public } from '../auth/access.decorators.js';
 import { chooseLanguage } from '../common/languages/languages.js';
 import { ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
 import { DomainException } from '../common/problem-details/domain.exception.js';

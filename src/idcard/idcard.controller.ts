@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Scopes } from '../common/access/access.decorators.js';
-import { CurrentPrincipal, type ApiKeyPrincipal } from '../common/access/principal.js';
+import { Scopes } from '../auth/access.decorators.js';
+import { CurrentPrincipal, type ApiKeyPrincipal } from '../auth/principal.js';
 import { API_KEY_PROBLEMS, ApiProblems, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
-import { SessionStateDto } from '../sessions/dto/session-answers.dto.js';
+import { SessionStateDto } from '../sessions/api/dto/session-answers.dto.js';
 import { IdCardSessions } from '../sessions/idcard-sessions.service.js';
 import { VerifyIdCardDto } from './dto/verify-idcard.dto.js';
 

@@ -7,10 +7,10 @@ import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.j
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import type { CompletedIdentity, VerifiedIdCard } from '../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { describeProviderError } from './provider-error.js';
+import { describeProviderError } from './settlement/provider-error.js';
 import { SessionMetrics } from './session-metrics.js';
-import { SessionReader } from './session-reader.js';
-import { SessionSettlement } from './session-settlement.js';
+import { SessionReader } from './api/session-reader.js';
+import { SessionSettlement } from './settlement/session-settlement.js';
 import type { SessionView } from './session-view.js';
 import type { Session } from './session.entity.js';
 import { SessionStore } from './session.store.js';

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
 import { completionAad, evidenceAad, resultTokenAad } from '../../src/sessions/session-encryption.js';
-import { SessionSettlement } from '../../src/sessions/session-settlement.js';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { useE2eApp } from '../support/e2e.js';
 import { captureLogs, decodedTokensIn } from '../support/log-capture.js';
 import { expectMatchesSchema } from '../support/openapi.js';

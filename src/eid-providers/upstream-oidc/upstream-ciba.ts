@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import * as client from 'openid-client';
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { SLOW_DOWN_HINT, type CollectResult, type StartOrderRequest, type StartedOrder } from '../eid-provider.js';
-import type { UpstreamOidcDependencies } from './upstream-oidc.provider.js';
+import type { UpstreamOidcDependencies } from './upstream-oidc-dependencies.js';
 import type { UpstreamConfig } from './upstream-oidc.env.js';
 import { identityOfTokens } from './upstream-identity.js';
 import { completionAad, secretsAad } from './upstream-order-encryption.js';

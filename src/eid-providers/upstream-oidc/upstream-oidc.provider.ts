@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
-import type { Clock } from '../../common/clock/clock.js';
-import type { DataCipher } from '../../common/crypto/data-cipher.js';
 import type {
   CibaFace,
   CollectResult,
@@ -18,22 +16,13 @@ import type {
 } from '../eid-provider.js';
 import type { UserMessageTable } from '../user-messages.js';
 import { UpstreamCiba } from './upstream-ciba.js';
-import type { UpstreamConnections } from './upstream-connections.js';
+import type { UpstreamOidcDependencies } from './upstream-oidc-dependencies.js';
 import { upstreamEvidenceProfile } from './upstream-evidence.js';
 import type { UpstreamConfig } from './upstream-oidc.env.js';
 import { completionAad, returnUrlAad } from './upstream-order-encryption.js';
-import type { UpstreamOrderStore } from './upstream-order.store.js';
 import { upstreamUserMessages } from './upstream-user-messages.js';
 
 /** What one upstream adapter needs; the module builds one adapter per configured upstream. */
-export interface UpstreamOidcDependencies {
-  connections: UpstreamConnections;
-  orders: UpstreamOrderStore;
-  cipher: DataCipher;
-  clock: Clock;
-  publicBaseUrl: string;
-}
-
 /**
  * One upstream OpenID provider as an e-ID (docs/upstream-oidc.md): the session's launch link sends
  * the person to the upstream, the callback records the answer, and collect reads it.

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Clock } from '../../common/clock/clock.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { EvidenceProfile } from '../eid-provider.js';
 import { samlify } from '../../saml/samlify.js';
 import { upstreamSamlIdp } from './upstream-saml-entities.js';
 import type { UpstreamSamlConfig } from './upstream-saml.env.js';

@@ -1,5 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { validatedEnv } from '../../config/env.validation.js';
+import { validatedEnv } from '../../app.env.js';
 
 /** The upstreams of SAML_UPSTREAMS, as the start's validation read them (upstream-saml.env.ts). */
 export const upstreamSamlConfig = registerAs('upstreamSaml', () => ({ upstreams: validatedEnv().SAML_UPSTREAMS }));

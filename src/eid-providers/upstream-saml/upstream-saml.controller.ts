@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../../common/access/access.decorators.js';
+import { Public } from '../../auth/access.decorators.js';
 import { isUuid } from '../../common/validation/is-uuid.js';
 import { DONE_PAGE_HEADERS, donePage, donePageLanguage } from '../upstream-oidc/upstream-done-page.js';
 import { UpstreamSamlSignIn } from './upstream-saml-sign-in.service.js';

@@ -2,7 +2,7 @@ import { randomUUID, X509Certificate } from 'node:crypto';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import type { Clock } from '../../common/clock/clock.js';
 import type { DataCipher } from '../../common/crypto/data-cipher.js';
-import type { EvidenceProfile } from '../../evidence/evidence-profile.js';
+import type { EvidenceProfile } from '../eid-provider.js';
 import type {
   CollectResult,
   CompletedIdentity,
