@@ -97,6 +97,10 @@ async function samlFront(): Promise<Front> {
   const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/
     .exec(decodeBase64(await successResponse(signedOnly)))![0]
     .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '');
+  // The encrypted path must measure an encrypted assertion (the SP's certificate is what asks for it).
+  if (!decodeBase64(await successResponse({ ...encrypted, idp: idp(true) })).includes('EncryptedAssertion>')) {
+    throw new Error('The Response to an SP with an encryption certificate carries no EncryptedAssertion');
+  }
   const bare = () => {
     const signed = new SignedXml({
       privateKey: key.privateKey,
