@@ -6,6 +6,7 @@ import { useE2eApp } from '../support/e2e.js';
 import { captureLogs, decodedTokensIn } from '../support/log-capture.js';
 import { expectMatchesSchema } from '../support/openapi.js';
 import { expectValidationProblem } from '../support/problem.js';
+import { ageSessionOrdersRevealed } from '../support/provider-orders.js';
 import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint } from '../support/webhooks.js';
@@ -152,5 +153,7 @@ describe('Age verification (issue 43)', () => {
     const logs = logLines.join('\n');
     expect(logLines.length).toBeGreaterThan(0);
     expect(found(logs + decodedTokensIn(logs).join('\n'))).toEqual([]);
+    // Nor does the simulator's own order book, decrypted, of any age session of this suite (app and phone).
+    expect(found(await ageSessionOrdersRevealed(e2e.app))).toEqual([]);
   });
 });
