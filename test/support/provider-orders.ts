@@ -65,7 +65,8 @@ export async function ageSessionOrdersRevealed(app: INestApplicationContext): Pr
   return revealed(texts.join('\n'));
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/]{40,}={0,2}/g;
+// base64 or base64url (an SD-JWT's disclosures): Node decodes both alphabets.
+const BASE64_RUN = /[A-Za-z0-9+/_-]{40,}={0,2}/g;
 
 /** A text with what it encodes: its JWTs' headers and payloads and its long base64 runs, two levels deep. */
 function revealed(text: string, depth = 2): string {
