@@ -29,6 +29,12 @@ export interface EidProvider {
   cancel(order: OrderReference): Promise<void>;
   /** For providers that keep orders of their own: drops those no session can collect any more. */
   purgeOrdersCreatedBefore?(createdBefore: Date): Promise<void>;
+  /**
+   * For providers whose own order keeps what a completion reported (the person, their evidence): drops
+   * it from the order of an age-only session that has ended, in the session's own transaction
+   * (docs/age-verification.md, "What is kept"). Absent: the provider keeps nothing of the person.
+   */
+  forgetCompletion?(order: OrderReference): Promise<void>;
   /** Its QR on the app channel (docs/providers.md); absent: the provider has none. */
   readonly qr?: QrProfile;
   /** Its words for the person in each state, and its app's name (docs/providers.md). */

@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
+import { inOneTransaction } from '../database/unit-of-work.js';
 import { Session } from './session.entity.js';
 import {
   changedSinceSql,
@@ -116,8 +117,9 @@ export class SessionStore {
     return (await claimDueSql.run(this.dataSource, now, dueBefore, limit, skipProviders)).rows;
   }
 
+  /** One unit of work (unit-of-work.ts): what a provider's store writes inside joins the transaction too. */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+    return inOneTransaction(this.dataSource, work);
   }
 
   /**

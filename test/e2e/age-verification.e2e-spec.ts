@@ -6,6 +6,7 @@ import { useE2eApp } from '../support/e2e.js';
 import { captureLogs, decodedTokensIn } from '../support/log-capture.js';
 import { expectMatchesSchema } from '../support/openapi.js';
 import { expectValidationProblem } from '../support/problem.js';
+import { ageSessionOrdersRevealed } from '../support/provider-orders.js';
 import { VERIFIED_EVIDENCE, verifyResultToken } from '../support/result-token.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint } from '../support/webhooks.js';
@@ -14,6 +15,8 @@ import { createEndpoint } from '../support/webhooks.js';
 const ADULT = '200812079804';
 const TOMORROWS_ADULT = '200812089803';
 const COORDINATION = '200812679801';
+/** A session that is not age-only names the person: one the privacy test below does not look for. */
+const IDENTIFIED = '198507099805';
 const NAME = { givenName: 'Ålderstina', surname: 'Hemligsdotter' };
 const TODAY = Date.parse('2026-12-07T11:00:00Z');
 
@@ -122,6 +125,23 @@ describe('Age verification (issue 43)', () => {
     expect(polled).not.toHaveProperty('user');
   });
 
+  it("should leave the provider's order of a session that is not age-only as it was, until the retention purge", async () => {
+    const started = await start({ endUserIp: '192.0.2.10' }).expect(200);
+    await e2e.http
+      .post('/api/v1/simulator/scan')
+      .send({ autoStartToken: started.body.autoStartToken, personalNumber: IDENTIFIED })
+      .expect(200);
+    e2e.clock.advance(2_500);
+    await e2e.app.get(SessionSettlement).collectDue();
+    expect((await poll(started.body.sessionId)).body.user).toMatchObject({ personalNumber: IDENTIFIED });
+    const [order] = await e2e.app.get(DataSource).query(
+      `SELECT o.user_enc IS NOT NULL AS "user", o.evidence_enc IS NOT NULL AS evidence
+           FROM simulator_orders o JOIN sessions s ON s.order_ref = o.order_ref::text WHERE s.id = $1`,
+      [started.body.sessionId],
+    );
+    expect(order).toEqual({ user: true, evidence: true });
+  });
+
   it('should leave no personal number or name in any table, stored answer or log line after age sessions', async () => {
     const sessionId = await ageSession(ADULT);
     await poll(sessionId);
@@ -152,5 +172,7 @@ describe('Age verification (issue 43)', () => {
     const logs = logLines.join('\n');
     expect(logLines.length).toBeGreaterThan(0);
     expect(found(logs + decodedTokensIn(logs).join('\n'))).toEqual([]);
+    // Nor does the simulator's own order book, decrypted, of any age session of this suite (app and phone).
+    expect(found(await ageSessionOrdersRevealed(e2e.app))).toEqual([]);
   });
 });

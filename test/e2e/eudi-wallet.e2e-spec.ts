@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { FakeEudiWallet, FakePidIssuer, TEST_PID, type PresentationRequest, type PresentOptions } from '../fakes/eudi-wallet.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { ageSessionOrdersRevealed } from '../support/provider-orders.js';
 import { providerContract } from '../support/provider-contract.js';
 import { TEST_ISSUER, verifyResultToken } from '../support/result-token.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -173,6 +174,10 @@ describe('EU Digital Identity Wallet: an OpenID4VP verifier of SD-JWT VC PIDs', 
     expect(complete.ageVerification).toEqual({ ageOver: 21, result: true, country: 'SE', source: 'upstream-birthdate' });
     expect(complete).not.toHaveProperty('user');
     expect(JSON.stringify(complete)).not.toContain(TEST_PID.family_name);
+    // Nor does the wallet order, decrypted: it forgot the presentation when the session ended.
+    const orders = await ageSessionOrdersRevealed(e2e.app);
+    const secrets = [TEST_PID.personal_administrative_number, TEST_PID.given_name, TEST_PID.family_name, TEST_PID.birthdate];
+    expect(secrets.filter((secret) => orders.includes(secret))).toEqual([]);
   });
 
   it('should answer the same device with the returnUrl and its nonce, which the RP confirms', async () => {

@@ -2,6 +2,7 @@ import * as client from 'openid-client';
 import { useE2eApp } from '../support/e2e.js';
 import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, startLogin } from '../support/oidc-rp.js';
 import { oidcTeam } from '../support/oidc-team.js';
+import { ageSessionOrdersRevealed } from '../support/provider-orders.js';
 
 const AGE_ACR = 'urn:age-verification';
 const IDURA_CLAIM = 'http://ageverification.criipto.com';
@@ -76,6 +77,9 @@ describe('The OpenID front’s age login (issue 43)', () => {
     const child = await ageLogin(CHILD, 'openid is_over_15');
     expect(child.claims[IDURA_CLAIM]).toEqual({ country: 'SE', is_over_15: false });
     expect(child.claims.age_verification).toMatchObject({ ageOver: 15, result: false });
+    // The e-ID's own orders of these logins, decrypted, forgot who logged in (docs/age-verification.md).
+    const orders = await ageSessionOrdersRevealed(e2e.app);
+    expect([ADULT, CHILD, ADULT.slice(2), CHILD.slice(2)].filter((number) => orders.includes(number))).toEqual([]);
   });
 
   it('should refuse an age scope with a personal-data scope, two ages, or no acr, with invalid_scope before any e-ID order', async () => {

@@ -12,6 +12,7 @@ import { FakeUpstream, type UpstreamProfile } from '../fakes/upstream-openid-pro
 import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { createTeamWithKey } from '../support/fixtures.js';
+import { ageSessionOrdersRevealed } from '../support/provider-orders.js';
 import { providerContract } from '../support/provider-contract.js';
 import { TEST_ISSUER, verifyResultToken } from '../support/result-token.js';
 import { discover } from '../support/oidc-rp.js';
@@ -192,6 +193,9 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     expect(complete.ageVerification).toEqual({ ageOver: 18, result: true, country: 'NO', source: 'upstream-birthdate' });
     expect(complete).not.toHaveProperty('user');
     expect(Object.keys(complete.evidence).sort()).toEqual(['sha256', 'verification']);
+    // Nor does the upstream order, decrypted: it forgot the identity and the id token when the session ended.
+    const orders = await ageSessionOrdersRevealed(e2e.app);
+    expect(['01017012345', 'Kari', 'Nordmann', '1970-01-01'].filter((secret) => orders.includes(secret))).toEqual([]);
   }, 30_000);
 
   it('should complete through an FTN broker: a signed request object and an encrypted id token', async () => {

@@ -33,6 +33,7 @@ const finishSql = statement<[orderRef: string, status: 'complete' | 'failed', hi
   `UPDATE eudi_orders SET status = $2, hint_code = $3, completion_enc = $4, secrets_enc = NULL
     WHERE order_ref = $1 AND status = 'pending'`,
 );
+const forgetSql = statement<[orderRef: string]>(`UPDATE eudi_orders SET completion_enc = NULL WHERE order_ref = $1`);
 const purgeSql = statement<[createdBefore: Date]>(`DELETE FROM eudi_orders WHERE created_at < $1`);
 
 export type EudiOrderRow = RowOf<typeof findByRefSql>;
@@ -68,6 +69,11 @@ export class EudiOrderStore {
   /** The outcome of a response, or a cancel; false when the order was no longer pending (nothing changed). */
   async finish(orderRef: string, outcome: { status: 'complete' | 'failed'; hintCode: string | null; completionEnc: Buffer | null }) {
     return (await finishSql.run(this.db, orderRef, outcome.status, outcome.hintCode, outcome.completionEnc)).rowCount > 0;
+  }
+
+  /** The identity and evidence of a presentation (docs/age-verification.md); the order keeps its outcome. */
+  async forgetCompletion(orderRef: string): Promise<void> {
+    await forgetSql.run(this.db, orderRef);
   }
 
   async purgeCreatedBefore(createdBefore: Date): Promise<void> {

@@ -97,6 +97,10 @@ export class EudiProvider implements EidProvider {
     await this.orders.purgeCreatedBefore(createdBefore);
   }
 
+  async forgetCompletion({ orderRef }: OrderReference): Promise<void> {
+    await this.orders.forgetCompletion(orderRef);
+  }
+
   /** The access certificate, once per environment it serves (docs/operations.md, readiness). */
   certificateStatuses(): CertificateStatus[] {
     if (!this.trust) return [];

@@ -11,6 +11,7 @@ import type { IssuedEvidence } from '../shared/xml-evidence/evidence-authority.j
 import { SimulatorEvidence } from './simulator-evidence.provider.js';
 import type { NewSimulatorOrder } from './simulator-order.entity.js';
 import { SimulatorOrderStore } from './simulator-order.store.js';
+import { evidenceAad, secretAad, userAad } from './simulator-order-encryption.js';
 import { simulatorConfig, type SimulatorConfig } from './simulator.config.js';
 
 /** The holder the simulated app shows a card for: a Swedish person, always with a personal number. */
@@ -20,9 +21,6 @@ export interface SimulatedHolder {
   surname: string;
 }
 
-const secretAad = (cardId: string) => `simulator_orders:${cardId}:qr_start_secret`;
-const userAad = (cardId: string) => `simulator_orders:${cardId}:user`;
-const evidenceAad = (cardId: string) => `simulator_orders:${cardId}:evidence`;
 // BANKIDF.<card id>.<32 hex>: anchored, fixed-length parts, linear on any input.
 const CODE = /^BANKIDF\.([0-9a-f-]{36})\.([0-9a-f]{32})$/;
 

@@ -78,6 +78,14 @@ export class SimulatorOrderStore {
     return Boolean(claimed.affected);
   }
 
+  /**
+   * Who answered the order and from where: the identity, its evidence, the device address. A phone
+   * order keeps the keyed hash of the number called, which its kind requires (docs/age-verification.md).
+   */
+  async forgetCompletion(orderRef: string): Promise<void> {
+    await this.orders.update({ orderRef }, { userEnc: null, evidenceEnc: null, endUserIp: null });
+  }
+
   async deleteCreatedBefore(createdBefore: Date): Promise<void> {
     await this.orders.delete({ createdAt: LessThanOrEqual(createdBefore) });
   }

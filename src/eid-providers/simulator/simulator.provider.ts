@@ -36,6 +36,7 @@ import { simulatorOrderStatus, type SimulatorTimings } from './simulator-order-s
 import type { NewSimulatorOrder, SimulatorOrder, SimulatorAction } from './simulator-order.entity.js';
 import { simulatorConfig, type SimulatorConfig } from './simulator.config.js';
 import { SimulatorOrderStore, type CollectedOrder } from './simulator-order.store.js';
+import { evidenceAad, secretAad, textAad, textsAad, transactionAad, userAad } from './simulator-order-encryption.js';
 
 // docs/api.md: a frame older or newer than this is refused, as the BankID app refuses a stale QR.
 const QR_FRESHNESS_SECONDS = 3;
@@ -64,13 +65,6 @@ export interface ShownOrder {
   /** payment: what the person approves. */
   userVisibleTransaction?: UserVisibleTransaction;
 }
-
-const secretAad = (orderRef: string) => `simulator_orders:${orderRef}:qr_start_secret`;
-const userAad = (orderRef: string) => `simulator_orders:${orderRef}:user`;
-const textAad = (orderRef: string) => `simulator_orders:${orderRef}:user_visible_data`;
-const textsAad = (orderRef: string) => `simulator_orders:${orderRef}:signed_texts`;
-const evidenceAad = (orderRef: string) => `simulator_orders:${orderRef}:evidence`;
-const transactionAad = (orderRef: string) => `simulator_orders:${orderRef}:transaction`;
 
 /** The texts an order signs, base64 as BankID carries them in usrVisibleData / usrNonVisibleData. */
 interface SignedTexts {
@@ -204,6 +198,10 @@ export class SimulatorProvider implements EidProvider {
 
   async purgeOrdersCreatedBefore(createdBefore: Date): Promise<void> {
     await this.orders.deleteCreatedBefore(createdBefore);
+  }
+
+  async forgetCompletion({ orderRef }: OrderReference): Promise<void> {
+    await this.orders.forgetCompletion(orderRef);
   }
 
   /**

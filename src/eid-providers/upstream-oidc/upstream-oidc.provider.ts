@@ -97,6 +97,10 @@ export class UpstreamOidcProvider implements EidProvider {
     await this.deps.orders.purgeCreatedBefore(this.name, createdBefore);
   }
 
+  async forgetCompletion({ orderRef }: OrderReference): Promise<void> {
+    await this.deps.orders.forgetCompletion(orderRef);
+  }
+
   readiness(): ProviderReadiness {
     const status = this.deps.connections.status(this.upstream);
     return {

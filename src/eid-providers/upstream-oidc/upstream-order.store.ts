@@ -65,6 +65,11 @@ export class UpstreamOrderStore {
     );
   }
 
+  /** The identity and evidence a sign-in delivered (docs/age-verification.md); the order keeps its outcome. */
+  async forgetCompletion(orderRef: string): Promise<void> {
+    await this.orders.update({ orderRef }, { completionEnc: null });
+  }
+
   async purgeCreatedBefore(upstream: string, createdBefore: Date): Promise<void> {
     await this.orders.delete({ upstream, createdAt: LessThan(createdBefore) });
   }

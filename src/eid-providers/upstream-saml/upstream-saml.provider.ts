@@ -94,6 +94,10 @@ export class UpstreamSamlProvider implements EidProvider {
     await this.deps.orders.purgeCreatedBefore(this.name, createdBefore);
   }
 
+  async forgetCompletion({ orderRef }: OrderReference): Promise<void> {
+    await this.deps.orders.forgetCompletion(orderRef);
+  }
+
   /**
    * Our SP certificate's time left, as a warning only (docs/saml.md): the IdP may refuse requests signed
    * by an expired one, but the other providers still serve.

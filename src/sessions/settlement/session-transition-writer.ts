@@ -78,7 +78,10 @@ export class SessionTransitionWriter {
     });
   }
 
-  /** One slice in one transaction: the sessions' new state, their timeline, their log leaves and their webhook messages. */
+  /**
+   * One slice in one transaction: the sessions' new state, what their providers' orders forget, their
+   * timeline, their log leaves and their webhook messages.
+   */
   private async writeSlice(slice: Change[], now: Date, written: Written): Promise<void> {
     const outcome = await this.store.transaction(async (manager) => {
       const updated = await this.store.writeTransitions(
@@ -92,6 +95,10 @@ export class SessionTransitionWriter {
           ? progressEvent({ ...session, ...changes }, now, this.messagesOf(session))
           : endedEvent({ ...session, ...changes }, completion, outcome, this.messagesOf(session)),
       );
+      // An age-only session that ended leaves no identity in its provider's order either (docs/age-verification.md).
+      for (const { session, transition } of applied) {
+        if (transition.kind !== 'progress' && session.ageOver) await this.providers.find(session.provider)?.forgetCompletion?.(session);
+      }
       // The session's timeline (docs/console.md): the same changes, in the same transaction.
       await this.eventLog.append(
         manager,
