@@ -78,12 +78,13 @@ export class CounterController {
   @ApiProblems(VALIDATION, 'invalid_kiosk_token', 'rate_limit_exceeded', 'payload_too_large', 'unknown_provider', 'provider_unavailable')
   async verify(@Headers('authorization') authorization: string | undefined, @Body() body: VerifyIdCardDto): Promise<CounterAnswerDto> {
     const { verifier, provider } = await this.links.authorize(authorization);
-    const { view } = await this.idCards.verify(verifier, provider, body.qrCode);
+    const { view } = await this.idCards.verify(verifier, provider, body.qrCode, body.ageOver);
     // What the counter shows, no more: never the personal number or the evidence.
     return {
       sessionId: view.sessionId,
       verified: view.evidence?.verification?.status === 'verified',
       ...(view.user ? { name: view.user.name, age: view.user.age } : {}),
+      ...(view.ageVerification ? { ageVerification: { ageOver: view.ageVerification.ageOver, result: view.ageVerification.result } } : {}),
     };
   }
 }

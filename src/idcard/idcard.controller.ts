@@ -24,6 +24,6 @@ export class IdCardController {
   @ApiProblems(...API_KEY_PROBLEMS, VALIDATION, 'payload_too_large', 'unsupported_media_type', 'unknown_provider', 'provider_unavailable')
   async verify(@CurrentPrincipal() principal: ApiKeyPrincipal, @Param('provider') provider: string, @Body() body: VerifyIdCardDto) {
     const verifier = { teamId: principal.team.id, environment: principal.apiKey.environment, apiKeyId: principal.apiKey.id };
-    return (await this.idCards.verify(verifier, provider, body.qrCode)).view;
+    return (await this.idCards.verify(verifier, provider, body.qrCode, body.ageOver)).view;
   }
 }

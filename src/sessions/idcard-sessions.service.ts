@@ -1,3 +1,4 @@
+import type { AgeThreshold } from './session-age.js';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
@@ -51,7 +52,7 @@ export class IdCardSessions {
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
   ) {}
 
-  async verify(verifier: IdCardVerifier, providerName: string, qrCode: string): Promise<IdCardSession> {
+  async verify(verifier: IdCardVerifier, providerName: string, qrCode: string, ageOver?: AgeThreshold): Promise<IdCardSession> {
     const provider = this.providers.forIdCard(providerName, verifier.environment);
     const verified = await this.callProvider(provider.name, () => provider.idCard.verify(verifier.environment, qrCode));
     const now = this.clock.now();
@@ -89,7 +90,7 @@ export class IdCardSessions {
       renewalRequestEnc: null,
       renewals: 0,
       maxRisk: null,
-      ageOver: null,
+      ageOver: ageOver ?? null,
     };
     await this.store.insert(session);
     this.metrics.sessionStarted(provider.name, 'idcard');

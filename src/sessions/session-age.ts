@@ -65,11 +65,15 @@ export function birthDateOfPersonalNumber(personalNumber: string): string | null
 
 /**
  * The age answer for what a provider identified, from its most trusted source (docs/age-verification.md):
- * a wallet's `age_over_NN` for this very age, else a stated birth date, else the personal number.
+ * a wallet's `age_over_NN` for this very age, else a stated birth date, else the personal number; for a
+ * digital ID card, the card's personal number.
  */
-export function ageVerificationOfUser(user: IdentifiedUser, ageOver: AgeThreshold, completedAt: Date): AgeVerification {
+export function ageVerificationOfUser(user: IdentifiedUser, ageOver: AgeThreshold, completedAt: Date, onIdCard = false): AgeVerification {
   const attested = user.ageOver?.[String(ageOver)];
   const country = user.country ?? (user.personalNumber ? 'SE' : null);
+  // A digital ID card's holder, verified at a counter: the card is the source (docs/idcard.md).
+  if (onIdCard)
+    return ageVerificationOf({ birthDate: birthDateOfPersonalNumber(user.personalNumber ?? ''), ageOver, source: 'idcard', country, completedAt });
   if (typeof attested === 'boolean') return { ageOver, result: attested, country, source: 'eudi-age-attestation' };
   if (user.birthdate) return ageVerificationOf({ birthDate: user.birthdate, ageOver, source: 'upstream-birthdate', country, completedAt });
   if (user.personalNumber)

@@ -102,6 +102,7 @@ describe('Hot-path SQL on the sessions table', () => {
       renewalRequestEnc: null,
       renewals: 0,
       maxRisk: null,
+      ageOver: null,
       ...overrides,
     });
 

@@ -2,7 +2,10 @@
 // scanner typing into the field, sends it with the counter link's token and shows the answer.
 const main = document.querySelector('main');
 const words = main.dataset;
-const token = new URLSearchParams(location.hash.slice(1)).get('t') ?? '';
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get('t') ?? '';
+// `#…&age=18`: an age-only counter, answered "18+" or not, never the holder's name (docs/idcard.md).
+const ageOver = ['15', '16', '18', '21'].includes(fragment.get('age')) ? Number(fragment.get('age')) : undefined;
 // The token is read once and dropped from the address bar, so it is not left on screen or in history.
 history.replaceState(null, '', location.pathname + location.search);
 const answer = document.getElementById('answer');
@@ -29,7 +32,7 @@ async function check(code) {
     const response = await fetch('/kiosk/counter/verify', {
       method: 'POST',
       headers: { authorization: `Counter ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ qrCode: code }),
+      body: JSON.stringify(ageOver ? { qrCode: code, ageOver } : { qrCode: code }),
     });
     const body = await response.json().catch(() => ({}));
     if (response.ok) {

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { AGE_THRESHOLDS, type AgeThreshold } from '../../sessions/session-age.js';
 
 /** The most a card's QR holds as we take it; the whole body is held to ID_CARD_BODY_LIMIT_BYTES. */
 export const ID_CARD_QR_MAX = 1800;
@@ -16,4 +17,14 @@ export class VerifyIdCardDto {
   // Anchored, one literal prefix then a single class: linear on any input.
   @Matches(/^BANKIDF\.[\x21-\x7e]+$/, { message: 'qrCode must be the whole scanned code, beginning BANKIDF.' })
   qrCode: string;
+
+  @ApiPropertyOptional({
+    enum: AGE_THRESHOLDS,
+    description:
+      'Age only (docs/age-verification.md): the session answers whether the holder is this old or older ' +
+      '(ageVerification, source idcard), never who they are.',
+  })
+  @IsOptional()
+  @IsIn(AGE_THRESHOLDS, { message: `ageOver must be one of ${AGE_THRESHOLDS.join(', ')}` })
+  ageOver?: AgeThreshold;
 }

@@ -55,7 +55,7 @@ export class SessionFinalisation {
     // An age-only session keeps, signs and sends the age answer, and of the evidence its hash and check alone.
     // Elsewhere a wallet's age statements are how its age was known, never part of the identity answered.
     const answer: SessionAnswer = session.ageOver
-      ? { ageVerification: ageVerificationOfUser(completion.user, session.ageOver, now) }
+      ? { ageVerification: ageVerificationOfUser(completion.user, session.ageOver, now, completion.idCard !== undefined) }
       : withoutAgeStatements(completion);
     const kept = evidence && session.ageOver ? ageEvidenceOf(evidence, sealed) : evidence;
     const resultToken = await this.resultTokens.sign(sessionResult({ ...session, ...changes }, answer, sealed));
