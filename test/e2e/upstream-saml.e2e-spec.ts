@@ -228,7 +228,8 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     });
   }, 30_000);
 
-  it('should log in through the SAML front: the SP asks for its AuthnContext, the browser goes to Suomi.fi and back, the SP gets a Response', async () => {
+  /** An SP of the team on the SAML front, asking for the upstream's AuthnContext, played by node-saml. */
+  const samlFront = async () => {
     const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
     const token = (await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token;
     const entityId = `https://sp.example.test/${randomUUID()}`;
@@ -246,15 +247,28 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     const origin = `http://127.0.0.1:${port}`;
     // The app's test clock runs ahead by what earlier tests moved it; node-saml checks NotBefore by the real one.
     const acceptedClockSkewMs = Math.max(0, e2e.clock.now().getTime() - Date.now()) + 5_000;
-    const saml = samlClient(origin, pki, { issuer: entityId, audience: entityId, authnContext: [EIDAS_SUBSTANTIAL], acceptedClockSkewMs });
+    return samlClient(origin, pki, { issuer: entityId, audience: entityId, authnContext: [EIDAS_SUBSTANTIAL], acceptedClockSkewMs });
+  };
+  /** A browser at Suomi.fi and back at the upstream's ACS: where the ACS sends it on. */
+  const throughSuomiFi = async (browser: CookieBrowser, idpUrl: string) => {
+    const answer = await suomifi.answer(idpUrl, await spMetadata());
+    const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
+    expect(back.status).toBe(303);
+    const location = new URL(back.headers.get('location') ?? '', answer.acsUrl).href;
+    const uid = /\/saml\/login\/([^/?#]+)/.exec(location)?.[1];
+    if (!uid) throw new Error(`Not back at the SAML login: ${location}`);
+    return { location, uid };
+  };
+
+  it('should log in through the SAML front: the SP asks for its AuthnContext, the browser goes to Suomi.fi and back, the SP gets a Response', async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    const saml = await samlFront();
     const browser = new CookieBrowser();
     // The front starts the session and sends the browser straight on to the upstream.
     const sent = await browser.follow(await saml.getAuthorizeUrlAsync('relay-1', undefined, {}), origin);
-    const answer = await suomifi.answer(sent.url, await spMetadata());
-    const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
-    expect(back.status).toBe(303);
-    const uid = /\/saml\/login\/([^/?#]+)/.exec(back.headers.get('location') ?? '')?.[1];
-    if (!uid) throw new Error(`Not back at the SAML login: ${back.headers.get('location')}`);
+    const { location, uid } = await throughSuomiFi(browser, sent.url);
+    // Back at the login page with the session's return nonce: this browser holds the login's cookie.
+    expect((await browser.follow(location, origin)).response?.status).toBe(200);
     const done = await finishSamlLogin(browser, origin, uid);
     const { fields } = postForm(await done.text());
     const xml = decodeBase64(fields.SAMLResponse);
@@ -262,5 +276,26 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     expect(xml).toContain(`<saml:AuthnContextClassRef>${EIDAS_SUBSTANTIAL}</saml:AuthnContextClassRef>`);
     const { profile } = await saml.validatePostResponseAsync(fields);
     expect(profile).toMatchObject({ 'urn:oid:2.5.4.42': 'Nordea', 'urn:oid:2.5.4.4': 'Demo' });
+  }, 30_000);
+
+  it("should not answer the SP with the person of a forwarded launch link: only the login's own browser coming back counts", async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    const saml = await samlFront();
+    // The attacker's browser starts the SP's login and stops at the redirect to the upstream's launch link.
+    const attacker = new CookieBrowser();
+    const atFront = await attacker.get(await saml.getAuthorizeUrlAsync('relay-2', undefined, {}));
+    const launchLink = new URL(atFront.headers.get('location') ?? '', origin).href;
+    expect(launchLink).toContain('/upstream/suomifi/login/');
+    // The victim opens the forwarded link, signs in at the real IdP, and comes back without the login's cookie.
+    const victim = new CookieBrowser();
+    const sent = await victim.follow(launchLink, origin);
+    const { location, uid } = await throughSuomiFi(victim, sent.url);
+    expect((await victim.follow(location, origin)).response?.status).toBe(400);
+    // The attacker's browser, holding the cookie, asks for the end: the SP hears a failure, no person.
+    const done = await finishSamlLogin(attacker, origin, uid);
+    const xml = decodeBase64(postForm(await done.text()).fields.SAMLResponse);
+    expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:AuthnFailed');
+    expect(xml).not.toContain('010170-999R');
+    expect(xml).not.toContain('<saml:Assertion');
   }, 30_000);
 });
