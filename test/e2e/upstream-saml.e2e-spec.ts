@@ -188,7 +188,8 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     });
   });
 
-  it('should log in through /oidc/auth with openid-client: acr as asked, the HETU under nin, country FI', async () => {
+  /** An RP on the OpenID front asking for Suomi.fi; its browser on the login page, whose one button sends it on. */
+  const oidcFront = async () => {
     const origin = `http://127.0.0.1:${port}`;
     const redirectUri = `${origin}/rp/callback`;
     const registered = await e2e.app.get(OidcClientsService).create(e2e.team.id, { name: 'Finnish RP', redirectUris: [redirectUri] });
@@ -204,14 +205,42 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     const page = await browser.follow(url.href, origin);
     const uid = /\/oidc\/interaction\/([^/?#]+)/.exec(page.url)?.[1];
     if (!uid) throw new Error(`No login page: ${page.url}`);
+    const start = { method: 'POST', body: new URLSearchParams({ device: 'this' }) };
+    return { origin, redirectUri, config, state, browser, uid, startUrl: `${origin}/oidc/interaction/${uid}/start`, start };
+  };
+
+  it("should not log the RP in with the person of a forwarded launch link: only the login's own browser coming back counts", async () => {
+    const { origin, redirectUri, browser: attacker, uid, startUrl, start } = await oidcFront();
+    // The attacker's browser stops at the redirect to the upstream's launch link and forwards it.
+    const atFront = await attacker.get(startUrl, start);
+    const launchLink = new URL(atFront.headers.get('location') ?? '', origin).href;
+    expect(launchLink).toContain('/upstream/suomifi/login/');
+    const victim = new CookieBrowser();
+    const sent = await victim.follow(launchLink, origin);
+    const answer = await suomifi.answer(sent.url, await spMetadata());
+    const back = await victim.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
+    expect(back.status).toBe(303);
+    await victim.follow(new URL(back.headers.get('location')!, origin).href, origin);
+    const done = await waitUntil(async () => {
+      e2e.clock.advance(2_500);
+      await e2e.collect();
+      const result = await attacker.follow(`${origin}/oidc/interaction/${uid}/done`, origin);
+      return result.url.startsWith(redirectUri) ? result : undefined;
+    }, 'the login to finish');
+    const params = new URL(done.url).searchParams;
+    expect(params.get('code')).toBeNull();
+    expect(params.get('error')).toBe('access_denied');
+  }, 30_000);
+
+  it('should log in through /oidc/auth with openid-client: acr as asked, the HETU under nin, country FI', async () => {
+    const { origin, redirectUri, config, state, browser, uid, startUrl, start } = await oidcFront();
     // The login page's one button sends this browser on to Suomi.fi.
-    const sent = await browser.follow(`${origin}/oidc/interaction/${uid}/start`, origin, {
-      method: 'POST',
-      body: new URLSearchParams({ device: 'this' }),
-    });
+    const sent = await browser.follow(startUrl, origin, start);
     const answer = await suomifi.answer(sent.url, await spMetadata());
     const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
     expect(back.status).toBe(303);
+    // Back at the login page with the session's return nonce: this browser holds the interaction's cookie.
+    await browser.follow(new URL(back.headers.get('location')!, origin).href, origin);
     const done = await waitUntil(async () => {
       e2e.clock.advance(2_500);
       await e2e.collect();
