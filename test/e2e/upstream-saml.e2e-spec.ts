@@ -279,8 +279,8 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     return samlClient(origin, pki, { issuer: entityId, audience: entityId, authnContext: [EIDAS_SUBSTANTIAL], acceptedClockSkewMs });
   };
   /** A browser at Suomi.fi and back at the upstream's ACS: where the ACS sends it on. */
-  const throughSuomiFi = async (browser: CookieBrowser, idpUrl: string) => {
-    const answer = await suomifi.answer(idpUrl, await spMetadata());
+  const throughSuomiFi = async (browser: CookieBrowser, idpUrl: string, knobs: SuomiFiKnobs = {}) => {
+    const answer = await suomifi.answer(idpUrl, await spMetadata(), knobs);
     const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
     expect(back.status).toBe(303);
     const location = new URL(back.headers.get('location') ?? '', answer.acsUrl).href;
@@ -305,6 +305,20 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     expect(xml).toContain(`<saml:AuthnContextClassRef>${EIDAS_SUBSTANTIAL}</saml:AuthnContextClassRef>`);
     const { profile } = await saml.validatePostResponseAsync(fields);
     expect(profile).toMatchObject({ 'urn:oid:2.5.4.42': 'Nordea', 'urn:oid:2.5.4.4': 'Demo' });
+  }, 30_000);
+
+  it("should not answer the SP with a person whose evidence the service's own check failed, as the OpenID front refuses it", async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    const saml = await samlFront();
+    const browser = new CookieBrowser();
+    const sent = await browser.follow(await saml.getAuthorizeUrlAsync('relay-3', undefined, {}), origin);
+    // Only the Response signed: its signature no longer holds over the decrypted Response the evidence keeps.
+    const { location, uid } = await throughSuomiFi(browser, sent.url, { unsignedAssertion: true });
+    await browser.follow(location, origin);
+    const done = await finishSamlLogin(browser, origin, uid);
+    const xml = decodeBase64(postForm(await done.text()).fields.SAMLResponse);
+    expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:AuthnFailed');
+    expect(xml).not.toContain('<saml:Assertion');
   }, 30_000);
 
   it("should not answer the SP with the person of a forwarded launch link: only the login's own browser coming back counts", async () => {

@@ -91,6 +91,9 @@ export class SamlLoginService {
         ? this.status(open, STATUS.responder, STATUS.cancel, 'The user cancelled.')
         : this.status(open, STATUS.responder, STATUS.authnFailed, `The e-ID did not complete (${hintCode ?? view.status}).`);
     }
+    // The service's own check of the e-ID's evidence failed: not an identity it vouches for (docs/saml.md, "The Response").
+    if ('evidence' in view && view.evidence?.verification?.status === 'failed')
+      return this.status(open, STATUS.responder, STATUS.authnFailed, "The service's check of the e-ID's evidence failed.");
     const { sp, login } = open;
     const evidence = await this.reader.evidence(open.principal, login.sessionId).catch(() => undefined);
     const now = this.clock.now();
