@@ -49,7 +49,11 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
         country: 'FI',
       },
     ];
-    writeFileSync(join(pki.dir, 'saml-upstreams.json'), JSON.stringify(upstreams));
+    // The same IdP under a second name: its own entityID and ACS, and none of the first one's orders.
+    const twin = { ...upstreams[0], name: 'suomifi-twin' } as Record<string, unknown>;
+    delete twin.frontAcrValues;
+    delete twin.samlAuthnContexts;
+    writeFileSync(join(pki.dir, 'saml-upstreams.json'), JSON.stringify([...upstreams, twin]));
   }, 60_000);
   afterAll(async () => {
     await pki?.remove();
@@ -102,7 +106,7 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     e2e,
     collectMs: 2_500,
     verifiedEvidence: true,
-    approve: async (sessionId) => void (await visit(await qrLink(sessionId))),
+    approve: async (sessionId) => (await visit(await qrLink(sessionId))).acs.headers.location,
     decline: async (sessionId) => void (await visit(await qrLink(sessionId), { outcome: 'cancel' })),
   }));
 
@@ -178,6 +182,15 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
       expect((await e2e.http.post(`/api/v1/auth/${other.sessionId}/poll`).set('x-api-key', e2e.key).expect(200)).body).toMatchObject({
         status: 'pending',
       });
+    }, 30_000);
+
+    it("should refuse a Response at another upstream's ACS, even of the same IdP, leaving the order to its own", async () => {
+      const started = await start();
+      const answer = await atSuomiFi(started.launchUrl);
+      const twin = await post(answer.acsUrl.replace('/upstream/suomifi/', '/upstream/suomifi-twin/'), answer.SAMLResponse).expect(400);
+      expect(twin.text).toContain('data-state="invalid"');
+      expect((await post(answer.acsUrl, answer.SAMLResponse)).status).toBe(200);
+      expect(await poll(started.sessionId)).toMatchObject({ status: 'complete' });
     }, 30_000);
 
     it('should refuse a document with a DTD, and a Response at an unknown upstream', async () => {

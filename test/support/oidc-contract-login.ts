@@ -49,6 +49,8 @@ export interface ContractLogin {
   sessionId: string;
   /** The interaction's end once the session has: the code exchanged, the id token verified. */
   finish(): Promise<{ idToken: JWTPayload; expectedIssuer: string }>;
+  /** This browser at the address an upstream's callback sends it to (the session's returnUrl with its nonce). */
+  returnTo(url: string): Promise<void>;
 }
 
 /** Starts a login with the provider's default acr: the page's session, ready for the app to approve. */
@@ -96,5 +98,5 @@ export async function startContractLogin(e2e: E2eApp, provider: string): Promise
     const { payload } = await jwtVerify(tokens.body.id_token as string, jwks, { issuer, audience: client.clientId });
     return { idToken: payload, expectedIssuer: issuer };
   };
-  return { acr, sessionId: login.sessionId, finish };
+  return { acr, sessionId: login.sessionId, finish, returnTo: async (url) => void (await browser.follow(url)) };
 }
