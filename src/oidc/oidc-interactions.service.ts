@@ -162,7 +162,8 @@ export class OidcInteractionsService {
       ...start.method,
       kioskToken,
       operation: start.operation,
-      ...(bound ? { chosen } : {}),
+      // An upstream's callback, like the app, must bring this browser back with the nonce (docs/oidc.md, "Same device").
+      ...(bound || redirects ? { chosen } : {}),
       ...(start.body.ageOver ? { ageOver: start.body.ageOver } : {}),
     };
     await this.records.saveLogin(details.uid, login, OIDC_TTL.Interaction);

@@ -1,5 +1,5 @@
 import { deflateRawSync } from 'node:zlib';
-import { assertSafeXml, inflateRedirectMessage, parseSamlXml, SAML_MESSAGE_MAX_BYTES, SamlXmlError } from './saml-xml.js';
+import { assertSafeXml, inflateRedirectMessage, parseSamlXml, SAML_MAX_DEPTH, SAML_MESSAGE_MAX_BYTES, SamlXmlError } from './saml-xml.js';
 
 const refusal = (work: () => unknown): string | undefined => {
   try {
@@ -28,6 +28,15 @@ describe('saml-xml', () => {
   it('should refuse a message over the size cap and malformed XML as refusals', () => {
     expect(refusal(() => assertSafeXml(`<r>${'a'.repeat(SAML_MESSAGE_MAX_BYTES)}</r>`))).toMatch(/too large/);
     expect(refusal(() => parseSamlXml('<r><unclosed></r>'))).toMatch(/not well-formed/);
+  });
+
+  it('should refuse elements nested deeper than any SAML message, before parsing (the parser slows with depth)', () => {
+    const nested = (depth: number) => `<r>${'<a x="/>">'.repeat(depth)}${'</a>'.repeat(depth)}</r>`;
+    expect(refusal(() => assertSafeXml(nested(SAML_MAX_DEPTH - 1)))).toBeUndefined();
+    expect(refusal(() => assertSafeXml(nested(SAML_MAX_DEPTH)))).toMatch(/nested too deep/);
+    expect(refusal(() => assertSafeXml(nested(4_000)))).toMatch(/nested too deep/);
+    // Self-closed elements and end tags do not count toward the depth.
+    expect(refusal(() => assertSafeXml(`<r>${"<a/><b x='>'></b>".repeat(2_000)}</r>`))).toBeUndefined();
   });
 
   it('should inflate a Redirect message only up to the cap (no DEFLATE bomb)', () => {

@@ -4,6 +4,11 @@ import { samlify } from './samlify.js';
 
 /** The largest SAML message we read, inflated (docs/saml.md, "Checks"); a real AuthnRequest is a few KiB. */
 export const SAML_MESSAGE_MAX_BYTES = 64 * 1024;
+/**
+ * The deepest element nesting we read (docs/saml.md, "Checks"): a Response with a signed, encrypted
+ * assertion nests about ten deep; the parser's time grows with the square of the depth.
+ */
+export const SAML_MAX_DEPTH = 32;
 
 export class SamlXmlError extends Error {
   override name = 'SamlXmlError';
@@ -17,6 +22,32 @@ export class SamlXmlError extends Error {
 export function assertSafeXml(xml: string): void {
   if (Buffer.byteLength(xml, 'utf8') > SAML_MESSAGE_MAX_BYTES) throw new SamlXmlError('The SAML message is too large');
   if (xml.includes('<!')) throw new SamlXmlError('The SAML message has a DTD, an entity or a CDATA section');
+  if (nestingDepth(xml) > SAML_MAX_DEPTH) throw new SamlXmlError('The SAML message is nested too deep');
+}
+
+/**
+ * The deepest open element, counted in one pass: a start tag that does not close itself (its end
+ * found past quoted attribute values) opens one, an end tag closes one. Only a bound for the guard,
+ * so it stops counting at the limit; the parser checks the rest.
+ */
+function nestingDepth(xml: string): number {
+  let depth = 0;
+  for (let at = xml.indexOf('<'); at >= 0 && depth <= SAML_MAX_DEPTH; at = xml.indexOf('<', at + 1)) {
+    const next = xml[at + 1];
+    if (next === '/') depth--;
+    if (next === '/' || next === '?') continue;
+    let quote = '';
+    let end = at + 1;
+    for (; end < xml.length; end++) {
+      const char = xml[end];
+      if (quote) quote = char === quote ? '' : quote;
+      else if (char === '"' || char === "'") quote = char;
+      else if (char === '>') break;
+    }
+    if (xml[end - 1] !== '/') depth++;
+    at = end;
+  }
+  return depth;
 }
 
 /** HTTP-Redirect's DEFLATE, inflated with a cap so a small query cannot become a huge document. */

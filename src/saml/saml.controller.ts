@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/access.decorators.js';
@@ -73,9 +73,19 @@ export class SamlController {
 
   /** The OIDC front's login page, with its end and cancel here (docs/saml.md, "The login"). */
   @Get('login/:uid')
-  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('uid') uid: string): Promise<void> {
+  async page(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('uid') uid: string,
+    @Query('eidgw_nonce') nonce: unknown,
+  ): Promise<void> {
     const open = await this.logins.open(request, uid);
     if (!open) return send(reply, { kind: 'problem', status: 400, message: EXPIRED });
+    // An upstream's callback brought the browser back (docs/saml.md, "The login"): checked, then the page without the nonce.
+    if (typeof nonce === 'string') {
+      await this.logins.returned(open, nonce);
+      return send(reply, { kind: 'redirect', location: `/saml/login/${encodeURIComponent(uid)}` });
+    }
     const html = loginPage({
       language: chooseLanguage(undefined, request.headers['accept-language']),
       uid,

@@ -154,7 +154,11 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
     e2e,
     collectMs: 2_500,
     verifiedEvidence: true,
-    approve: async (sessionId) => void (await visit(await qrLink(sessionId), 'approve')),
+    // Where the callback sent this other browser: the login page's own browser goes there (its nonce unused here).
+    approve: async (sessionId) => {
+      const { url } = await visit(await qrLink(sessionId), 'approve');
+      return url.includes('eidgw_nonce=') ? url : undefined;
+    },
     decline: async (sessionId) => void (await visit(await qrLink(sessionId), 'deny')),
   }));
   const qrLink = async (sessionId: string) =>

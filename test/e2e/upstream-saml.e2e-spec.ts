@@ -49,7 +49,11 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
         country: 'FI',
       },
     ];
-    writeFileSync(join(pki.dir, 'saml-upstreams.json'), JSON.stringify(upstreams));
+    // The same IdP under a second name: its own entityID and ACS, and none of the first one's orders.
+    const twin = { ...upstreams[0], name: 'suomifi-twin' } as Record<string, unknown>;
+    delete twin.frontAcrValues;
+    delete twin.samlAuthnContexts;
+    writeFileSync(join(pki.dir, 'saml-upstreams.json'), JSON.stringify([...upstreams, twin]));
   }, 60_000);
   afterAll(async () => {
     await pki?.remove();
@@ -102,7 +106,7 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     e2e,
     collectMs: 2_500,
     verifiedEvidence: true,
-    approve: async (sessionId) => void (await visit(await qrLink(sessionId))),
+    approve: async (sessionId) => (await visit(await qrLink(sessionId))).acs.headers.location,
     decline: async (sessionId) => void (await visit(await qrLink(sessionId), { outcome: 'cancel' })),
   }));
 
@@ -180,6 +184,15 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
       });
     }, 30_000);
 
+    it("should refuse a Response at another upstream's ACS, even of the same IdP, leaving the order to its own", async () => {
+      const started = await start();
+      const answer = await atSuomiFi(started.launchUrl);
+      const twin = await post(answer.acsUrl.replace('/upstream/suomifi/', '/upstream/suomifi-twin/'), answer.SAMLResponse).expect(400);
+      expect(twin.text).toContain('data-state="invalid"');
+      expect((await post(answer.acsUrl, answer.SAMLResponse)).status).toBe(200);
+      expect(await poll(started.sessionId)).toMatchObject({ status: 'complete' });
+    }, 30_000);
+
     it('should refuse a document with a DTD, and a Response at an unknown upstream', async () => {
       const dtd = Buffer.from('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>').toString('base64');
       await post(`http://x/upstream/suomifi/callback`, dtd).expect(400);
@@ -188,7 +201,8 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     });
   });
 
-  it('should log in through /oidc/auth with openid-client: acr as asked, the HETU under nin, country FI', async () => {
+  /** An RP on the OpenID front asking for Suomi.fi; its browser on the login page, whose one button sends it on. */
+  const oidcFront = async () => {
     const origin = `http://127.0.0.1:${port}`;
     const redirectUri = `${origin}/rp/callback`;
     const registered = await e2e.app.get(OidcClientsService).create(e2e.team.id, { name: 'Finnish RP', redirectUris: [redirectUri] });
@@ -204,14 +218,42 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     const page = await browser.follow(url.href, origin);
     const uid = /\/oidc\/interaction\/([^/?#]+)/.exec(page.url)?.[1];
     if (!uid) throw new Error(`No login page: ${page.url}`);
+    const start = { method: 'POST', body: new URLSearchParams({ device: 'this' }) };
+    return { origin, redirectUri, config, state, browser, uid, startUrl: `${origin}/oidc/interaction/${uid}/start`, start };
+  };
+
+  it("should not log the RP in with the person of a forwarded launch link: only the login's own browser coming back counts", async () => {
+    const { origin, redirectUri, browser: attacker, uid, startUrl, start } = await oidcFront();
+    // The attacker's browser stops at the redirect to the upstream's launch link and forwards it.
+    const atFront = await attacker.get(startUrl, start);
+    const launchLink = new URL(atFront.headers.get('location') ?? '', origin).href;
+    expect(launchLink).toContain('/upstream/suomifi/login/');
+    const victim = new CookieBrowser();
+    const sent = await victim.follow(launchLink, origin);
+    const answer = await suomifi.answer(sent.url, await spMetadata());
+    const back = await victim.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
+    expect(back.status).toBe(303);
+    await victim.follow(new URL(back.headers.get('location')!, origin).href, origin);
+    const done = await waitUntil(async () => {
+      e2e.clock.advance(2_500);
+      await e2e.collect();
+      const result = await attacker.follow(`${origin}/oidc/interaction/${uid}/done`, origin);
+      return result.url.startsWith(redirectUri) ? result : undefined;
+    }, 'the login to finish');
+    const params = new URL(done.url).searchParams;
+    expect(params.get('code')).toBeNull();
+    expect(params.get('error')).toBe('access_denied');
+  }, 30_000);
+
+  it('should log in through /oidc/auth with openid-client: acr as asked, the HETU under nin, country FI', async () => {
+    const { origin, redirectUri, config, state, browser, uid, startUrl, start } = await oidcFront();
     // The login page's one button sends this browser on to Suomi.fi.
-    const sent = await browser.follow(`${origin}/oidc/interaction/${uid}/start`, origin, {
-      method: 'POST',
-      body: new URLSearchParams({ device: 'this' }),
-    });
+    const sent = await browser.follow(startUrl, origin, start);
     const answer = await suomifi.answer(sent.url, await spMetadata());
     const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
     expect(back.status).toBe(303);
+    // Back at the login page with the session's return nonce: this browser holds the interaction's cookie.
+    await browser.follow(new URL(back.headers.get('location')!, origin).href, origin);
     const done = await waitUntil(async () => {
       e2e.clock.advance(2_500);
       await e2e.collect();
@@ -228,7 +270,8 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     });
   }, 30_000);
 
-  it('should log in through the SAML front: the SP asks for its AuthnContext, the browser goes to Suomi.fi and back, the SP gets a Response', async () => {
+  /** An SP of the team on the SAML front, asking for the upstream's AuthnContext, played by node-saml. */
+  const samlFront = async () => {
     const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
     const token = (await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token;
     const entityId = `https://sp.example.test/${randomUUID()}`;
@@ -246,15 +289,28 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     const origin = `http://127.0.0.1:${port}`;
     // The app's test clock runs ahead by what earlier tests moved it; node-saml checks NotBefore by the real one.
     const acceptedClockSkewMs = Math.max(0, e2e.clock.now().getTime() - Date.now()) + 5_000;
-    const saml = samlClient(origin, pki, { issuer: entityId, audience: entityId, authnContext: [EIDAS_SUBSTANTIAL], acceptedClockSkewMs });
+    return samlClient(origin, pki, { issuer: entityId, audience: entityId, authnContext: [EIDAS_SUBSTANTIAL], acceptedClockSkewMs });
+  };
+  /** A browser at Suomi.fi and back at the upstream's ACS: where the ACS sends it on. */
+  const throughSuomiFi = async (browser: CookieBrowser, idpUrl: string, knobs: SuomiFiKnobs = {}) => {
+    const answer = await suomifi.answer(idpUrl, await spMetadata(), knobs);
+    const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
+    expect(back.status).toBe(303);
+    const location = new URL(back.headers.get('location') ?? '', answer.acsUrl).href;
+    const uid = /\/saml\/login\/([^/?#]+)/.exec(location)?.[1];
+    if (!uid) throw new Error(`Not back at the SAML login: ${location}`);
+    return { location, uid };
+  };
+
+  it('should log in through the SAML front: the SP asks for its AuthnContext, the browser goes to Suomi.fi and back, the SP gets a Response', async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    const saml = await samlFront();
     const browser = new CookieBrowser();
     // The front starts the session and sends the browser straight on to the upstream.
     const sent = await browser.follow(await saml.getAuthorizeUrlAsync('relay-1', undefined, {}), origin);
-    const answer = await suomifi.answer(sent.url, await spMetadata());
-    const back = await browser.get(answer.acsUrl, { method: 'POST', body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse }) });
-    expect(back.status).toBe(303);
-    const uid = /\/saml\/login\/([^/?#]+)/.exec(back.headers.get('location') ?? '')?.[1];
-    if (!uid) throw new Error(`Not back at the SAML login: ${back.headers.get('location')}`);
+    const { location, uid } = await throughSuomiFi(browser, sent.url);
+    // Back at the login page with the session's return nonce: this browser holds the login's cookie.
+    expect((await browser.follow(location, origin)).response?.status).toBe(200);
     const done = await finishSamlLogin(browser, origin, uid);
     const { fields } = postForm(await done.text());
     const xml = decodeBase64(fields.SAMLResponse);
@@ -262,5 +318,40 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
     expect(xml).toContain(`<saml:AuthnContextClassRef>${EIDAS_SUBSTANTIAL}</saml:AuthnContextClassRef>`);
     const { profile } = await saml.validatePostResponseAsync(fields);
     expect(profile).toMatchObject({ 'urn:oid:2.5.4.42': 'Nordea', 'urn:oid:2.5.4.4': 'Demo' });
+  }, 30_000);
+
+  it("should not answer the SP with a person whose evidence the service's own check failed, as the OpenID front refuses it", async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    const saml = await samlFront();
+    const browser = new CookieBrowser();
+    const sent = await browser.follow(await saml.getAuthorizeUrlAsync('relay-3', undefined, {}), origin);
+    // Only the Response signed: its signature no longer holds over the decrypted Response the evidence keeps.
+    const { location, uid } = await throughSuomiFi(browser, sent.url, { unsignedAssertion: true });
+    await browser.follow(location, origin);
+    const done = await finishSamlLogin(browser, origin, uid);
+    const xml = decodeBase64(postForm(await done.text()).fields.SAMLResponse);
+    expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:AuthnFailed');
+    expect(xml).not.toContain('<saml:Assertion');
+  }, 30_000);
+
+  it("should not answer the SP with the person of a forwarded launch link: only the login's own browser coming back counts", async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    const saml = await samlFront();
+    // The attacker's browser starts the SP's login and stops at the redirect to the upstream's launch link.
+    const attacker = new CookieBrowser();
+    const atFront = await attacker.get(await saml.getAuthorizeUrlAsync('relay-2', undefined, {}));
+    const launchLink = new URL(atFront.headers.get('location') ?? '', origin).href;
+    expect(launchLink).toContain('/upstream/suomifi/login/');
+    // The victim opens the forwarded link, signs in at the real IdP, and comes back without the login's cookie.
+    const victim = new CookieBrowser();
+    const sent = await victim.follow(launchLink, origin);
+    const { location, uid } = await throughSuomiFi(victim, sent.url);
+    expect((await victim.follow(location, origin)).response?.status).toBe(400);
+    // The attacker's browser, holding the cookie, asks for the end: the SP hears a failure, no person.
+    const done = await finishSamlLogin(attacker, origin, uid);
+    const xml = decodeBase64(postForm(await done.text()).fields.SAMLResponse);
+    expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:AuthnFailed');
+    expect(xml).not.toContain('010170-999R');
+    expect(xml).not.toContain('<saml:Assertion');
   }, 30_000);
 });

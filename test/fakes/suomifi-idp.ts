@@ -31,6 +31,8 @@ export interface SuomiFiKnobs {
   expiredMs?: number;
   audience?: string;
   authnContext?: string;
+  /** The Response signed, the assertion inside the encryption not (as some IdPs answer). */
+  unsignedAssertion?: boolean;
 }
 
 type Idp = {
@@ -74,7 +76,10 @@ export class FakeSuomiFi {
       .map((name) => raw.find((part) => part.startsWith(`${name}=`)))
       .filter(Boolean)
       .join('&');
-    const sp = samlify.ServiceProvider({ metadata: spMetadata, wantMessageSigned: true });
+    const metadata = knobs.unsignedAssertion
+      ? spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"')
+      : spMetadata;
+    const sp = samlify.ServiceProvider({ metadata, wantMessageSigned: true });
     // An unsigned or badly signed AuthnRequest throws here, as Suomi.fi refuses it.
     const { extract } = await this.idp.parseLoginRequest(sp, 'redirect', { query, octetString });
     const acsUrl = extract.request.assertionConsumerServiceUrl!;

@@ -23,9 +23,9 @@ class PathBrowser {
    * Follows redirects on the service; stops at the relying party, at a page, or at a link off /oidc (a
    * provider's). A form makes the first request a POST of it (the login page's choice of device).
    */
-  async follow(start: string, form?: Record<string, string>): Promise<{ location: URL; status: number; text: string }> {
+  async follow(start: string, form?: Record<string, string>, maxHops = 10): Promise<{ location: URL; status: number; text: string }> {
     let location = new URL(start, 'http://service.invalid');
-    for (let hops = 0; hops < 10; hops++) {
+    for (let hops = 0; hops < maxHops; hops++) {
       if (!location.pathname.startsWith('/oidc/')) return { location, status: 0, text: '' };
       this.interaction = /^\/oidc\/interaction\/([^/]+)$/.exec(location.pathname)?.[1] ?? this.interaction;
       const path = location.pathname + location.search;
@@ -40,6 +40,7 @@ class PathBrowser {
       if (response.status < 300 || response.status >= 400) return { location, status: response.status, text: response.text };
       location = new URL(response.headers.location, location);
     }
+    if (maxHops < 10) return { location, status: 0, text: '' };
     throw new Error('Too many redirects');
   }
 }
@@ -49,6 +50,8 @@ export interface ContractLogin {
   sessionId: string;
   /** The interaction's end once the session has: the code exchanged, the id token verified. */
   finish(): Promise<{ idToken: JWTPayload; expectedIssuer: string }>;
+  /** This browser at the address an upstream's callback sends it to (the session's returnUrl with its nonce), going no further. */
+  returnTo(url: string): Promise<void>;
 }
 
 /** Starts a login with the provider's default acr: the page's session, ready for the app to approve. */
@@ -96,5 +99,5 @@ export async function startContractLogin(e2e: E2eApp, provider: string): Promise
     const { payload } = await jwtVerify(tokens.body.id_token as string, jwks, { issuer, audience: client.clientId });
     return { idToken: payload, expectedIssuer: issuer };
   };
-  return { acr, sessionId: login.sessionId, finish };
+  return { acr, sessionId: login.sessionId, finish, returnTo: async (url) => void (await browser.follow(url, undefined, 1)) };
 }

@@ -10,8 +10,11 @@ export interface ProviderContractHarness {
   e2e: E2eApp;
   /** How long to move the clock so that the next collect is due. */
   collectMs: number;
-  /** The person opens the order in the app and approves it. */
-  approve(sessionId: string): Promise<void>;
+  /**
+   * The person opens the order in the app and approves it. An upstream that signs in at its own site
+   * answers where its callback sends the browser (the session's returnUrl with its nonce), if anywhere.
+   */
+  approve(sessionId: string): Promise<void | string>;
   /** The person declines in the app: the session fails with `userCancel`. */
   decline(sessionId: string): Promise<void>;
   /** Whether a completion carries evidence whose verification holds here. */
@@ -119,7 +122,9 @@ export function providerContract(harness: () => ProviderContractHarness): void {
 
     it('logs in through /oidc/auth with its default acr: the id token carries that acr and the amr its face states', async () => {
       const login = await startContractLogin(h().e2e, h().provider);
-      await h().approve(login.sessionId);
+      const back = await h().approve(login.sessionId);
+      // The login page's own browser comes back from the upstream's site (docs/oidc.md, "Same device").
+      if (back) await login.returnTo(back);
       const complete = await collect(login.sessionId);
       expect(complete.status).toBe('complete');
       const { idToken } = await login.finish();

@@ -13,6 +13,13 @@ export interface SamlLogin {
   relayState?: string;
   /** The hash of the browser's cookie: the login page, its end and its cancel answer that browser only. */
   browserHash: string;
+  /**
+   * An upstream that signs the person in at its own site: its callback must bring this browser back
+   * with the session's return nonce before the SP is answered (docs/saml.md, "The login").
+   */
+  awaitsReturn?: true;
+  /** That browser came back with the nonce. */
+  returned?: true;
 }
 
 export const loginAad = (uid: string) => `saml_logins:${uid}:payload`;

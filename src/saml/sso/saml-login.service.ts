@@ -3,7 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { Clock } from '../../common/clock/clock.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { pairwiseSubject, personKeyOf, personSubject, PERSON_SUBJECT_KEY } from '../../oidc/oidc-claims.js';
+import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { SessionReader } from '../../sessions/api/session-reader.js';
+import { SessionReturnsService } from '../../sessions/api/session-returns.service.js';
 import { SessionsService } from '../../sessions/api/sessions.service.js';
 import { TeamsService } from '../../teams/teams.service.js';
 import type { ApiKeyPrincipal } from '../../auth/principal.js';
@@ -42,6 +44,7 @@ export class SamlLoginService {
     private readonly teams: TeamsService,
     private readonly clock: Clock,
     private readonly cipher: DataCipher,
+    private readonly returns: SessionReturnsService,
   ) {
     // The OIDC front's key: a person's SAML NameID is the pairwise subject the OIDC front would give the SP.
     this.subjectKey = cipher.deriveKey(PERSON_SUBJECT_KEY);
@@ -58,17 +61,39 @@ export class SamlLoginService {
     return { uid, sp, login: stored, principal: samlPrincipal(sp, await this.teams.get(sp.teamId)) };
   }
 
+  /**
+   * An upstream's callback brought this browser (the login's cookie) back with the session's return
+   * nonce (docs/saml.md, "The login"); a nonce that does not match is counted, as on the API.
+   */
+  async returned(open: OpenLogin, nonce: string): Promise<void> {
+    if (!open.login.awaitsReturn || open.login.returned) return;
+    const confirmed = await this.returns
+      .confirmReturn(open.principal, open.login.sessionId, nonce)
+      .then(() => true)
+      .catch((error: unknown) => {
+        if (error instanceof DomainException) return false;
+        throw error;
+      });
+    if (confirmed) await this.logins.savePayload(open.uid, this.cipher.encryptJson({ ...open.login, returned: true }, loginAad(open.uid)));
+  }
+
   /** The session's end: the Response, once; `pending` while the e-ID is still waiting. */
   async done(open: OpenLogin): Promise<SamlAnswer | 'pending'> {
     const view = await this.sessions.poll(open.principal, open.login.sessionId);
     if (view.status === 'pending') return 'pending';
     if (!(await this.logins.claimAnswer(open.uid))) return problem('This login has been answered already.');
+    // The upstream's link was opened in another browser (a forwarded link): that person is not this login's.
+    if (open.login.awaitsReturn && !open.login.returned)
+      return this.status(open, STATUS.responder, STATUS.authnFailed, 'The e-ID sign-in did not return to the browser of this login.');
     if (view.status !== 'complete' || !('user' in view) || !view.user) {
       const hintCode = 'hintCode' in view ? view.hintCode : undefined;
       return hintCode && CANCEL_HINTS.has(hintCode)
         ? this.status(open, STATUS.responder, STATUS.cancel, 'The user cancelled.')
         : this.status(open, STATUS.responder, STATUS.authnFailed, `The e-ID did not complete (${hintCode ?? view.status}).`);
     }
+    // The service's own check of the e-ID's evidence failed: not an identity it vouches for (docs/saml.md, "The Response").
+    if ('evidence' in view && view.evidence?.verification?.status === 'failed')
+      return this.status(open, STATUS.responder, STATUS.authnFailed, "The service's check of the e-ID's evidence failed.");
     const { sp, login } = open;
     const evidence = await this.reader.evidence(open.principal, login.sessionId).catch(() => undefined);
     const now = this.clock.now();

@@ -162,6 +162,7 @@ export class SamlSsoService {
       requestId: facts.id,
       relayState: message.relayState,
       browserHash: browserHashOf(browserSecret),
+      ...(method.provider.openId.redirectsBrowser ? { awaitsReturn: true as const } : {}),
     };
     await this.logins.savePayload(uid, this.cipher.encryptJson(login, loginAad(uid)));
     const setCookie = loginCookie(uid, browserSecret, this.server.publicBaseUrl.startsWith('https:'), LOGIN_TTL_SECONDS);
