@@ -73,7 +73,13 @@ export function ageVerificationOfUser(user: IdentifiedUser, ageOver: AgeThreshol
   const country = user.country ?? (user.personalNumber ? 'SE' : null);
   // A digital ID card's holder, verified at a counter: the card is the source (docs/idcard.md).
   if (onIdCard)
-    return ageVerificationOf({ birthDate: birthDateOfPersonalNumber(user.personalNumber ?? ''), ageOver, source: 'idcard', country, completedAt });
+    return ageVerificationOf({
+      birthDate: birthDateOfPersonalNumber(user.personalNumber ?? ''),
+      ageOver,
+      source: 'idcard',
+      country,
+      completedAt,
+    });
   if (typeof attested === 'boolean') return { ageOver, result: attested, country, source: 'eudi-age-attestation' };
   if (user.birthdate) return ageVerificationOf({ birthDate: user.birthdate, ageOver, source: 'upstream-birthdate', country, completedAt });
   if (user.personalNumber)

@@ -43,6 +43,43 @@ describe('The simulator digital ID card: its app shows the card, its verify answ
     expectProblem(await verify(qrCode), 409, 'qr_expired');
   });
 
+  it('should answer an age-only check with ageVerification from the card, and keep no name or number', async () => {
+    const adult = (
+      await e2e.http
+        .post('/api/v1/idcard/simulator/verify')
+        .set('x-api-key', e2e.key)
+        .send({ qrCode: await showIdCard('199001011239'), ageOver: 18 })
+        .expect(200)
+    ).body;
+    const child = (
+      await e2e.http
+        .post('/api/v1/idcard/simulator/verify')
+        .set('x-api-key', e2e.key)
+        .send({ qrCode: await showIdCard('201501011231'), ageOver: 18 })
+        .expect(200)
+    ).body;
+
+    expect(adult).toMatchObject({
+      operation: 'idcard',
+      status: 'complete',
+      ageVerification: { ageOver: 18, result: true, country: 'SE', source: 'idcard' },
+    });
+    expect(child.ageVerification).toMatchObject({ ageOver: 18, result: false, source: 'idcard' });
+    for (const answer of [adult, child]) {
+      expect(answer).not.toHaveProperty('user');
+      expect(answer).not.toHaveProperty('verification');
+      expect(JSON.stringify(answer)).not.toMatch(/199001011239|201501011231|Testsson/);
+    }
+    expectProblem(
+      await e2e.http
+        .post('/api/v1/idcard/simulator/verify')
+        .set('x-api-key', e2e.key)
+        .send({ qrCode: await showIdCard(), ageOver: 17 }),
+      400,
+      'validation_failed',
+    );
+  });
+
   it('should refuse a card past its 30 s with 409 qr_expired', async () => {
     const qrCode = await showIdCard();
     e2e.clock.advance(30_000);
@@ -69,6 +106,19 @@ describe('The simulator digital ID card: its app shows the card, its verify answ
       expect(answer).toEqual({ sessionId: expect.any(String), verified: true, name: 'Tess Testsson', age: expect.any(Number) });
       const polled = await e2e.http.post(`/api/v1/auth/${answer.sessionId}/poll`).set('x-api-key', e2e.key).expect(200);
       expect(polled.body).toMatchObject({ operation: 'idcard', channel: 'counter', status: 'complete' });
+    });
+
+    it('should answer an age-only counter ("#…&age=18") the verdict alone, without the name', async () => {
+      const { token } = await newLink();
+      const answer = (
+        await e2e.http
+          .post('/kiosk/counter/verify')
+          .set('authorization', `Counter ${token}`)
+          .send({ qrCode: await showIdCard(), ageOver: 18 })
+          .expect(200)
+      ).body;
+
+      expect(answer).toEqual({ sessionId: expect.any(String), verified: true, ageVerification: { ageOver: 18, result: true } });
     });
 
     it('should refuse a wrong token and a revoked link with 401, and list links without their tokens', async () => {

@@ -70,7 +70,8 @@ export class CounterAnswerDto {
   age?: number;
 
   @ApiPropertyOptional({
-    description: 'An age-only check (`ageOver` asked): whether the holder is that old or older, without name or age; `result` null when unknown.',
+    description:
+      'An age-only check (`ageOver` asked): whether the holder is that old or older, without name or age; `result` null when unknown.',
     example: { ageOver: 18, result: true },
   })
   ageVerification?: { ageOver: number; result: boolean | null };

@@ -1721,6 +1721,11 @@ export interface components {
             /** @description Device data of your native app on the person's device, for the provider's risk assessment (not with web). */
             app?: components["schemas"]["AppDeviceDto"];
             /**
+             * @description Age only (docs/age-verification.md): the session answers, signs and sends whether the person is this old or older (ageVerification), never who they are.
+             * @enum {number}
+             */
+            ageOver?: 15 | 16 | 18 | 21;
+            /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
              *       "orderId": "A-1001"
@@ -1755,6 +1760,11 @@ export interface components {
             channel?: "app" | "phone";
             /** @enum {string} */
             status: "pending";
+            /**
+             * @description An age-only session (docs/age-verification.md): the age it checks.
+             * @enum {number}
+             */
+            ageOver?: 15 | 16 | 18 | 21;
             /**
              * @description For the animated QR (or use `GET …/qr`).
              * @example 67df3917-fa0d-44e5-b327-edcc928297f8
@@ -1848,6 +1858,33 @@ export interface components {
              */
             ipAddress?: string;
         };
+        AgeVerificationDto: {
+            /**
+             * @example 18
+             * @enum {number}
+             */
+            ageOver: 15 | 16 | 18 | 21;
+            /**
+             * @description Whether the person is ageOver or older on the completion date in Europe/Stockholm; null: unknown (see reason).
+             * @example true
+             */
+            result: boolean | null;
+            /**
+             * @description ISO 3166-1 alpha-2 of the e-ID's country.
+             * @example SE
+             */
+            country: string | null;
+            /**
+             * @description Where the age came from.
+             * @enum {string}
+             */
+            source: "idcard" | "eudi-age-attestation" | "upstream-birthdate" | "personal-number";
+            /**
+             * @description Why result is null: a coordination number, or no birth date.
+             * @enum {string}
+             */
+            reason?: "age_unknown";
+        };
         IdCardVerificationDto: {
             /** @example 6f1c9a4e-2b7d-4e39-9a1f-0c5d3e8b7a21 */
             verificationId: string;
@@ -1905,6 +1942,11 @@ export interface components {
              * @example EXTENDED
              */
             registrationLevel?: string;
+            /**
+             * @description An age-only session (docs/age-verification.md): SHA-256 (hex) of the evidence, kept in place of it; the result token’s evidenceSha256 where it has one.
+             * @example 3f0a…
+             */
+            sha256?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
         };
@@ -1944,6 +1986,8 @@ export interface components {
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
             device?: components["schemas"]["DeviceDto"];
+            /** @description An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md). */
+            ageVerification?: components["schemas"]["AgeVerificationDto"];
             /** @description An ID card session (docs/idcard.md), until personal data is purged. */
             verification?: components["schemas"]["IdCardVerificationDto"];
             /** @description An ID card session (docs/idcard.md), until personal data is purged. */
@@ -1983,6 +2027,11 @@ export interface components {
              * @example EXTENDED
              */
             registrationLevel?: string;
+            /**
+             * @description An age-only session (docs/age-verification.md): SHA-256 (hex) of the evidence, kept in place of it; the result token’s evidenceSha256 where it has one.
+             * @example 3f0a…
+             */
+            sha256?: string;
             /** @description Present when the provider gave a signature to check. */
             verification?: components["schemas"]["EvidenceVerificationDto"];
             /** Format: uuid */
@@ -2088,6 +2137,11 @@ export interface components {
             requirement?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description Age only (docs/age-verification.md): the session answers, signs and sends whether the person is this old or older (ageVerification), never who they are.
+             * @enum {number}
+             */
+            ageOver?: 15 | 16 | 18 | 21;
             /**
              * @description Your own flat key/values, echoed in webhooks (≤ 1 KiB).
              * @example {
@@ -2514,6 +2568,11 @@ export interface components {
              * @example BANKIDF.9b3e41c2-7d0a-4f6c-8e55-0c3b2f1a9d77.1f0e2d3c4b5a69788796a5b4c3d2e1f0
              */
             qrCode: string;
+            /**
+             * @description Age only (docs/age-verification.md): the session answers whether the holder is this old or older (ageVerification, source idcard), never who they are.
+             * @enum {number}
+             */
+            ageOver?: 15 | 16 | 18 | 21;
         };
         CounterAnswerDto: {
             /** Format: uuid */
@@ -2524,6 +2583,14 @@ export interface components {
             name?: string;
             /** @example 36 */
             age?: number;
+            /**
+             * @description An age-only check (`ageOver` asked): whether the holder is that old or older, without name or age; `result` null when unknown.
+             * @example {
+             *       "ageOver": 18,
+             *       "result": true
+             *     }
+             */
+            ageVerification?: Record<string, never>;
         };
         CounterLinkDto: {
             /** Format: uuid */
@@ -3151,6 +3218,8 @@ export interface components {
             user?: components["schemas"]["IdentifiedUserDto"];
             /** @description Once complete, until personal data is purged. */
             device?: components["schemas"]["DeviceDto"];
+            /** @description An age-only session, once complete: the age answer in place of user and device (docs/age-verification.md). */
+            ageVerification?: components["schemas"]["AgeVerificationDto"];
             /** @description An ID card session (docs/idcard.md), until personal data is purged. */
             verification?: components["schemas"]["IdCardVerificationDto"];
             /** @description An ID card session (docs/idcard.md), until personal data is purged. */
