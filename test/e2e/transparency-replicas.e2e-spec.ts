@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { DataSource } from 'typeorm';
+import { SessionSettlement } from '../../src/sessions/settlement/session-settlement.js';
 import { TransparencyLog } from '../../src/transparency/transparency-log.service.js';
 import { createTestApp, type TestApp } from '../support/create-test-app.js';
 import { httpOf, useTestDatabase } from '../support/e2e.js';
@@ -99,11 +100,16 @@ describeOnPostgres('Transparency log: two replicas, a restart, and a bundle chec
         }
       }),
     );
-    // Each replica's test clock runs apart: one's collector may have collected the other's session too
-    // early, leaving it to the poll below, whose completion queues its leaf then. So the last append
-    // comes after every token is read.
-    const tokens = await Promise.all(sessionIds.map((id) => tokenOf(a, key, id)));
+    // Each replica's test clock runs apart: one's collector may claim the other's session before its scan
+    // and set its next collect in its own clock's future, where the other's collect does not reach. A
+    // poll answers the stored state, so both collect once more past every such claim, as the running
+    // collectors would; then the last append.
+    for (const app of [a, b]) {
+      app.clock.advance(5_000);
+      await app.app.get(SessionSettlement).collectDue();
+    }
     await publish(b, true);
+    const tokens = await Promise.all(sessionIds.map((id) => tokenOf(a, key, id)));
     expect(await a.app.get(DataSource).query(`SELECT count(*)::int AS n FROM transparency_pending`)).toEqual([{ n: 0 }]);
     const heads = await headsIn(a);
     expect(heads.length).toBeGreaterThan(2);
