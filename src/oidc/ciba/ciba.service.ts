@@ -10,12 +10,12 @@ import { SessionEndListeners } from '../../sessions/settlement/session-end-liste
 import { SessionsService } from '../../sessions/api/sessions.service.js';
 import type { Session } from '../../sessions/session.entity.js';
 import { TeamsService } from '../../teams/teams.service.js';
-import { AGE_ACR, AGE_SCOPES, personSubject } from '../oidc-claims.js';
-import { oidcErrors } from '../oidc-library.js';
-import type { OidcClient } from '../oidc-client.js';
-import { OidcClientStore } from '../oidc-client.store.js';
+import { AGE_ACR, AGE_SCOPES, personSubject } from '../library/oidc-claims.js';
+import { oidcErrors } from '../library/oidc-library.js';
+import type { OidcClient } from '../clients/oidc-client.js';
+import { OidcClientStore } from '../clients/oidc-client.store.js';
 import { clientPrincipal } from '../oidc-principal.js';
-import { OidcProviderService, type CibaHooks } from '../oidc-provider.service.js';
+import { OidcProviderService, type CibaHooks } from '../library/oidc-provider.service.js';
 import { OidcTeamAccess } from '../oidc-team-access.js';
 import { CibaCompletion } from './ciba-completion.js';
 import { CibaPingSender } from './ciba-ping.js';
