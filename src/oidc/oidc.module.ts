@@ -22,6 +22,7 @@ import { OidcLoginStartRate } from './login/oidc-login-start-rate.js';
 import { OidcModelPurgeJob } from './library/oidc-model-purge.job.js';
 import { OidcModelStore } from './library/oidc-model.store.js';
 import { OidcProviderService } from './library/oidc-provider.service.js';
+import { OidcSessionLogin } from './oidc-session-login.js';
 import { OidcTeamAccess } from './oidc-team-access.js';
 import { OidcController } from './library/oidc.controller.js';
 
@@ -41,6 +42,7 @@ import { OidcController } from './library/oidc.controller.js';
     OidcModelPurgeJob,
     OidcHooks,
     OidcTeamAccess,
+    OidcSessionLogin,
     CibaRecords,
     CibaCompletion,
     CibaPingSender,
