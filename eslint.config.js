@@ -143,7 +143,7 @@ export default defineConfig(
     ),
   },
   {
-    files: ['src/kiosk/assets/**/*.js', 'src/oidc/assets/**/*.js', 'src/saml/assets/**/*.js', 'src/idcard/assets/**/*.js'],
+    files: ['src/kiosk/assets/**/*.js', 'src/oidc/login/assets/**/*.js', 'src/saml/assets/**/*.js', 'src/idcard/assets/**/*.js'],
     languageOptions: { globals: globals.browser },
   },
   {

@@ -5,9 +5,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup.js';
 import { validatedEnv } from '../../src/app.env.js';
-import { personSubject } from '../../src/oidc/oidc-claims.js';
-import { saveLoginGrant } from '../../src/oidc/oidc-login-grant.js';
-import { OidcProviderService } from '../../src/oidc/oidc-provider.service.js';
+import { personSubject } from '../../src/oidc/library/oidc-claims.js';
+import { saveLoginGrant } from '../../src/oidc/library/oidc-login-grant.js';
+import { OidcProviderService } from '../../src/oidc/library/oidc-provider.service.js';
 import { CODE_CHALLENGE, type CodeInit, inBatches, REDIRECT_URI, SCOPE, serveMints } from './mint.js';
 
 /**

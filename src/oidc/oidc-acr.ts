@@ -1,6 +1,6 @@
 import type { AcrDevice, EidProvider } from '../eid-providers/eid-provider.js';
 import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
-import type { OidcClient } from './oidc-client.js';
+import type { OidcClient } from './clients/oidc-client.js';
 
 /** How the login page shows a method: the QR, the app on this device, or both (docs/oidc.md, "acr values"). */
 export type DeviceChoice = AcrDevice;

@@ -1,7 +1,7 @@
 import type { ApiKey } from '../api-keys/api-key.entity.js';
 import type { ApiKeyPrincipal } from '../auth/principal.js';
 import type { Team } from '../teams/team.entity.js';
-import type { OidcClient } from './oidc-client.js';
+import type { OidcClient } from './clients/oidc-client.js';
 
 /**
  * An OIDC client acting as its team's key toward the session engine: its sessions are the team's, in

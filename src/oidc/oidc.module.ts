@@ -10,20 +10,21 @@ import { CibaCompletion } from './ciba/ciba-completion.js';
 import { CibaPingSender } from './ciba/ciba-ping.js';
 import { CibaRecords } from './ciba/ciba-records.js';
 import { CibaService } from './ciba/ciba.service.js';
-import { OidcClientCache } from './oidc-client-cache.js';
-import { OidcClientStore } from './oidc-client.store.js';
-import { OidcClientsController } from './oidc-clients.controller.js';
-import { OidcClientsService } from './oidc-clients.service.js';
-import { OidcHooks } from './oidc-hooks.js';
-import { OidcInteractionController } from './oidc-interaction.controller.js';
-import { OidcInteractionsService } from './oidc-interactions.service.js';
-import { OidcLoginRecords } from './oidc-login-records.js';
-import { OidcLoginStartRate } from './oidc-login-start-rate.js';
-import { OidcModelPurgeJob } from './oidc-model-purge.job.js';
-import { OidcModelStore } from './oidc-model.store.js';
-import { OidcProviderService } from './oidc-provider.service.js';
+import { OidcClientCache } from './clients/oidc-client-cache.js';
+import { OidcClientStore } from './clients/oidc-client.store.js';
+import { OidcClientsController } from './clients/oidc-clients.controller.js';
+import { OidcClientsService } from './clients/oidc-clients.service.js';
+import { OidcHooks } from './library/oidc-hooks.js';
+import { OidcInteractionController } from './login/oidc-interaction.controller.js';
+import { OidcInteractionsService } from './login/oidc-interactions.service.js';
+import { OidcLoginRecords } from './login/oidc-login-records.js';
+import { OidcLoginStartRate } from './login/oidc-login-start-rate.js';
+import { OidcModelPurgeJob } from './library/oidc-model-purge.job.js';
+import { OidcModelStore } from './library/oidc-model.store.js';
+import { OidcProviderService } from './library/oidc-provider.service.js';
+import { OidcSessionLogin } from './oidc-session-login.js';
 import { OidcTeamAccess } from './oidc-team-access.js';
-import { OidcController } from './oidc.controller.js';
+import { OidcController } from './library/oidc.controller.js';
 
 /** The OpenID Provider front (docs/oidc.md). The interaction controller comes first: its routes are more specific. */
 @Module({
@@ -41,6 +42,7 @@ import { OidcController } from './oidc.controller.js';
     OidcModelPurgeJob,
     OidcHooks,
     OidcTeamAccess,
+    OidcSessionLogin,
     CibaRecords,
     CibaCompletion,
     CibaPingSender,

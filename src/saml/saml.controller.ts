@@ -5,9 +5,9 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/access.decorators.js';
-import { ASSET_VERSION } from '../oidc/oidc-interaction.controller.js';
+import { ASSET_VERSION } from '../oidc/login/oidc-interaction.controller.js';
 import { chooseLanguage } from '../common/languages/languages.js';
-import { LOGIN_PAGE_HEADERS, loginPage } from '../oidc/oidc-login-page.js';
+import { LOGIN_PAGE_HEADERS, loginPage } from '../oidc/login/oidc-login-page.js';
 import { SamlMetadataService } from './metadata/saml-metadata.service.js';
 import { postFormHeaders, postFormPage } from './response/saml-post-form.js';
 import { SamlLogoutService } from './slo/saml-logout.service.js';

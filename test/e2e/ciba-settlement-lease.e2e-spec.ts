@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OidcModelStore } from '../../src/oidc/oidc-model.store.js';
+import { OidcModelStore } from '../../src/oidc/library/oidc-model.store.js';
 import { CibaRecords } from '../../src/oidc/ciba/ciba-records.js';
 import { useE2eApp } from '../support/e2e.js';
 

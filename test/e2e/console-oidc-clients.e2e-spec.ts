@@ -1,5 +1,5 @@
 import { type Browser, type Page } from 'playwright-core';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { accessibilityViolations, describeInBrowser, keepScreenshot, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import * as client from 'openid-client';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
 import { describeInBrowser, launchChromium } from '../support/browser.js';
 import { useE2eApp } from '../support/e2e.js';
 import { useBankIdFake } from '../support/fake-rp-apis.js';

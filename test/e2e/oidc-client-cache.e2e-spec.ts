@@ -1,7 +1,7 @@
 import { ApiKeyChanges } from '../../src/api-keys/api-key-changes.js';
-import { CLIENT_CACHE_TTL_MS } from '../../src/oidc/oidc-client-cache.js';
-import { OidcClientStore } from '../../src/oidc/oidc-client.store.js';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { CLIENT_CACHE_TTL_MS } from '../../src/oidc/clients/oidc-client-cache.js';
+import { OidcClientStore } from '../../src/oidc/clients/oidc-client.store.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
 import { httpOf, useE2eApp } from '../support/e2e.js';
 import { protectionBackends } from '../support/protection-backends.js';
 import { usingRealPostgres } from '../support/test-postgres.js';

@@ -2,12 +2,12 @@ import { decodeJwt } from 'jose';
 import type Provider from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../src/common/crypto/data-cipher.js';
-import { personSubject } from '../../src/oidc/oidc-claims.js';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
-import { saveLoginGrant } from '../../src/oidc/oidc-login-grant.js';
-import type { StoredAccount } from '../../src/oidc/oidc-login-records.js';
-import { OidcModelStore } from '../../src/oidc/oidc-model.store.js';
-import { OidcProviderService } from '../../src/oidc/oidc-provider.service.js';
+import { personSubject } from '../../src/oidc/library/oidc-claims.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
+import { saveLoginGrant } from '../../src/oidc/library/oidc-login-grant.js';
+import type { StoredAccount } from '../../src/oidc/login/oidc-login-records.js';
+import { OidcModelStore } from '../../src/oidc/library/oidc-model.store.js';
+import { OidcProviderService } from '../../src/oidc/library/oidc-provider.service.js';
 import { useE2eApp } from '../support/e2e.js';
 
 const REDIRECT_URI = 'https://rp.example/callback';

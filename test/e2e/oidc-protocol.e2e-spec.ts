@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { MAX_CLIENTS_PER_TEAM, OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { MAX_CLIENTS_PER_TEAM, OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
 import { useE2eApp } from '../support/e2e.js';
 import { exportJWK, generateKeyPair } from 'jose';
 import { captureLogs, decodedTokensIn } from '../support/log-capture.js';

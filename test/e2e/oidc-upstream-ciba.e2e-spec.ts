@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import * as client from 'openid-client';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
 import { FakeUpstream } from '../fakes/upstream-openid-provider.js';
 import { useE2eApp } from '../support/e2e.js';
 import { discover } from '../support/oidc-rp.js';

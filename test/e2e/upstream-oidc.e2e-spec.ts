@@ -6,7 +6,7 @@ import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Browser } from 'playwright-core';
 import * as client from 'openid-client';
 import { Webhook } from 'standardwebhooks';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
 import { verifyBundle } from '../../src/transparency/bundle-verifier.js';
 import { FakeUpstream, type UpstreamProfile } from '../fakes/upstream-openid-provider.js';
 import { describeInBrowser, launchChromium } from '../support/browser.js';

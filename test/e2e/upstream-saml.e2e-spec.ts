@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as client from 'openid-client';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
 import { verifyBundle } from '../../src/transparency/bundle-verifier.js';
 import { FakeSuomiFi, SUOMIFI_LOA, type SuomiFiKnobs } from '../fakes/suomifi-idp.js';
 import { useE2eApp } from '../support/e2e.js';

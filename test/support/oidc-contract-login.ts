@@ -5,8 +5,8 @@
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { EidProviderRegistry } from '../../src/eid-providers/eid-provider.registry.js';
-import { OidcClientsService } from '../../src/oidc/oidc-clients.service.js';
-import { OidcLoginRecords } from '../../src/oidc/oidc-login-records.js';
+import { OidcClientsService } from '../../src/oidc/clients/oidc-clients.service.js';
+import { OidcLoginRecords } from '../../src/oidc/login/oidc-login-records.js';
 import type { E2eApp } from './e2e.js';
 
 const REDIRECT_URI = 'http://127.0.0.1/rp/callback';

@@ -5,7 +5,7 @@ import {
   TOKEN_ENDPOINT_AUTH_METHODS,
   type BackchannelDeliveryMode,
   type TokenEndpointAuthMethod,
-} from '../../oidc/oidc-client.js';
+} from '../../oidc/clients/oidc-client.js';
 import { uuid } from '../cli-args.js';
 import { recordAsOperator } from '../cli-audit.js';
 import type { CliRuntime } from '../cli-runtime.js';
@@ -20,7 +20,7 @@ interface CreateClientOptions {
   notificationEndpoint?: string;
 }
 
-const clientsService = () => import('../../oidc/oidc-clients.service.js').then((module) => module.OidcClientsService);
+const clientsService = () => import('../../oidc/clients/oidc-clients.service.js').then((module) => module.OidcClientsService);
 /** The same facts as the management routes' entries: the client_id and name, never the secret. */
 const auditFacts = (client: { id: string; environment: ApiKeyEnvironment; clientId: string; name: string }) => ({
   targetId: client.id,

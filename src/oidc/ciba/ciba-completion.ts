@@ -1,20 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type Provider from 'oidc-provider';
-import { oidcErrors } from '../oidc-library.js';
-import { SessionReader } from '../../sessions/api/session-reader.js';
+import { oidcErrors } from '../library/oidc-library.js';
 import { SessionsService } from '../../sessions/api/sessions.service.js';
 import type { SessionView } from '../../sessions/session-view.js';
 import { TeamsService } from '../../teams/teams.service.js';
-import { amrOf } from '../oidc-acr.js';
-import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
-import { personKeyOf, personSubject } from '../oidc-claims.js';
-import { OidcClientStore } from '../oidc-client.store.js';
-import { saveLoginGrant } from '../oidc-login-grant.js';
+import { OidcClientStore } from '../clients/oidc-client.store.js';
 import { clientPrincipal } from '../oidc-principal.js';
-import { OidcProviderService } from '../oidc-provider.service.js';
+import { OidcProviderService } from '../library/oidc-provider.service.js';
+import { OidcSessionLogin } from '../oidc-session-login.js';
 import { OidcTeamAccess } from '../oidc-team-access.js';
 import { CibaRecords, type CibaLink } from './ciba-records.js';
-import { accountIdFor } from './ciba-subject.js';
 
 /**
  * A backchannel request's end from its session's (docs/oidc.md, "CIBA"): a grant with the
@@ -32,9 +27,8 @@ export class CibaCompletion {
     private readonly clients: OidcClientStore,
     private readonly teams: TeamsService,
     private readonly sessions: SessionsService,
-    private readonly reader: SessionReader,
     private readonly links: CibaRecords,
-    private readonly registry: EidProviderRegistry,
+    private readonly sessionLogin: OidcSessionLogin,
     private readonly teamAccess: OidcTeamAccess,
   ) {}
 
@@ -75,42 +69,28 @@ export class CibaCompletion {
       await refuse(provider, request, error);
       return view;
     }
-    const key = this.oidc.personSubjectKey;
-    const accountId = accountIdFor(client, key, personSubject(key, client.environment, personKeyOf(view.user)));
+    const proof = { user: view.user };
+    const accountId = this.sessionLogin.subjectOf(client, proof);
     if (accountId !== request.accountId) {
       // The provider was asked for this person only; anything else is refused, never issued.
       this.logger.error({ sessionId: link.sessionId }, 'A CIBA session completed for another person than the login_hint');
       await refuse(provider, request, new (oidcErrors().AccessDenied)('The e-ID login did not complete (hintCode: providerError)'));
       return view;
     }
-    const userSignature = link.operation === 'sign' ? await this.signatureOf(principal, link.sessionId) : undefined;
-    const grant = await saveLoginGrant(provider, {
+    const { grant, amr, authTime } = await this.sessionLogin.grant(provider, {
+      client,
+      principal,
+      view,
+      proof,
+      subject: accountId,
+      acr: link.acr,
+      eidProvider: link.provider,
+      operation: link.operation,
       scope: request.scope ?? 'openid',
       claims: request.claims,
-      account: {
-        clientId: client.clientId,
-        subject: accountId,
-        user: view.user,
-        txn: view.sessionId,
-        resultToken: 'resultToken' in view ? view.resultToken : undefined,
-        ...(userSignature ? { userSignature } : {}),
-        acr: link.acr,
-        personalNumberClaim: client.personalNumberClaim,
-      },
     });
-    const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
-    await provider.backchannelResult(request, grant, {
-      acr: link.acr,
-      amr: amrOf(this.registry.profileOf(link.provider), 'evidence' in view ? view.evidence : undefined),
-      authTime: Math.floor(completedAt / 1000),
-    });
+    await provider.backchannelResult(request, grant, { acr: link.acr, amr, authTime });
     return view;
-  }
-
-  /** The user's signature (base64 XML) from the session's evidence; none when the provider gave none. */
-  private async signatureOf(principal: Parameters<SessionReader['evidence']>[0], sessionId: string): Promise<string | undefined> {
-    const evidence = await this.reader.evidence(principal, sessionId).catch(() => undefined);
-    return typeof evidence?.signature === 'string' ? evidence.signature : undefined;
   }
 }
 

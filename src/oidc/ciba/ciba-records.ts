@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
-import { OidcModelStore } from '../oidc-model.store.js';
+import { OidcModelStore } from '../library/oidc-model.store.js';
 import type { CibaMethod } from './ciba-request.js';
 
 /** What a backchannel request started: its e-ID session and how it was asked for. */

@@ -1,7 +1,7 @@
 import type { CibaFace, EidChannel, EidOperation } from '../../eid-providers/eid-provider.js';
 import type { OpenIdProvider } from '../../eid-providers/eid-provider.registry.js';
 import { isSwedishPersonalNumber } from '../../common/validation/swedish-personal-number.js';
-import { SCOPE } from '../oidc-claims.js';
+import { SCOPE } from '../library/oidc-claims.js';
 
 export const CIBA_GRANT_TYPE = 'urn:openid:params:grant-type:ciba';
 /** What BankID's app shows (docs/oidc.md, "CIBA"): the library's default of 20 plain characters is far too strict. */

@@ -1,5 +1,5 @@
-import type { OidcClient } from '../oidc-client.js';
-import { pairwiseSubject } from '../oidc-claims.js';
+import type { OidcClient } from '../clients/oidc-client.js';
+import { pairwiseSubject } from '../library/oidc-claims.js';
 import { CIBA_GRANT_TYPE } from './ciba-request.js';
 
 /**

@@ -10,12 +10,13 @@ import { SessionEndListeners } from '../../sessions/settlement/session-end-liste
 import { SessionsService } from '../../sessions/api/sessions.service.js';
 import type { Session } from '../../sessions/session.entity.js';
 import { TeamsService } from '../../teams/teams.service.js';
-import { AGE_ACR, AGE_SCOPES, personSubject } from '../oidc-claims.js';
-import { oidcErrors } from '../oidc-library.js';
-import type { OidcClient } from '../oidc-client.js';
-import { OidcClientStore } from '../oidc-client.store.js';
+import { AGE_ACR, AGE_SCOPES } from '../library/oidc-claims.js';
+import { oidcErrors } from '../library/oidc-library.js';
+import type { OidcClient } from '../clients/oidc-client.js';
+import { OidcClientStore } from '../clients/oidc-client.store.js';
 import { clientPrincipal } from '../oidc-principal.js';
-import { OidcProviderService, type CibaHooks } from '../oidc-provider.service.js';
+import { OidcProviderService, type CibaHooks } from '../library/oidc-provider.service.js';
+import { OidcSessionLogin } from '../oidc-session-login.js';
 import { OidcTeamAccess } from '../oidc-team-access.js';
 import { CibaCompletion } from './ciba-completion.js';
 import { CibaPingSender } from './ciba-ping.js';
@@ -28,7 +29,6 @@ import {
   CIBA_POLL_INTERVAL_S,
   type CibaMethod,
 } from './ciba-request.js';
-import { accountIdFor } from './ciba-subject.js';
 import { cibaTokenMiddleware } from './ciba-token-middleware.js';
 
 type BackchannelRequest = InstanceType<Provider['BackchannelAuthenticationRequest']>;
@@ -48,6 +48,7 @@ export class CibaService implements OnModuleInit, CibaHooks {
     private readonly endListeners: SessionEndListeners,
     private readonly records: CibaRecords,
     private readonly completion: CibaCompletion,
+    private readonly sessionLogin: OidcSessionLogin,
     private readonly ping: CibaPingSender,
     private readonly teamAccess: OidcTeamAccess,
     @Inject(sessionsConfig.KEY) private readonly sessionsConfig: SessionsConfig,
@@ -127,8 +128,7 @@ export class CibaService implements OnModuleInit, CibaHooks {
           ? "login_hint must be the person's national identifier (or sub:ssn:<identifier>)"
           : 'login_hint must be a personal number (12 digits, or sub:ssn:<12 digits>)',
       );
-    const key = this.oidc.personSubjectKey;
-    return accountIdFor(client, key, personSubject(key, client.environment, person.personKey));
+    return this.sessionLogin.accountIdOf(client, person.personKey);
   }
 
   /** The CIBA face of the method's provider: how it reads a login_hint. */

@@ -1,5 +1,5 @@
 import type { IdentifiedUser } from '../../eid-providers/eid-provider.js';
-import { birthdateOf } from '../../oidc/oidc-claims.js';
+import { birthdateOf } from '../../oidc/library/oidc-claims.js';
 import { PERSONAL_IDENTITY_NUMBER_OID } from '../saml-protocol.js';
 import type { SamlAttributeName } from '../service-providers/saml-service-provider.js';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../oidc/oidc-login-page.js';
+import { escapeHtml } from '../../oidc/login/oidc-login-page.js';
 
 /**
  * HTTP-POST binding: a form the browser posts to the SP, submitted by our own script (the page's CSP

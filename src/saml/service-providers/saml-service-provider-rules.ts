@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { redirectUriProblem, type FieldProblem } from '../../oidc/oidc-client-rules.js';
+import { redirectUriProblem, type FieldProblem } from '../../oidc/clients/oidc-client-rules.js';
 import type { SamlServiceProvider } from './saml-service-provider.js';
 
 const certificateProblem = (pem: string): string | undefined => {

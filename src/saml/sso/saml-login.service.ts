@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Clock } from '../../common/clock/clock.js';
 import { DataCipher } from '../../common/crypto/data-cipher.js';
-import { pairwiseSubject, personKeyOf, personSubject, PERSON_SUBJECT_KEY } from '../../oidc/oidc-claims.js';
+import { pairwiseSubject, personKeyOf, personSubject, PERSON_SUBJECT_KEY } from '../../oidc/library/oidc-claims.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { SessionReader } from '../../sessions/api/session-reader.js';
 import { SessionReturnsService } from '../../sessions/api/session-returns.service.js';

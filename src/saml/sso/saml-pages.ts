@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../oidc/oidc-login-page.js';
+import { escapeHtml } from '../../oidc/login/oidc-login-page.js';
 
 /**
  * A page for a request the front will not answer at an ACS (an unknown SP, an unregistered ACS, a

@@ -6,7 +6,7 @@ import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { randomBase62 } from '../../common/crypto/random-token.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { EidProviderRegistry, type SamlMethod } from '../../eid-providers/eid-provider.registry.js';
-import { loginDeviceOf } from '../../oidc/oidc-login-device.js';
+import { loginDeviceOf } from '../../oidc/login/oidc-login-device.js';
 import { SessionsService } from '../../sessions/api/sessions.service.js';
 import type { StartSessionBody } from '../../sessions/api/dto/start-session-body.js';
 import { TeamsService } from '../../teams/teams.service.js';

@@ -1,6 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { AuthorizationDetail, Grant } from 'oidc-provider';
-import type { StoredAccount } from './oidc-login-records.js';
+import type { StoredAccount } from '../login/oidc-login-records.js';
 
 // The grant's own property for what the login proved: saved in its encrypted payload (docs/oidc.md, "State").
 const ACCOUNT = 'eidgwAccount';

@@ -1,11 +1,11 @@
-import type { EidOperation } from '../eid-providers/eid-provider.js';
-import type { AcrMethod, OpenIdProvider } from '../eid-providers/eid-provider.registry.js';
-import type { StartSessionBody } from '../sessions/api/dto/start-session-body.js';
-import { loginMethodsFor, type LoginMethod } from './oidc-acr.js';
-import { AGE_THRESHOLDS, type AgeThreshold } from '../sessions/session-age.js';
-import { AGE_ACR, AGE_SCOPES, ageScopeOf, SCOPE } from './oidc-claims.js';
+import type { EidOperation } from '../../eid-providers/eid-provider.js';
+import type { AcrMethod, OpenIdProvider } from '../../eid-providers/eid-provider.registry.js';
+import type { StartSessionBody } from '../../sessions/api/dto/start-session-body.js';
+import { loginMethodsFor, type LoginMethod } from '../oidc-acr.js';
+import { AGE_THRESHOLDS, type AgeThreshold } from '../../sessions/session-age.js';
+import { AGE_ACR, AGE_SCOPES, ageScopeOf, SCOPE } from '../library/oidc-claims.js';
 import { loginHintPersonalNumber, mayCarryPersonalNumber, userVisibleDataOf } from './oidc-request-params.js';
-import { paymentOrderOf } from './oidc-payment-details.js';
+import { paymentOrderOf } from '../oidc-payment-details.js';
 import { promptAllowsSigning, signOrderOf } from './oidc-sign-request.js';
 
 /** How an authorization request reached the service (docs/oidc.md, "Request parameters"). */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock/clock.js';
-import { PerIpWindow } from '../protection/public-route-limits/per-ip-window.js';
-import { PLAN_KEY_LIMITS } from '../teams/plans.js';
-import type { Team } from '../teams/team.entity.js';
-import type { OidcClient } from './oidc-client.js';
+import { Clock } from '../../common/clock/clock.js';
+import { PerIpWindow } from '../../protection/public-route-limits/per-ip-window.js';
+import { PLAN_KEY_LIMITS } from '../../teams/plans.js';
+import type { Team } from '../../teams/team.entity.js';
+import type { OidcClient } from '../clients/oidc-client.js';
 
 // A login costs the team what about ten key requests do: its start and the page's polls of it.
 const REQUESTS_PER_LOGIN = 10;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IdentifiedUser } from '../eid-providers/eid-provider.js';
+import type { IdentifiedUser } from '../../eid-providers/eid-provider.js';
 import { accountClaims, birthdateOf, CLAIM, pairwiseSubject, personSubject } from './oidc-claims.js';
 
 describe('OIDC claims', () => {

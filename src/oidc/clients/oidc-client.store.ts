@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
-import { statement } from '../database/statement.js';
+import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
+import { statement } from '../../database/statement.js';
 import type { OidcClient } from './oidc-client.js';
 
 const COLUMNS: Record<Exclude<keyof OidcClient, never>, string> = {

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Audited, answerIdAndEnvironment } from '../audit/audited.decorator.js';
-import { ManagementEndpoint, RequireFeatures } from '../auth/access.decorators.js';
-import { CurrentPrincipal, type Principal } from '../auth/principal.js';
-import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../common/problem-details/api-problems.decorator.js';
+import { Audited, answerIdAndEnvironment } from '../../audit/audited.decorator.js';
+import { ManagementEndpoint, RequireFeatures } from '../../auth/access.decorators.js';
+import { CurrentPrincipal, type Principal } from '../../auth/principal.js';
+import { ApiProblems, BEARER_PROBLEMS, VALIDATION } from '../../common/problem-details/api-problems.decorator.js';
 import { CreateOidcClientDto, UpdateOidcClientDto } from './dto/create-oidc-client.dto.js';
 import { OidcClientDto, OidcClientListDto, OidcClientWithSecretDto } from './dto/oidc-client-answers.dto.js';
 import { OidcClientsService } from './oidc-clients.service.js';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { IdentifiedUser } from '../eid-providers/eid-provider.js';
-import { AGE_THRESHOLDS, type AgeThreshold, type AgeVerification } from '../sessions/session-age.js';
+import type { IdentifiedUser } from '../../eid-providers/eid-provider.js';
+import { AGE_THRESHOLDS, type AgeThreshold, type AgeVerification } from '../../sessions/session-age.js';
 
 export const SCOPE = {
   naturalPersonNumber: 'https://id.oidc.se/scope/naturalPersonNumber',

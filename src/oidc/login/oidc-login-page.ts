@@ -1,5 +1,5 @@
-import type { EidOperation } from '../eid-providers/eid-provider.js';
-import type { Language } from '../common/languages/languages.js';
+import type { EidOperation } from '../../eid-providers/eid-provider.js';
+import type { Language } from '../../common/languages/languages.js';
 import type { LoginDevice } from './oidc-login-records.js';
 import { LOGIN_TEXT, type LoginTexts as Texts } from './oidc-login-texts.js';
 

@@ -1,9 +1,9 @@
 import { All, Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../auth/access.decorators.js';
-import { serverConfig, type ServerConfig } from '../config/server.config.js';
-import { SigningKeysService } from '../tokens/signing-keys.service.js';
+import { Public } from '../../auth/access.decorators.js';
+import { serverConfig, type ServerConfig } from '../../config/server.config.js';
+import { SigningKeysService } from '../../tokens/signing-keys.service.js';
 import { handOver } from './oidc-mount.js';
 import { OidcProviderService } from './oidc-provider.service.js';
 

@@ -1,4 +1,4 @@
-import { NON_VISIBLE_DATA_MAX, SIGN_TEXT_MAX_BASE64, base64LengthOf } from '../sessions/api/dto/sign-and-phone.validators.js';
+import { NON_VISIBLE_DATA_MAX, SIGN_TEXT_MAX_BASE64, base64LengthOf } from '../../sessions/api/dto/sign-and-phone.validators.js';
 
 /** What a signature over OIDC asks the e-ID app for (docs/oidc.md, "Signing"). */
 export interface SignOrder {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { WebDevice } from '../eid-providers/eid-provider.js';
+import type { WebDevice } from '../../eid-providers/eid-provider.js';
 
 // A random value per browser, kept by the browser only: the provider gets its hash as deviceIdentifier.
 export const DEVICE_COOKIE = 'eidgw_device';

@@ -1,34 +1,31 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationDetail, InteractionResults } from 'oidc-provider';
-import { chooseLanguage } from '../common/languages/languages.js';
-import { DomainException } from '../common/problem-details/domain.exception.js';
-import { serverConfig, type ServerConfig } from '../config/server.config.js';
-import type { EidOperation } from '../eid-providers/eid-provider.js';
-import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import type { ApiKeyPrincipal } from '../auth/principal.js';
-import { KioskLinks } from '../kiosk-tokens/kiosk-links.js';
-import { SessionReader } from '../sessions/api/session-reader.js';
-import { SessionReturnsService } from '../sessions/api/session-returns.service.js';
-import type { SessionView } from '../sessions/session-view.js';
-import { SessionsService } from '../sessions/api/sessions.service.js';
-import { TeamsService } from '../teams/teams.service.js';
-import { accountIdFor } from './ciba/ciba-subject.js';
-import { amrOf, clientMayUse } from './oidc-acr.js';
-import { AGE_ACR, personKeyOf, personSubject } from './oidc-claims.js';
-import type { OidcClient } from './oidc-client.js';
-import { OidcClientStore } from './oidc-client.store.js';
-import { OIDC_TTL } from './oidc-configuration.js';
+import { chooseLanguage } from '../../common/languages/languages.js';
+import { DomainException } from '../../common/problem-details/domain.exception.js';
+import { serverConfig, type ServerConfig } from '../../config/server.config.js';
+import type { EidOperation } from '../../eid-providers/eid-provider.js';
+import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
+import { KioskLinks } from '../../kiosk-tokens/kiosk-links.js';
+import { SessionReturnsService } from '../../sessions/api/session-returns.service.js';
+import type { SessionView } from '../../sessions/session-view.js';
+import { SessionsService } from '../../sessions/api/sessions.service.js';
+import { TeamsService } from '../../teams/teams.service.js';
+import { clientMayUse } from '../oidc-acr.js';
+import { AGE_ACR } from '../library/oidc-claims.js';
+import type { OidcClient } from '../clients/oidc-client.js';
+import { OidcClientStore } from '../clients/oidc-client.store.js';
+import { OIDC_TTL } from '../library/oidc-configuration.js';
 import { loginDeviceOf } from './oidc-login-device.js';
-import { saveLoginGrant, type LoginGrant } from './oidc-login-grant.js';
+import type { LoginGrant } from '../library/oidc-login-grant.js';
 import type { ChooserEntry } from './oidc-login-page.js';
 import { loginStartFor, type LoginStart } from './oidc-login-start.js';
 import { OidcLoginStartRate } from './oidc-login-start-rate.js';
 import { OidcLoginRecords, type InteractionLogin, type LoginDevice } from './oidc-login-records.js';
-import { clientPrincipal } from './oidc-principal.js';
-import { OidcProviderService } from './oidc-provider.service.js';
-import { OidcTeamAccess } from './oidc-team-access.js';
+import { clientPrincipal } from '../oidc-principal.js';
+import { OidcProviderService } from '../library/oidc-provider.service.js';
+import { OidcSessionLogin } from '../oidc-session-login.js';
+import { OidcTeamAccess } from '../oidc-team-access.js';
 
 const OUTCOME_NAMES: Record<EidOperation, string> = { auth: 'login', sign: 'signature', payment: 'payment', idcard: 'ID card' };
 
@@ -67,13 +64,13 @@ export class OidcInteractionsService {
     private readonly clients: OidcClientStore,
     private readonly records: OidcLoginRecords,
     private readonly sessions: SessionsService,
-    private readonly reader: SessionReader,
     private readonly teams: TeamsService,
     private readonly registry: EidProviderRegistry,
     private readonly returns: SessionReturnsService,
     private readonly kioskLinks: KioskLinks,
     private readonly startRate: OidcLoginStartRate,
     private readonly teamAccess: OidcTeamAccess,
+    private readonly sessionLogin: OidcSessionLogin,
     @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
@@ -229,49 +226,33 @@ export class OidcInteractionsService {
       await this.deny(request, reply, refusal);
       return true;
     }
-    // An age login's subject is new at every login, so that nothing links two of them (docs/age-verification.md).
-    const accountId =
-      age || !person
-        ? randomBytes(32).toString('base64url')
-        : accountIdFor(
-            client,
-            this.oidc.personSubjectKey,
-            personSubject(this.oidc.personSubjectKey, client.environment, personKeyOf(person)),
-          );
+    const proof = age ? { ageVerification: age } : { user: person! };
     const acr = login.ageOver ? AGE_ACR : login.acr;
-    const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
-    const common = {
-      clientId: client.clientId,
+    const provider = await this.oidc.provider();
+    const accountId = this.sessionLogin.subjectOf(client, proof);
+    const { grant, amr, authTime } = await this.sessionLogin.grant(provider, {
+      client,
+      principal,
+      view,
+      proof,
       subject: accountId,
-      txn: view.sessionId,
-      resultToken: 'resultToken' in view ? view.resultToken : undefined,
       acr,
-      personalNumberClaim: client.personalNumberClaim,
-    };
-    // The login's claims ride in its grant: every token of this login (and only of it) reads them.
-    const grant = await saveLoginGrant(await this.oidc.provider(), {
-      scope,
+      eidProvider: login.provider,
+      operation: login.operation ?? 'auth',
+      scope: typeof details.params.scope === 'string' ? details.params.scope : 'openid',
       claims: typeof details.params.claims === 'string' ? (JSON.parse(details.params.claims) as LoginGrant['claims']) : undefined,
       // A payment's details are granted as approved; the token response names them (docs/oidc.md, "Payment").
       rar:
         login.operation === 'payment' && typeof details.params.authorization_details === 'string'
           ? (JSON.parse(details.params.authorization_details) as AuthorizationDetail[])
           : undefined,
-      account: age
-        ? { ...common, ageVerification: age }
-        : {
-            ...common,
-            user: person!,
-            ...(login.operation === 'sign' ? { userSignature: await this.signatureOf(principal, view.sessionId) } : {}),
-          },
     });
-    const completedAt = 'completedAt' in view && view.completedAt ? Date.parse(view.completedAt) : Date.now();
     await this.finish(request, reply, {
       login: {
         accountId,
         acr,
-        amr: amrOf(this.registry.profileOf(login.provider), 'evidence' in view ? view.evidence : undefined),
-        ts: Math.floor(completedAt / 1000),
+        amr,
+        ts: authTime,
       },
       consent: { grantId: grant.jti },
     });
@@ -354,12 +335,6 @@ export class OidcInteractionsService {
    */
   private returnsToBrowser(providerName: string): boolean {
     return this.registry.find(providerName)?.qr?.kind === 'animated';
-  }
-
-  /** The user's signature (base64 XML) from the session's evidence (docs/evidence.md); none when the provider gave none. */
-  private async signatureOf(principal: ApiKeyPrincipal, sessionId: string): Promise<string | undefined> {
-    const evidence = await this.reader.evidence(principal, sessionId).catch(() => undefined);
-    return typeof evidence?.signature === 'string' ? evidence.signature : undefined;
   }
 
   private async details(request: FastifyRequest, reply: FastifyReply): Promise<Details> {

@@ -1,9 +1,9 @@
 import type { JWK } from 'jose';
 import type { AdapterFactory, Configuration, FindAccount, Grant } from 'oidc-provider';
 import { AGE_ACR, scopeClaims } from './oidc-claims.js';
-import { PERSONAL_NUMBER_CLAIMS } from './oidc-client.js';
+import { PERSONAL_NUMBER_CLAIMS } from '../clients/oidc-client.js';
 import { oidcErrors, oidcLibrary } from './oidc-library.js';
-import { BANKID_PAYMENT, PAYMENT_RESOURCE, paymentDetailProblem } from './oidc-payment-details.js';
+import { BANKID_PAYMENT, PAYMENT_RESOURCE, paymentDetailProblem } from '../oidc-payment-details.js';
 import { logoutSource, postLogoutSuccessSource, renderError } from './oidc-provider-pages.js';
 
 /** The lifetimes, in seconds (docs/oidc.md, "Tokens"). */

@@ -1,23 +1,23 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Provider from 'oidc-provider';
 import type { Account, KoaContextWithOIDC } from 'oidc-provider';
-import { Clock } from '../common/clock/clock.js';
-import { DataCipher } from '../common/crypto/data-cipher.js';
-import { serverConfig, type ServerConfig } from '../config/server.config.js';
-import { sessionsConfig, type SessionsConfig } from '../config/sessions.config.js';
-import { EidProviderRegistry } from '../eid-providers/eid-provider.registry.js';
-import { SigningKeysService } from '../tokens/signing-keys.service.js';
-import { IpBlocksService } from '../protection/ip-blocks/ip-blocks.service.js';
+import { Clock } from '../../common/clock/clock.js';
+import { DataCipher } from '../../common/crypto/data-cipher.js';
+import { serverConfig, type ServerConfig } from '../../config/server.config.js';
+import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
+import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
+import { SigningKeysService } from '../../tokens/signing-keys.service.js';
+import { IpBlocksService } from '../../protection/ip-blocks/ip-blocks.service.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { countClientAuthFailures } from './oidc-client-auth-failures.js';
 import { accountClaims, CLAIM, isAgeAccount, pairwiseSubject, PERSON_SUBJECT_KEY, personKeyOf, personSubject } from './oidc-claims.js';
-import { OidcClientCache } from './oidc-client-cache.js';
+import { OidcClientCache } from '../clients/oidc-client-cache.js';
 import { oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
 import { accountOfGrant, grantKeepsAccount } from './oidc-login-grant.js';
-import { OidcLoginRecords, type StoredAccount } from './oidc-login-records.js';
+import { OidcLoginRecords, type StoredAccount } from '../login/oidc-login-records.js';
 import { OidcModelStore } from './oidc-model.store.js';
-import { OidcTeamAccess } from './oidc-team-access.js';
+import { OidcTeamAccess } from '../oidc-team-access.js';
 
 /** What the CIBA front gives the provider (docs/oidc.md, "CIBA"): its feature hooks and a per-instance setup. */
 export interface CibaHooks {

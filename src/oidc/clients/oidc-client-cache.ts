@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AdapterPayload } from 'oidc-provider';
-import { ApiKeyChanges } from '../api-keys/api-key-changes.js';
-import { TtlCache } from '../common/cache/ttl-cache.js';
-import { Clock } from '../common/clock/clock.js';
-import { DataCipher } from '../common/crypto/data-cipher.js';
+import { ApiKeyChanges } from '../../api-keys/api-key-changes.js';
+import { TtlCache } from '../../common/cache/ttl-cache.js';
+import { Clock } from '../../common/clock/clock.js';
+import { DataCipher } from '../../common/crypto/data-cipher.js';
 import { clientMetadata } from './oidc-client-metadata.js';
 import { secretAad } from './oidc-client.js';
 import { OidcClientStore } from './oidc-client.store.js';

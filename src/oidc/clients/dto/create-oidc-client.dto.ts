@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
+import { API_KEY_ENVIRONMENTS, type ApiKeyEnvironment } from '../../../api-keys/api-key-format.js';
 import { TOKEN_ENDPOINT_AUTH_METHODS, type TokenEndpointAuthMethod } from '../oidc-client.js';
 import { OidcClientFieldsDto } from './oidc-client-fields.dto.js';
 

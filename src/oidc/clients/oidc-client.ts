@@ -1,5 +1,5 @@
 import type { JSONWebKeySet } from 'jose';
-import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
 export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];

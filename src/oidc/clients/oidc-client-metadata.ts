@@ -1,7 +1,7 @@
 import type { AdapterPayload } from 'oidc-provider';
-import { cibaClientMetadata } from './ciba/ciba-subject.js';
+import { cibaClientMetadata } from '../ciba/ciba-subject.js';
 import type { OidcClient } from './oidc-client.js';
-import { BANKID_PAYMENT } from './oidc-payment-details.js';
+import { BANKID_PAYMENT } from '../oidc-payment-details.js';
 
 /** A registration as oidc-provider's client metadata (RFC 7591 names); the team and environment ride along. */
 export function clientMetadata(client: OidcClient, secret: string | undefined): AdapterPayload {

@@ -1,4 +1,4 @@
-import { isSwedishPersonalNumber } from '../common/validation/swedish-personal-number.js';
+import { isSwedishPersonalNumber } from '../../common/validation/swedish-personal-number.js';
 
 /**
  * login_hint as a personal number: 12 digits, `YYYYMMDD-NNNN`, or either after `sub:` or `sub:ssn:`

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { Clock } from '../common/clock/clock.js';
+import { Clock } from '../../common/clock/clock.js';
 import { OidcModelStore } from './oidc-model.store.js';
 
 const BATCH = 1000;

@@ -1,6 +1,6 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { chooseLanguage, type Language } from '../common/languages/languages.js';
-import { escapeHtml, LOGIN_PAGE_HEADERS } from './oidc-login-page.js';
+import { chooseLanguage, type Language } from '../../common/languages/languages.js';
+import { escapeHtml, LOGIN_PAGE_HEADERS } from '../login/oidc-login-page.js';
 
 // oidc-provider's own logout and error pages load Google Fonts and come without our headers: these
 // take their place (docs/oidc.md, "Pages"), under the login page's CSP, in the login page's style.

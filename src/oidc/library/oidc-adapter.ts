@@ -1,6 +1,6 @@
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import type { Clock } from '../common/clock/clock.js';
-import type { DataCipher } from '../common/crypto/data-cipher.js';
+import type { Clock } from '../../common/clock/clock.js';
+import type { DataCipher } from '../../common/crypto/data-cipher.js';
 import { oidcErrors } from './oidc-library.js';
 import type { OidcModelStore, StoredModel } from './oidc-model.store.js';
 

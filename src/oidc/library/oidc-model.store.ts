@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { statement } from '../database/statement.js';
+import { statement } from '../../database/statement.js';
 
 /** One row of oidc_models as the adapter reads it back. */
 export interface StoredModel {

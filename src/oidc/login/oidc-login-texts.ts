@@ -1,4 +1,4 @@
-import type { Language } from '../common/languages/languages.js';
+import type { Language } from '../../common/languages/languages.js';
 
 /**
  * Every sentence the login page and the chooser show, whole in each language (docs/oidc.md,

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../auth/access.decorators.js';
-import { chooseLanguage } from '../common/languages/languages.js';
+import { Public } from '../../auth/access.decorators.js';
+import { chooseLanguage } from '../../common/languages/languages.js';
 import { chooserPage, LOGIN_PAGE_HEADERS, loginChoicePage, loginPage, loginProblemPage } from './oidc-login-page.js';
 import { OidcInteractionsService } from './oidc-interactions.service.js';
 

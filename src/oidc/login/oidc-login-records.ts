@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock/clock.js';
-import { DataCipher } from '../common/crypto/data-cipher.js';
-import type { OidcAccount } from './oidc-claims.js';
-import type { EidOperation } from '../eid-providers/eid-provider.js';
-import type { DeviceChoice } from './oidc-acr.js';
-import { OidcModelStore } from './oidc-model.store.js';
-import type { AgeThreshold } from '../sessions/session-age.js';
+import { Clock } from '../../common/clock/clock.js';
+import { DataCipher } from '../../common/crypto/data-cipher.js';
+import type { OidcAccount } from '../library/oidc-claims.js';
+import type { EidOperation } from '../../eid-providers/eid-provider.js';
+import type { DeviceChoice } from '../oidc-acr.js';
+import { OidcModelStore } from '../library/oidc-model.store.js';
+import type { AgeThreshold } from '../../sessions/session-age.js';
 
 /** The e-ID session a login page started, by interaction uid: a reload or the app's return finds it again. */
 export interface InteractionLogin {

@@ -1,4 +1,4 @@
-import { LANGUAGES } from '../common/languages/languages.js';
+import { LANGUAGES } from '../../common/languages/languages.js';
 import { chooserPage, loginChoicePage, loginPage } from './oidc-login-page.js';
 import { LOGIN_TEXT } from './oidc-login-texts.js';
 
