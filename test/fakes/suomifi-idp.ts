@@ -133,7 +133,9 @@ export class FakeSuomiFi {
       `<saml:Issuer>${this.entityId}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${STATUS.responder}">` +
       `<samlp:StatusCode Value="${AUTHN_FAILED}"/></samlp:StatusCode><samlp:StatusMessage>Cancelled</samlp:StatusMessage></samlp:Status>` +
       `</samlp:Response>`;
-    return Buffer.from(signElement(xml, { privateKey: this.key.key, certificate: this.key.cert }, AFTER_ROOT_ISSUER), 'utf8').toString('base64');
+    return Buffer.from(signElement(xml, { privateKey: this.key.key, certificate: this.key.cert }, AFTER_ROOT_ISSUER), 'utf8').toString(
+      'base64',
+    );
   }
 
   private entity(signing: KeyPair): Idp {
