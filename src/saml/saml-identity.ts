@@ -26,16 +26,15 @@ export class SamlIdentity {
   }
 
   /**
-   * The front as samlify's IdP entity: it checks what SPs send (their signatures) and signs a login's
-   * Response, encrypting its assertion when asked (XML Encryption 1.1's AES-GCM, the key by RSA-OAEP).
+   * The front as samlify's IdP entity: it checks what SPs send (their signatures) and encrypts a
+   * login's assertion when asked (XML Encryption 1.1's AES-GCM, the key by RSA-OAEP). It signs
+   * nothing: xml-crypto does (saml-signer.ts), as samlify signs RSA only.
    */
   entity(options: { encryptAssertions?: boolean } = {}): SamlifyIdentityProvider {
     const key = this.signingKey();
     return samlify.IdentityProvider({
       entityID: this.entityId,
       signingCert: key.certificate,
-      privateKey: key.privateKey,
-      requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
       isAssertionEncrypted: options.encryptAssertions === true,
       dataEncryptionAlgorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm',
       keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',

@@ -5,6 +5,8 @@ export const SAML_NS = {
   metadata: 'urn:oasis:names:tc:SAML:2.0:metadata',
   mdui: 'urn:oasis:names:tc:SAML:metadata:ui',
   mdattr: 'urn:oasis:names:tc:SAML:metadata:attribute',
+  /** The Metadata Profile for Algorithm Support: which digest and signature methods an entity uses. */
+  alg: 'urn:oasis:names:tc:SAML:metadata:algsupport',
   dsig: 'http://www.w3.org/2000/09/xmldsig#',
   /** The framework's Principal Selection extension. */
   principalSelection: 'http://id.swedenconnect.se/authn/1.0/principal-selection/ns',

@@ -1,5 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { fileVariable, type EnvIssue } from '../config/env-rules.js';
+import { signingKeyProblem } from './saml-signer.js';
 
 /** A PEM file read at start; the problem names the variable's kind of content, never the content. */
 const pemFile = (kind: 'private key' | 'certificate', check: (pem: string) => unknown) =>
@@ -13,8 +14,8 @@ const pemFile = (kind: 'private key' | 'certificate', check: (pem: string) => un
   });
 
 /**
- * The SAML front's signing key and certificate (docs/saml.md): files, both or neither. Without them the
- * front is off and /saml answers 404.
+ * The SAML front's signing key (RSA or EC P-256) and certificate (docs/saml.md): files, both or
+ * neither. Without them the front is off and /saml answers 404.
  */
 export const SAML_ENV = {
   SAML_SIGNING_KEY: pemFile('private key', (pem) => createPrivateKey(pem)),
@@ -27,6 +28,8 @@ export function checkSamlEnv(env: { SAML_SIGNING_KEY?: string; SAML_SIGNING_CERT
     issue(key ? 'SAML_SIGNING_CERT' : 'SAML_SIGNING_KEY', 'is required with the other SAML signing variable');
     return;
   }
-  if (key && cert && !new X509Certificate(cert).checkPrivateKey(createPrivateKey(key)))
-    issue('SAML_SIGNING_CERT', 'does not match SAML_SIGNING_KEY');
+  if (!key || !cert) return;
+  const keyProblem = signingKeyProblem(key);
+  if (keyProblem) issue('SAML_SIGNING_KEY', keyProblem);
+  else if (!new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))) issue('SAML_SIGNING_CERT', 'does not match SAML_SIGNING_KEY');
 }

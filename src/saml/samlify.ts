@@ -49,13 +49,6 @@ export interface SamlifyEntityMetadata {
 
 export interface SamlifyIdentityProvider {
   readonly entityMeta: SamlifyEntityMetadata;
-  createLoginResponse(
-    sp: SamlifyServiceProvider,
-    requestInfo: { extract: Record<string, unknown> },
-    binding: 'post',
-    user: Record<string, unknown>,
-    options: { customTagReplacement: (template: string) => { id: string; context: string }; encryptThenSign: boolean },
-  ): Promise<{ id: string; context: string }>;
   parseLoginRequest(sp: SamlifyServiceProvider, binding: 'redirect' | 'post', request: SamlifyHttpRequest): Promise<unknown>;
   parseLogoutRequest(sp: SamlifyServiceProvider, binding: 'redirect' | 'post', request: SamlifyHttpRequest): Promise<unknown>;
 }
@@ -64,6 +57,8 @@ interface Samlify {
   SamlLib: {
     /** Whether the Response or its assertion is signed by the certificate in `metadata`; the verified assertion second. */
     verifySignature(xml: string, options: { metadata: SamlifyEntityMetadata }): [boolean, unknown];
+    /** The Response with its one assertion encrypted to the target's encryption certificate, by the source's algorithms; base64. */
+    encryptAssertion(source: SamlifyIdentityProvider, target: SamlifyServiceProvider, xml: string): Promise<string>;
   };
   IdentityProvider(settings: Record<string, unknown>): SamlifyIdentityProvider;
   ServiceProvider(settings: Record<string, unknown>): SamlifyServiceProvider;

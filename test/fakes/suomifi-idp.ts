@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { BINDING, SAML_NS, STATUS } from '../../src/saml/saml-protocol.js';
-import { signRoot } from '../../src/saml/saml-signer.js';
+import { AFTER_ROOT_ISSUER, signElement } from '../../src/saml/saml-signer.js';
 import { samlify } from '../../src/saml/samlify.js';
 import type { KeyPair } from '../support/saml-sp.js';
 
@@ -133,7 +133,9 @@ export class FakeSuomiFi {
       `<saml:Issuer>${this.entityId}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${STATUS.responder}">` +
       `<samlp:StatusCode Value="${AUTHN_FAILED}"/></samlp:StatusCode><samlp:StatusMessage>Cancelled</samlp:StatusMessage></samlp:Status>` +
       `</samlp:Response>`;
-    return Buffer.from(signRoot(xml, { privateKey: this.key.key, certificate: this.key.cert }, 'after-issuer'), 'utf8').toString('base64');
+    return Buffer.from(signElement(xml, { privateKey: this.key.key, certificate: this.key.cert }, AFTER_ROOT_ISSUER), 'utf8').toString(
+      'base64',
+    );
   }
 
   private entity(signing: KeyPair): Idp {

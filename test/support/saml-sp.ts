@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
+import { SignedXml } from 'xml-crypto';
+import { ECDSA_SHA256, EcdsaSha256 } from '../../src/saml/ecdsa-sha256.js';
 import type { CookieBrowser } from './oidc-rp.js';
 
 const run = promisify(execFile);
@@ -27,20 +29,38 @@ export interface SamlPki {
   remove(): Promise<void>;
 }
 
-/** Throwaway RSA keys and self-signed certificates (the framework signs with RSA-SHA256), made with openssl. */
-export async function createSamlPki(): Promise<SamlPki> {
+/**
+ * Throwaway keys and self-signed certificates made with openssl: RSA (the framework's RSA-SHA256), the
+ * IdP's on P-256 with `idpKey: 'ec'` (ECDSA-SHA256).
+ */
+export async function createSamlPki(options: { idpKey?: 'rsa' | 'ec' } = {}): Promise<SamlPki> {
   const dir = await mkdtemp(join(tmpdir(), 'eid-saml-'));
-  const pair = async (name: string): Promise<KeyPair> => {
+  const pair = async (name: string, newKey = 'rsa:2048'): Promise<KeyPair> => {
     const keyPath = join(dir, `${name}.key`);
     const certPath = join(dir, `${name}.crt`);
+    const curve = newKey === 'ec' ? ['-pkeyopt', 'ec_paramgen_curve:P-256'] : [];
     await run('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2',
+      'req', '-x509', '-newkey', newKey, ...curve, '-nodes', '-sha256', '-days', '2',
       '-subj', `/CN=${name}`, '-keyout', keyPath, '-out', certPath,
     ]); // prettier-ignore
     return { key: await readFile(keyPath, 'utf8'), cert: await readFile(certPath, 'utf8'), keyPath, certPath };
   };
-  const [idp, sp, spEncryption, stranger] = await Promise.all([pair('idp'), pair('sp'), pair('sp-encryption'), pair('stranger')]);
+  const idpKey = options.idpKey === 'ec' ? 'ec' : 'rsa:2048';
+  const [idp, sp, spEncryption, stranger] = await Promise.all([pair('idp', idpKey), pair('sp'), pair('sp-encryption'), pair('stranger')]);
   return { dir, idp, sp, spEncryption, stranger, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * node-saml verifies with xml-crypto, which knows RSA only and gives node-saml no way to add an
+ * algorithm: an SP on node-saml that accepts an ECDSA-signed Response registers ECDSA-SHA256 in
+ * xml-crypto as this does, for every SignedXml of the process (the front registers it per instance).
+ */
+export function teachXmlCryptoEcdsa(): void {
+  const signedXml = SignedXml.prototype as unknown as { findSignatureAlgorithm: (this: SignedXml, name?: string) => unknown };
+  const find = signedXml.findSignatureAlgorithm;
+  signedXml.findSignatureAlgorithm = function (name) {
+    return name === ECDSA_SHA256 ? new EcdsaSha256() : find.call(this, name);
+  };
 }
 
 /** An SP as node-saml plays it against the front at `origin`; its callback is never called, the test reads the form. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ATTRNAME_URI, BINDING, NAMEID_PERSISTENT, RESPONSE_VALIDITY_MS, SAML_NS, STATUS } from '../saml-protocol.js';
-import { signRoot, type SigningKey } from '../saml-signer.js';
+import { ATTRNAME_URI, NAMEID_PERSISTENT, RESPONSE_VALIDITY_MS, SAML_NS, STATUS } from '../saml-protocol.js';
+import { AFTER_ASSERTION_ISSUER, AFTER_ROOT_ISSUER, signElement, type SigningKey } from '../saml-signer.js';
 import { samlify, type SamlifyIdentityProvider } from '../samlify.js';
 import { xmlEscape } from '../saml-xml-text.js';
 import type { SamlServiceProvider } from '../service-providers/saml-service-provider.js';
@@ -35,7 +35,8 @@ const responseOpen = (id: string, issuing: Issuing, destination: string, inRespo
 
 /**
  * A login's Response (docs/saml.md, "The Response"): the assertion signed, then encrypted when the SP
- * has an encryption certificate, then the whole Response signed, by samlify. Answers base64.
+ * has an encryption certificate (by samlify), then the whole Response signed; both signatures by
+ * xml-crypto with the key's algorithm. Answers base64.
  */
 export async function successResponse(input: SuccessInput): Promise<string> {
   const { sp, now } = input;
@@ -70,22 +71,17 @@ export async function successResponse(input: SuccessInput): Promise<string> {
     responseOpen(id, input, input.acsUrl, input.inResponseTo) +
     `<samlp:Status><samlp:StatusCode Value="${STATUS.success}"/></samlp:Status>${assertion}</samlp:Response>`;
 
-  const spEntity = samlify.ServiceProvider({
-    entityID: sp.entityId,
-    signingCert: sp.signingCertificate,
-    ...(sp.encryptionCertificate ? { encryptCert: sp.encryptionCertificate } : {}),
-    assertionConsumerService: [{ Binding: BINDING.post, Location: input.acsUrl }],
-    wantAssertionsSigned: true,
-    wantMessageSigned: true,
-  });
-  const built = await input.idp.createLoginResponse(
-    spEntity,
-    { extract: { request: { id: input.inResponseTo } } },
-    'post',
-    {},
-    { customTagReplacement: () => ({ id, context: xml }), encryptThenSign: true },
-  );
-  return built.context;
+  const signed = signElement(xml, input.key, AFTER_ASSERTION_ISSUER);
+  const sealed = sp.encryptionCertificate ? decodeBase64(await encryptAssertion(input, sp.encryptionCertificate, signed)) : signed;
+  return Buffer.from(signElement(sealed, input.key, AFTER_ROOT_ISSUER), 'utf8').toString('base64');
+}
+
+const decodeBase64 = (value: string): string => Buffer.from(value, 'base64').toString('utf8');
+
+/** samlify's XML Encryption of the signed assertion to the SP's encryption certificate; base64 of the Response. */
+function encryptAssertion(input: SuccessInput, encryptionCertificate: string, xml: string): Promise<string> {
+  const spEntity = samlify.ServiceProvider({ entityID: input.sp.entityId, encryptCert: encryptionCertificate });
+  return samlify.SamlLib.encryptAssertion(input.idp, spEntity, xml);
 }
 
 export interface StatusInput extends Issuing {
@@ -105,7 +101,7 @@ export function statusResponse(input: StatusInput): string {
     `<samlp:Status><samlp:StatusCode Value="${input.status}">${second}</samlp:StatusCode>` +
     (input.message ? `<samlp:StatusMessage>${xmlEscape(input.message)}</samlp:StatusMessage>` : '') +
     `</samlp:Status></samlp:Response>`;
-  return Buffer.from(signRoot(xml, input.key, 'after-issuer'), 'utf8').toString('base64');
+  return Buffer.from(signElement(xml, input.key, AFTER_ROOT_ISSUER), 'utf8').toString('base64');
 }
 
 /** The answer to a LogoutRequest (docs/saml.md, "Logout"): we keep no SSO session, so there is nothing else to end. */
@@ -115,5 +111,5 @@ export function logoutResponse(input: Issuing & { destination: string; inRespons
     `IssueInstant="${input.now.toISOString()}" Destination="${xmlEscape(input.destination)}" InResponseTo="${xmlEscape(input.inResponseTo)}">` +
     `<saml:Issuer>${xmlEscape(input.issuer)}</saml:Issuer>` +
     `<samlp:Status><samlp:StatusCode Value="${input.status}"/></samlp:Status></samlp:LogoutResponse>`;
-  return Buffer.from(signRoot(xml, input.key, 'after-issuer'), 'utf8').toString('base64');
+  return Buffer.from(signElement(xml, input.key, AFTER_ROOT_ISSUER), 'utf8').toString('base64');
 }
