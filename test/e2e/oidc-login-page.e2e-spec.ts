@@ -13,11 +13,15 @@ const SIMULATOR = 'urn:eidgw:simulator';
 const BANKID_QR_ONLY = 'urn:grn:authn:se:bankid:another-device';
 
 /** A client of the e2e team, registered by a member, and openid-client's configuration for it. */
-async function registerClient(e2e: E2eApp, redirectUris: string[]) {
+async function registerClient(e2e: E2eApp, redirectUris: string[], extra: Record<string, unknown> = {}) {
   const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
   const bearer = `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token}`;
   const registered = (
-    await e2e.http.post('/api/v1/oidc-clients').set('authorization', bearer).send({ name: 'Login Page RP', redirectUris }).expect(201)
+    await e2e.http
+      .post('/api/v1/oidc-clients')
+      .set('authorization', bearer)
+      .send({ name: 'Login Page RP', redirectUris, ...extra })
+      .expect(201)
   ).body as { clientId: string; clientSecret: string };
   return discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret);
 }
@@ -189,6 +193,34 @@ describe('OpenID Provider login page (openid-client as the relying party)', () =
     expect(callback.searchParams.get('code')).toBeNull();
     expect(callback.searchParams.get('error')).toBe('access_denied');
     expect(callback.searchParams.get('error_description')).toContain('evidence');
+  }, 60_000);
+
+  it("should refuse a CIBA login too when the service's own evidence check failed", async () => {
+    const ciba = await registerClient(e2e, [redirectUri()], { backchannelTokenDeliveryMode: 'poll' });
+    const started = await client.initiateBackchannelAuthentication(ciba, {
+      scope: 'openid',
+      login_hint: '199001011239',
+      acr_values: 'urn:grn:authn:se:bankid',
+    });
+    const answer = async () => {
+      for (let tries = 0; tries < 50; tries++) {
+        try {
+          return bankId.fake.openPhoneOrder('199001011239');
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+      throw new Error('No phone order reached the BankID fake');
+    };
+    const orderRef = await answer();
+    bankId.fake.confirmCall(orderRef);
+    bankId.fake.approve(orderRef);
+    const refused = await client.pollBackchannelAuthenticationGrant(ciba, started, undefined, { signal: AbortSignal.timeout(30_000) }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as client.ResponseBodyError,
+    );
+    expect(refused?.error).toBe('access_denied');
+    expect(refused?.error_description).toContain('evidence');
   }, 60_000);
 
   it("should serve the logout and error pages under the login page's CSP, with no outside fonts (finding 18)", async () => {

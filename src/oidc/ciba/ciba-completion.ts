@@ -69,6 +69,15 @@ export class CibaCompletion {
       await refuse(provider, request, error);
       return view;
     }
+    // As on the login page: an identity whose evidence the service's own check failed is not vouched for (docs/evidence.md).
+    if ('evidence' in view && view.evidence?.verification?.status === 'failed') {
+      await refuse(
+        provider,
+        request,
+        new (oidcErrors().AccessDenied)("The service's check of the e-ID's evidence failed (evidence verification: failed)"),
+      );
+      return view;
+    }
     const proof = { user: view.user };
     const accountId = this.sessionLogin.subjectOf(client, proof);
     if (accountId !== request.accountId) {
