@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/access.decorators.js';
 import { ASSET_VERSION } from '../oidc/login/oidc-interaction.controller.js';
 import { chooseLanguage } from '../common/languages/languages.js';
-import { LOGIN_PAGE_HEADERS, loginPage } from '../oidc/login/oidc-login-page.js';
+import { LOGIN_PAGE_HEADERS, loginPage, returnHostOf } from '../oidc/login/oidc-login-page.js';
 import { SamlMetadataService } from './metadata/saml-metadata.service.js';
 import { postFormHeaders, postFormPage } from './response/saml-post-form.js';
 import { SamlLogoutService } from './slo/saml-logout.service.js';
@@ -90,7 +90,7 @@ export class SamlController {
       language: chooseLanguage(undefined, request.headers['accept-language']),
       uid,
       clientName: open.sp.name,
-      redirectHost: hostOf(open.login.acsUrl),
+      redirectHost: returnHostOf(open.login.acsUrl),
       operation: open.login.operation,
       sessionId: open.login.sessionId,
       kioskToken: open.login.kioskToken ?? '',
@@ -137,13 +137,4 @@ function send(reply: FastifyReply, answer: SamlAnswer): void {
     return;
   }
   void reply.status(answer.status).headers(LOGIN_PAGE_HEADERS).type('text/html; charset=utf-8').send(samlProblemPage(answer.message));
-}
-
-/** The host the Response goes to: the one name on the page the service provider's request cannot choose freely. */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
 }

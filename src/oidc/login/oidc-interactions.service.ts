@@ -18,7 +18,7 @@ import { OidcClientStore } from '../clients/oidc-client.store.js';
 import { OIDC_TTL } from '../library/oidc-configuration.js';
 import { loginDeviceOf } from './oidc-login-device.js';
 import type { LoginGrant } from '../library/oidc-login-grant.js';
-import type { ChooserEntry } from './oidc-login-page.js';
+import { returnHostOf, type ChooserEntry } from './oidc-login-page.js';
 import { loginStartFor, type LoginStart } from './oidc-login-start.js';
 import { OidcLoginStartRate } from './oidc-login-start-rate.js';
 import { OidcLoginRecords, type InteractionLogin, type LoginDevice } from './oidc-login-records.js';
@@ -83,7 +83,7 @@ export class OidcInteractionsService {
     const client = await this.clientOf(details);
     const refusal = await this.teamRefusal(client);
     if (refusal) return this.finish(request, reply, refusal);
-    const base = { client, redirectHost: redirectHostOf(details), uiLocales: details.params.ui_locales };
+    const base = { client, redirectHost: returnHostOf(details.params.redirect_uri), uiLocales: details.params.ui_locales };
     const login = await this.records.findLogin(details.uid);
     if (login) return { ...base, kind: 'login', login };
     const start = await this.loginStart(details, client);
@@ -363,14 +363,5 @@ export class OidcInteractionsService {
     const provider = await this.oidc.provider();
     await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
     return { kind: 'finished' };
-  }
-}
-
-/** The host of the redirect URI the request names (checked against the client's registered ones by then). */
-function redirectHostOf(details: Details): string {
-  try {
-    return new URL(String(details.params.redirect_uri)).host;
-  } catch {
-    return '';
   }
 }

@@ -1,5 +1,5 @@
 import { LANGUAGES } from '../../common/languages/languages.js';
-import { chooserPage, loginChoicePage, loginPage } from './oidc-login-page.js';
+import { chooserPage, loginChoicePage, loginPage, returnHostOf } from './oidc-login-page.js';
 import { LOGIN_TEXT } from './oidc-login-texts.js';
 
 describe('OIDC login page', () => {
@@ -78,4 +78,12 @@ describe('OIDC login texts', () => {
     const value = LOGIN_TEXT.en[key as keyof typeof LOGIN_TEXT.en];
     return typeof value === 'function' ? value('X') : value;
   };
+});
+
+describe(returnHostOf.name, () => {
+  it('should name the host, port included, of the URL a login returns to, and nothing for what is no URL', () => {
+    expect(returnHostOf('https://rp.example.se:8443/callback?x=1')).toBe('rp.example.se:8443');
+    expect(returnHostOf('https://sp.example.fi/saml/acs')).toBe('sp.example.fi');
+    for (const notUrl of [undefined, '', '/relative', 'not a url']) expect(returnHostOf(notUrl)).toBe('');
+  });
 });

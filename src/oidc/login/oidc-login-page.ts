@@ -79,6 +79,15 @@ const cancelForm = (text: Texts, base: string) =>
  * a plain form, so the keyboard and a screen reader work it without script; each logo is decorative
  * beside the e-ID's name, and comes from this origin (the CSP allows no other).
  */
+/** The host a login returns to, named on its pages (the one name there the request cannot choose freely); '' when none. */
+export function returnHostOf(url: unknown): string {
+  try {
+    return new URL(String(url)).host;
+  } catch {
+    return '';
+  }
+}
+
 export function chooserPage(input: ChooserInput): string {
   const text = LOGIN_TEXT[input.language];
   const uid = escapeHtml(input.uid);
