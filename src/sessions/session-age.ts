@@ -6,7 +6,7 @@ export type AgeThreshold = (typeof AGE_THRESHOLDS)[number];
 
 /**
  * Where the birth date came from, most trusted first (docs/age-verification.md, "Sources"):
- * BankID's ID card, a wallet's age attestation, an upstream's `birthdate`, a Swedish personal number.
+ * a digital ID card, a wallet's age attestation, an upstream's `birthdate`, a Swedish personal number.
  */
 export type AgeSource = 'idcard' | 'eudi-age-attestation' | 'upstream-birthdate' | 'personal-number';
 
