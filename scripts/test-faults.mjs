@@ -13,7 +13,7 @@ rmSync(report, { force: true });
 
 const jest = spawnSync(
   process.execPath,
-  ['--experimental-vm-modules', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--runInBand', 'test/e2e/faults-'],
+  ['--experimental-vm-modules', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--runInBand', 'test/e2e/faults/'],
   { cwd: root, stdio: 'inherit', env: { ...process.env, FAULT_REPORT: report, FAULT_SECONDS: process.env.FAULT_SECONDS ?? '60' } },
 );
 if (jest.status !== 0) {

@@ -1,4 +1,4 @@
-// Real answers checked against openapi.json, the document the service serves (test/e2e/openapi checks
+// Real answers checked against openapi.json, the document the service serves (test/e2e/platform/openapi checks
 // they are equal), so the document and the service cannot drift apart unnoticed:
 //
 //   expectMatchesSchema(await e2e.http.post('/api/v1/auth/simulator/start')…, 'POST /api/v1/auth/{provider}/start');
