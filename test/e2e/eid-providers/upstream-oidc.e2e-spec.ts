@@ -6,7 +6,6 @@ import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Browser } from 'playwright-core';
 import * as client from 'openid-client';
 import { Webhook } from 'standardwebhooks';
-import { OidcClientsService } from '../../../src/oidc/clients/oidc-clients.service.js';
 import { verifyBundle } from '../../../src/transparency/bundle-verifier.js';
 import { FakeUpstream, type UpstreamProfile } from '../../fakes/upstream-openid-provider.js';
 import { describeInBrowser, launchChromium } from '../../support/browser.js';
@@ -15,7 +14,7 @@ import { createTeamWithKey } from '../../support/fixtures.js';
 import { ageSessionOrdersRevealed } from '../../support/provider-orders.js';
 import { providerContract } from '../../support/provider-contract.js';
 import { TEST_ISSUER, verifyResultToken } from '../../support/result-token.js';
-import { discover } from '../../support/oidc-rp.js';
+import { oidcRelyingParties } from '../../support/oidc-front.js';
 import { freePort } from '../../support/service-process.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { createEndpoint, waitUntil } from '../../support/webhooks.js';
@@ -325,13 +324,12 @@ describeInBrowser('Upstream OpenID providers: Norwegian BankID and an FTN broker
 
   describe('through the OpenID front', () => {
     const SCOPE = 'openid profile https://id.oidc.se/scope/naturalPersonNumber';
+    const { redirectUri, confidentialClient } = oidcRelyingParties(e2e);
     /** One browser from the client's authorization request through the upstream and back to the client's redirect URI. */
     const logInThroughFront = async (acr: string) => {
-      const redirectUri = `${e2e.baseUrl}/rp/callback`;
-      const registered = await e2e.app.get(OidcClientsService).create(e2e.team.id, { name: 'Nordic RP', redirectUris: [redirectUri] });
-      const config = await discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret!);
+      const { config } = await confidentialClient({ name: 'Nordic RP' });
       const state = client.randomState();
-      const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: SCOPE, state, acr_values: acr });
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: SCOPE, state, acr_values: acr });
       const context = await browser.newContext();
       const page = await context.newPage();
       try {

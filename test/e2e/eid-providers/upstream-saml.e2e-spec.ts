@@ -2,17 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as client from 'openid-client';
-import { OidcClientsService } from '../../../src/oidc/clients/oidc-clients.service.js';
 import { verifyBundle } from '../../../src/transparency/bundle-verifier.js';
 import { FakeSuomiFi, SUOMIFI_LOA, type SuomiFiKnobs } from '../../fakes/suomifi-idp.js';
 import { useE2eApp } from '../../support/e2e.js';
-import { CookieBrowser, discover } from '../../support/oidc-rp.js';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
+import { oidcRelyingParties } from '../../support/oidc-front.js';
+import { CookieBrowser } from '../../support/oidc-rp.js';
 import { providerContract } from '../../support/provider-contract.js';
 import { TEST_ISSUER } from '../../support/result-token.js';
 import { createSamlPki, decodeBase64, finishSamlLogin, postForm, samlClient, type SamlPki } from '../../support/saml-sp.js';
 import { freePort } from '../../support/service-process.js';
+import { memberOf } from '../../support/team-member.js';
 import { waitUntil } from '../../support/webhooks.js';
 
 const EIDAS_SUBSTANTIAL = 'http://id.elegnamnden.se/loa/1.0/eidas-sub';
@@ -202,11 +201,11 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
   });
 
   /** An RP on the OpenID front asking for Suomi.fi; its browser on the login page, whose one button sends it on. */
+  const relyingParties = oidcRelyingParties(e2e);
   const oidcFront = async () => {
     const origin = `http://127.0.0.1:${port}`;
-    const redirectUri = `${origin}/rp/callback`;
-    const registered = await e2e.app.get(OidcClientsService).create(e2e.team.id, { name: 'Finnish RP', redirectUris: [redirectUri] });
-    const config = await discover(`${origin}/oidc`, registered.clientId, registered.clientSecret!);
+    const redirectUri = relyingParties.redirectUri();
+    const { config } = await relyingParties.confidentialClient({ name: 'Finnish RP' });
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
@@ -272,12 +271,11 @@ describe('Upstream SAML e-IDs: Suomi.fi through SAML_UPSTREAMS', () => {
 
   /** An SP of the team on the SAML front, asking for the upstream's AuthnContext, played by node-saml. */
   const samlFront = async () => {
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    const token = (await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token;
+    const { bearer } = await memberOf(e2e.app, e2e.team);
     const entityId = `https://sp.example.test/${randomUUID()}`;
     await e2e.http
       .post('/api/v1/saml-service-providers')
-      .set('authorization', `Bearer ${token}`)
+      .set('authorization', bearer)
       .send({
         name: 'Palvelu',
         entityId,

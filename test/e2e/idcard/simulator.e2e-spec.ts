@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { COUNTER_LINK_PER_MINUTE, CounterLinksService } from '../../../src/idcard/counter-links.service.js';
 import { useE2eApp } from '../../support/e2e.js';
-import { oidcTeam } from '../../support/oidc-team.js';
+import { teamOfItsOwn } from '../../support/team-member.js';
 import { expectProblem } from '../../support/problem.js';
 import { VERIFIED_EVIDENCE, verifyResultToken } from '../../support/result-token.js';
 
@@ -142,7 +142,7 @@ describe('The simulator digital ID card: its app shows the card, its verify answ
     });
 
     it('should let a member create, list and revoke links through the management API, audited, the URL shown once', async () => {
-      const { team, bearer } = await oidcTeam(e2e.app, () => e2e.http);
+      const { team, bearer } = await teamOfItsOwn(e2e.app);
       const created = await e2e.http
         .post('/api/v1/counter-links')
         .set('authorization', bearer)

@@ -1,10 +1,8 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import * as client from 'openid-client';
-import { OidcClientsService } from '../../../src/oidc/clients/oidc-clients.service.js';
 import { describeInBrowser, launchChromium } from '../../support/browser.js';
-import { useE2eApp } from '../../support/e2e.js';
 import { useBankIdFake } from '../../support/fake-rp-apis.js';
-import { discover, freePort } from '../../support/oidc-rp.js';
+import { useOidcFront } from '../../support/oidc-front.js';
 
 const PHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -12,36 +10,24 @@ const PHONE =
 /** The acr's device is what the login page can show (docs/oidc.md, "acr values"), with BankID's web device data (docs/bankid.md). */
 describeInBrowser('OpenID login: the acr decides the device, and BankID gets the browser as device data (headless Chromium)', () => {
   let browser: Browser;
-  let port = 0;
   beforeAll(async () => {
-    port = await freePort();
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
   });
   const bankId = useBankIdFake({ now: () => e2e.clock.now() });
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      PROVIDERS: 'bankid',
-      ...bankId.env(),
-      BANKID_TEST_EVIDENCE_ROOTS: bankId.fake.evidenceRootPem,
-    }),
-    withKey: { plan: 'pro' },
+  const { e2e, redirectUri, confidentialClient } = useOidcFront({
+    env: () => ({ PROVIDERS: 'bankid', ...bankId.env(), BANKID_TEST_EVIDENCE_ROOTS: bankId.fake.evidenceRootPem }),
   });
 
   /** A relying party, and its authorization request for one acr. */
   const relyingParty = async () => {
-    const redirectUri = `${e2e.baseUrl}/rp/callback`;
-    const registered = await e2e.app.get(OidcClientsService).create(e2e.team.id, { name: 'Device RP', redirectUris: [redirectUri] });
-    const config = await discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret!);
+    const { config } = await confidentialClient({ name: 'Device RP' });
     const state = client.randomState();
     return {
       url: (acr: string) =>
-        client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile', state, acr_values: acr }),
+        client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: 'openid profile', state, acr_values: acr }),
       tokens: async (callback: string) =>
         (await client.authorizationCodeGrant(config, new URL(callback), { expectedState: state })).claims()!,
     };

@@ -1,7 +1,6 @@
 import * as client from 'openid-client';
-import { useE2eApp } from '../../support/e2e.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, startLogin } from '../../support/oidc-rp.js';
-import { oidcTeam } from '../../support/oidc-team.js';
+import { useOidcFront } from '../../support/oidc-front.js';
+import { approveInSimulator, CookieBrowser, finishLogin, startLogin } from '../../support/oidc-rp.js';
 import { ageSessionOrdersRevealed } from '../../support/provider-orders.js';
 
 const AGE_ACR = 'urn:age-verification';
@@ -11,23 +10,10 @@ const CHILD = '201601012386';
 
 /** docs/age-verification.md, "OpenID": an age login through openid-client, as a client written for Idura makes it. */
 describe('The OpenID front’s age login (issue 43)', () => {
-  let port = 0;
-  beforeAll(async () => {
-    port = await freePort();
-  });
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
-  });
-  const issuer = () => `${e2e.baseUrl}/oidc`;
-  const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
+  const { e2e, redirectUri, confidentialClient } = useOidcFront();
   let config: client.Configuration;
-  let owner: Awaited<ReturnType<typeof oidcTeam>>;
   beforeAll(async () => {
-    owner = await oidcTeam(e2e.app, () => e2e.http);
-    const registered = await owner.register({ name: 'Age shop', redirectUris: [redirectUri()] });
-    config = await discover(issuer(), registered.clientId, registered.clientSecret!);
+    ({ config } = await confidentialClient({ name: 'Age shop' }));
   });
 
   const authorizationUrl = (scope: string, state: string, extra: Record<string, string> = {}) =>
@@ -99,12 +85,7 @@ describe('The OpenID front’s age login (issue 43)', () => {
   });
 
   it('should refuse an age scope over CIBA, which names the person, with invalid_scope', async () => {
-    const registered = await owner.register({
-      name: 'Age call centre',
-      redirectUris: [redirectUri()],
-      backchannelTokenDeliveryMode: 'poll',
-    });
-    const ciba = await discover(issuer(), registered.clientId, registered.clientSecret!);
+    const { config: ciba } = await confidentialClient({ name: 'Age call centre', backchannelTokenDeliveryMode: 'poll' });
     await expect(
       client.initiateBackchannelAuthentication(ciba, { scope: 'openid is_over_18', login_hint: ADULT, acr_values: 'urn:eidgw:simulator' }),
     ).rejects.toMatchObject({ error: 'invalid_scope' });

@@ -1,44 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import * as client from 'openid-client';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
 import { describeInBrowser, launchChromium } from '../../support/browser.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { approveInSimulator, discover, freePort } from '../../support/oidc-rp.js';
+import { useOidcFront } from '../../support/oidc-front.js';
+import { approveInSimulator } from '../../support/oidc-rp.js';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describeInBrowser('OpenID Provider login page in a browser (headless Chromium)', () => {
   let browser: Browser;
-  let port = 0;
   beforeAll(async () => {
-    port = await freePort();
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
   });
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
-    withKey: { plan: 'pro' },
-  });
-
-  const registerClient = async () => {
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    const bearer = `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token}`;
-    const registered = (
-      await e2e.http
-        .post('/api/v1/oidc-clients')
-        .set('authorization', bearer)
-        .send({ name: 'Browser RP', redirectUris: [`${e2e.baseUrl}/rp/callback`] })
-        .expect(201)
-    ).body as { clientId: string; clientSecret: string };
-    return discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret);
-  };
+  const { e2e, confidentialClient } = useOidcFront();
+  const registerClient = async () => (await confidentialClient({ name: 'Browser RP' })).config;
 
   it('should show <eid-qr> under its CSP, follow the session to its end, and send the browser back with a code', async () => {
     const redirectUri = `${e2e.baseUrl}/rp/callback`;

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
 import { SessionStore } from '../../../src/sessions/session.store.js';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { discover, freePort } from '../../support/oidc-rp.js';
+import { useOidcFront } from '../../support/oidc-front.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 const CIBA = 'urn:openid:params:grant-type:ciba';
@@ -13,40 +10,18 @@ const SIGN_SCOPE = 'https://id.oidc.se/scope/sign';
 const SIGNATURE_CLAIM = 'https://id.oidc.se/claim/userSignature';
 
 describe('CIBA on the OpenID Provider (openid-client as the client, the simulator phone answering)', () => {
-  let port = 0;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    port = await freePort();
     receiver = await WebhookReceiver.start();
   });
-  // The real clock: the collector moves the simulator's phone session as it would in production.
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
-    withKey: { plan: 'pro' },
-  });
+  const { e2e, issuer, member, confidentialClient } = useOidcFront({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   afterAll(async () => {
     await receiver?.close();
   });
-  const issuer = () => `${e2e.baseUrl}/oidc`;
 
-  const memberToken = async () => {
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    return `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token}`;
-  };
+  const cibaClient = (body: Record<string, unknown> = { backchannelTokenDeliveryMode: 'poll' }) =>
+    confidentialClient({ name: 'Call centre', ...body });
 
-  const cibaClient = async (body: Record<string, unknown> = { backchannelTokenDeliveryMode: 'poll' }) => {
-    const created = await e2e.http
-      .post('/api/v1/oidc-clients')
-      .set('authorization', await memberToken())
-      .send({ name: 'Call centre', redirectUris: [`${e2e.baseUrl}/rp/callback`], ...body })
-      .expect(201);
-    const registered = created.body as { clientId: string; clientSecret: string; backchannelTokenDeliveryMode: string };
-    return { registered, config: await discover(issuer(), registered.clientId, registered.clientSecret) };
-  };
-
-  /** The person on the call answering in their app (the simulator's phone). */
   const answerPhone = async (personalNumber: string, action: 'approve' | 'decline' = 'approve') => {
     const answered = await e2e.http.post('/api/v1/simulator/phone').send({ personalNumber, action }).expect(200);
     return answered.body as { operation: string; userVisibleData?: string };
@@ -197,7 +172,7 @@ describe('CIBA on the OpenID Provider (openid-client as the client, the simulato
     expect(await refusal({ login_hint: 'someone@example.com' })).toBe('invalid_request');
     await e2e.http
       .post('/api/v1/oidc-clients')
-      .set('authorization', await memberToken())
+      .set('authorization', (await member()).bearer)
       .send({
         name: 'SPA',
         redirectUris: [`${e2e.baseUrl}/rp/callback`],

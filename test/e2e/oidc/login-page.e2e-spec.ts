@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
 import { DataSource } from 'typeorm';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
-import { type E2eApp, useE2eApp } from '../../support/e2e.js';
+import type { E2eApp } from '../../support/e2e.js';
 import { useBankIdFake } from '../../support/fake-rp-apis.js';
-import { approveInSimulator, CookieBrowser, currentQr, discover, finishLogin, freePort, startLogin } from '../../support/oidc-rp.js';
+import { approveInSimulator, CookieBrowser, currentQr, finishLogin, startLogin } from '../../support/oidc-rp.js';
+import { type OidcFront, useOidcFront } from '../../support/oidc-front.js';
 
 // docs/security.md, "Review of the new fronts, round 4": the OpenID front's login page.
 
@@ -13,18 +12,8 @@ const SIMULATOR = 'urn:eidgw:simulator';
 const BANKID_QR_ONLY = 'urn:grn:authn:se:bankid:another-device';
 
 /** A client of the e2e team, registered by a member, and openid-client's configuration for it. */
-async function registerClient(e2e: E2eApp, redirectUris: string[], extra: Record<string, unknown> = {}) {
-  const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-  const bearer = `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token}`;
-  const registered = (
-    await e2e.http
-      .post('/api/v1/oidc-clients')
-      .set('authorization', bearer)
-      .send({ name: 'Login Page RP', redirectUris, ...extra })
-      .expect(201)
-  ).body as { clientId: string; clientSecret: string };
-  return discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret);
-}
+const registerClient = async (front: OidcFront, body: Record<string, unknown> = {}) =>
+  (await front.confidentialClient({ name: 'Login Page RP', ...body })).config;
 
 const count = async (e2e: E2eApp, sql: string, params: unknown[]) => {
   const rows = await e2e.app.get(DataSource).query<{ n: string }[]>(sql, params);
@@ -32,27 +21,12 @@ const count = async (e2e: E2eApp, sql: string, params: unknown[]) => {
 };
 
 describe('OpenID Provider login page (openid-client as the relying party)', () => {
-  let port = 0;
-  beforeAll(async () => {
-    port = await freePort();
-  });
   const bankId = useBankIdFake({ now: () => new Date() });
-  // The real clock: the collector moves the sessions as it would in production.
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      PROVIDERS: 'simulator,bankid',
-      ...bankId.env('test'),
-      BANKID_TIMEOUT: '5s',
-    }),
-    withKey: { plan: 'pro' },
-  });
-  const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
+  const front = useOidcFront({ env: () => ({ PROVIDERS: 'simulator,bankid', ...bankId.env('test'), BANKID_TIMEOUT: '5s' }) });
+  const { e2e, redirectUri } = front;
   let config: client.Configuration;
   beforeAll(async () => {
-    config = await registerClient(e2e, [redirectUri()]);
+    config = await registerClient(front);
   });
 
   const authorizationUrl = (params: Record<string, string> = {}) =>
@@ -111,7 +85,7 @@ describe('OpenID Provider login page (openid-client as the relying party)', () =
   });
 
   it('should name the redirect URI host on the page, beside the client name (finding 21)', async () => {
-    const shop = await registerClient(e2e, ['https://shop.example/callback']);
+    const shop = await registerClient(front, { redirectUris: ['https://shop.example/callback'] });
     const url = client.buildAuthorizationUrl(shop, { redirect_uri: 'https://shop.example/callback', scope: 'openid' });
     const { html } = await choicePage(new CookieBrowser(), url);
     expect(html).toContain('Login Page RP');
@@ -196,7 +170,7 @@ describe('OpenID Provider login page (openid-client as the relying party)', () =
   }, 60_000);
 
   it("should refuse a CIBA login too when the service's own evidence check failed", async () => {
-    const ciba = await registerClient(e2e, [redirectUri()], { backchannelTokenDeliveryMode: 'poll' });
+    const ciba = await registerClient(front, { backchannelTokenDeliveryMode: 'poll' });
     const started = await client.initiateBackchannelAuthentication(ciba, {
       scope: 'openid',
       login_hint: '199001011239',
@@ -253,26 +227,15 @@ describe('OpenID Provider login page (openid-client as the relying party)', () =
 });
 
 describe('OpenID Provider login page limits', () => {
-  let port = 0;
-  beforeAll(async () => {
-    port = await freePort();
-  });
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
+  // A pro team: 60 logins a minute per client (docs/oidc.md, "Limits").
+  const front = useOidcFront({
     freezeClock: true,
-    env: () => ({
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      TRUST_PROXY: '127.0.0.1,::1',
-      PUBLIC_ROUTE_LIMIT_PER_MINUTE: '12',
-      LOGIN_START_LIMIT_PER_MINUTE: '2',
-    }),
-    // A pro team: 60 logins a minute per client (docs/oidc.md, "Limits").
-    withKey: { plan: 'pro' },
+    env: { TRUST_PROXY: '127.0.0.1,::1', PUBLIC_ROUTE_LIMIT_PER_MINUTE: '12', LOGIN_START_LIMIT_PER_MINUTE: '2' },
   });
+  const { e2e } = front;
   let config: client.Configuration;
   beforeAll(async () => {
-    config = await registerClient(e2e, [`${e2e.baseUrl}/rp/callback`]);
+    config = await registerClient(front);
   });
   const authorizationUrl = () =>
     client.buildAuthorizationUrl(config, { redirect_uri: `${e2e.baseUrl}/rp/callback`, scope: 'openid', state: client.randomState() });
@@ -308,7 +271,7 @@ describe('OpenID Provider login page limits', () => {
   });
 
   it("should hold a client to its team plan's starts per minute, whatever the addresses (finding 4)", async () => {
-    const fresh = await registerClient(e2e, [`${e2e.baseUrl}/rp/callback`]);
+    const fresh = await registerClient(front);
     const startFrom = async (address: string) => {
       const browser = new CookieBrowser({ 'x-forwarded-for': address });
       const url = client.buildAuthorizationUrl(fresh, { redirect_uri: `${e2e.baseUrl}/rp/callback`, scope: 'openid', state: 'x' });

@@ -6,14 +6,11 @@ import { calculateJwkThumbprint, type JWK } from 'jose';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { LANGUAGES } from '../../../src/common/languages/languages.js';
-import { OidcClientsService } from '../../../src/oidc/clients/oidc-clients.service.js';
 import { LOGIN_TEXT } from '../../../src/oidc/login/oidc-login-texts.js';
 import { FakeUpstream } from '../../fakes/upstream-openid-provider.js';
 import { accessibilityViolations, describeInBrowser, launchChromium } from '../../support/browser.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { discover } from '../../support/oidc-rp.js';
+import { useOidcFront } from '../../support/oidc-front.js';
 import { TEST_ISSUER } from '../../support/result-token.js';
-import { freePort } from '../../support/service-process.js';
 
 const NO_BANKID = 'urn:grn:authn:no:bankid';
 const SE_BROKER = 'urn:eidgw:se-broker';
@@ -26,34 +23,34 @@ const dir = mkdtempSync(join(tmpdir(), 'oidc-chooser-'));
 const signing = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (openid-client, headless Chromium)', () => {
-  let port: number;
   let browser: Browser;
   const fakes: FakeUpstream[] = [];
   beforeAll(async () => {
-    port = await freePort();
     browser = await launchChromium();
-    // One callback per upstream (docs/upstream-oidc.md).
-    const redirectUri = (name: string) => `http://127.0.0.1:${port}/upstream/${name}/callback`;
+  }, 60_000);
+  /** The upstreams, which must know the front's callbacks, one per upstream (docs/upstream-oidc.md). */
+  const startUpstreams = async (origin: string) => {
+    const callbackOf = (name: string) => `${origin}/upstream/${name}/callback`;
     const jwk = signing.publicKey.export({ format: 'jwk' }) as JWK;
     const sig = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: await calculateJwkThumbprint(jwk), use: 'sig', alg: 'RS256' };
     // Norwegian BankID with CIBA on (caller authentication), besides its browser sign-in.
     const nbid = await FakeUpstream.start({
       profile: 'nbid',
       clientId: 'gw-nbid',
-      redirectUri: redirectUri('nbid'),
+      redirectUri: callbackOf('nbid'),
       clientKeys: [sig],
       ciba: true,
     });
     const se = await FakeUpstream.start({
       profile: 'se-broker',
       clientId: 'gw-se',
-      redirectUri: redirectUri('se-broker'),
+      redirectUri: callbackOf('se-broker'),
       clientKeys: [sig],
     });
     const mitid = await FakeUpstream.start({
       profile: 'mitid',
       clientId: 'gw-mitid',
-      redirectUri: redirectUri('mitid-erhverv'),
+      redirectUri: callbackOf('mitid-erhverv'),
       clientKeys: [sig],
     });
     fakes.push(nbid, se, mitid);
@@ -105,34 +102,22 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
       },
     ];
     writeFileSync(join(dir, 'upstreams.json'), JSON.stringify(upstreams));
-  }, 60_000);
+  };
+  const { e2e, redirectUri, confidentialClient } = useOidcFront({
+    beforeBoot: startUpstreams,
+    env: { JWT_ISSUER: TEST_ISSUER, OIDC_UPSTREAMS: join(dir, 'upstreams.json'), PROVIDERS: 'simulator,oidc' },
+  });
   afterAll(async () => {
     await browser?.close();
     for (const fake of fakes) await fake.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    withKey: true,
-    env: () => ({
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      JWT_ISSUER: TEST_ISSUER,
-      OIDC_UPSTREAMS: join(dir, 'upstreams.json'),
-      PROVIDERS: 'simulator,oidc',
-    }),
-  });
-
   /** A registered client (limited to `providers` when given) and an authorization request of it. */
   const request = async (params: Record<string, string>, providers?: string[]) => {
-    const redirectUri = `${e2e.baseUrl}/rp/callback`;
-    const registered = await e2e.app
-      .get(OidcClientsService)
-      .create(e2e.team.id, { name: 'Nordic RP', redirectUris: [redirectUri], ...(providers ? { providers } : {}) });
-    const config = await discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret!);
+    const { config } = await confidentialClient({ name: 'Nordic RP', ...(providers ? { providers } : {}) });
     const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: SCOPE, state, ...params });
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: SCOPE, state, ...params });
     return { config, state, url };
   };
 
@@ -231,10 +216,7 @@ describeInBrowser('The OpenID front: the chooser of e-IDs, in five languages (op
   });
 
   it("should identify a person over CIBA at the upstream that offers it, by the upstream's acr on the front", async () => {
-    const registered = await e2e.app
-      .get(OidcClientsService)
-      .create(e2e.team.id, { name: 'Kundesenter', redirectUris: [`${e2e.baseUrl}/rp/callback`], backchannelTokenDeliveryMode: 'poll' });
-    const config = await discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret!);
+    const { config } = await confidentialClient({ name: 'Kundesenter', backchannelTokenDeliveryMode: 'poll' });
     const started = await client.initiateBackchannelAuthentication(config, {
       scope: SCOPE,
       login_hint: 'sub:ssn:01017012345',

@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, startLogin } from '../../support/oidc-rp.js';
+import { useOidcFront } from '../../support/oidc-front.js';
+import { approveInSimulator, CookieBrowser, finishLogin, startLogin } from '../../support/oidc-rp.js';
 
 const PAYMENT = {
   type: 'bankid_payment',
@@ -14,29 +11,10 @@ const PAYMENT = {
 };
 
 describe("Payment over OIDC and a client's maxRisk (openid-client as the relying party)", () => {
-  let port = 0;
-  beforeAll(async () => {
-    port = await freePort();
-  });
-  // The real clock: the collector moves the simulator's session as it would in production.
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
-    withKey: { plan: 'pro' },
-  });
-  const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
+  const { e2e, redirectUri, confidentialClient } = useOidcFront();
   let config: client.Configuration;
-
   beforeAll(async () => {
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    const token = (await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token;
-    const created = await e2e.http
-      .post('/api/v1/oidc-clients')
-      .set('authorization', `Bearer ${token}`)
-      .send({ name: 'Careful RP', redirectUris: [redirectUri()], maxRisk: 'low' })
-      .expect(201);
-    config = await discover(`${e2e.baseUrl}/oidc`, created.body.clientId, created.body.clientSecret);
+    ({ config } = await confidentialClient({ name: 'Careful RP', maxRisk: 'low' }));
   });
 
   /** A login the provider judges at `risk`; where the browser lands on the client. */

@@ -1,10 +1,10 @@
 import * as client from 'openid-client';
 import { MAX_CLIENTS_PER_TEAM, OidcClientsService } from '../../../src/oidc/clients/oidc-clients.service.js';
-import { useE2eApp } from '../../support/e2e.js';
 import { exportJWK, generateKeyPair } from 'jose';
 import { captureLogs, decodedTokensIn } from '../../support/log-capture.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, freePort, startLogin } from '../../support/oidc-rp.js';
-import { oidcTeam } from '../../support/oidc-team.js';
+import { approveInSimulator, CookieBrowser, discover, finishLogin, startLogin } from '../../support/oidc-rp.js';
+import { useOidcFront } from '../../support/oidc-front.js';
+import { teamOfItsOwn } from '../../support/team-member.js';
 
 const CIBA = 'urn:openid:params:grant-type:ciba';
 const SCOPE = 'openid profile https://id.oidc.se/scope/naturalPersonNumber';
@@ -13,28 +13,14 @@ const LOOPBACK = '127.0.0.1,::1';
 
 /** docs/security.md, "Review of the new fronts, round 4": the OpenID front's protocol, through openid-client. */
 describe('The OpenID front’s protocol (issue 40)', () => {
-  let port = 0;
-  beforeAll(async () => {
-    port = await freePort();
-  });
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TRUST_PROXY: LOOPBACK, LOG_LEVEL: 'debug' }),
-  });
+  const { e2e, issuer, redirectUri, register, confidentialClient } = useOidcFront({ env: { TRUST_PROXY: LOOPBACK, LOG_LEVEL: 'debug' } });
   // Every line of every flow of this file, for finding 5's scan.
   let logLines: string[] = [];
   beforeAll(() => {
     logLines = captureLogs(e2e.app);
   });
-  const issuer = () => `${e2e.baseUrl}/oidc`;
-  const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
-  const team = () => oidcTeam(e2e.app, () => e2e.http);
+  const team = () => teamOfItsOwn(e2e.app);
 
-  const confidentialClient = async (owner: Awaited<ReturnType<typeof team>>, body: Record<string, unknown> = {}) => {
-    const registered = await owner.register({ name: 'Test RP', redirectUris: [redirectUri()], ...body });
-    return { registered, config: await discover(issuer(), registered.clientId, registered.clientSecret!) };
-  };
   const authorizationUrl = (config: client.Configuration, state: string) =>
     client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: SCOPE, state });
   const openPage = async (url: URL) => {
@@ -57,7 +43,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
   describe('finding 3: a team without a subscription or without pro keeps no OpenID login', () => {
     it('should send unauthorized_client naming subscription_expired from the authorization request, before any e-ID order', async () => {
       const owner = await team();
-      const { config } = await confidentialClient(owner);
+      const { config } = await confidentialClient({}, owner);
       await owner.endSubscription();
       const { landed } = await openPage(authorizationUrl(config, client.randomState()));
       const back = new URL(landed.url);
@@ -68,7 +54,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
 
     it('should refuse the code at the token endpoint once the plan lost pro, naming feature_required', async () => {
       const owner = await team();
-      const { config } = await confidentialClient(owner);
+      const { config } = await confidentialClient({}, owner);
       const state = client.randomState();
       const callback = await logIn(authorizationUrl(config, state));
       await owner.changePlan('free');
@@ -80,7 +66,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
 
     it('should end a login whose team lapsed while the person was in the app with unauthorized_client at /done', async () => {
       const owner = await team();
-      const { config } = await confidentialClient(owner);
+      const { config } = await confidentialClient({}, owner);
       const { browser, landed } = await openPage(authorizationUrl(config, client.randomState()));
       const page = await startLogin(browser, e2e.baseUrl, landed.url);
       await approveInSimulator(e2e.baseUrl, page);
@@ -92,7 +78,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
 
     it('should refuse a CIBA start, and settle a started one as unauthorized_client when the team lapses before the answer', async () => {
       const owner = await team();
-      const { config } = await confidentialClient(owner, { backchannelTokenDeliveryMode: 'poll' });
+      const { config } = await confidentialClient({ backchannelTokenDeliveryMode: 'poll' }, owner);
       const started = await client.initiateBackchannelAuthentication(config, {
         scope: SCOPE,
         login_hint: '199001011239',
@@ -113,7 +99,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
   describe('finding 9: one authorization code, concurrent token requests', () => {
     it('should issue at most once and revoke the grant of a code presented twice at the same moment', async () => {
       const owner = await team();
-      const { config } = await confidentialClient(owner);
+      const { config } = await confidentialClient({}, owner);
       const state = client.randomState();
       const callback = await logIn(authorizationUrl(config, state));
       const results = await Promise.allSettled(
@@ -133,7 +119,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
   describe('finding 19: failed client authentication counts toward the IP block', () => {
     it('should block an address on its 10th wrong client secret at the token endpoint', async () => {
       const owner = await team();
-      const { registered } = await confidentialClient(owner);
+      const { registered } = await confidentialClient({}, owner);
       const ip = '198.51.100.19';
       const token = (secret: string) =>
         fetch(`${issuer()}/token`, {
@@ -155,7 +141,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
   describe('finding 20: a CIBA token request moves nothing before the client is authenticated', () => {
     it('should not let a poll with a wrong secret make the client’s own poll slow_down', async () => {
       const owner = await team();
-      const { registered, config } = await confidentialClient(owner, { backchannelTokenDeliveryMode: 'poll' });
+      const { registered, config } = await confidentialClient({ backchannelTokenDeliveryMode: 'poll' }, owner);
       const started = await client.initiateBackchannelAuthentication(config, {
         scope: SCOPE,
         login_hint: '198507099805',
@@ -187,7 +173,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
       'should refuse the plain hint %p before any login page',
       async (hint) => {
         const owner = await team();
-        const { config } = await confidentialClient(owner);
+        const { config } = await confidentialClient({}, owner);
         const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: SCOPE, login_hint: hint });
         expect(await refusal(url)).toEqual({ error: 'invalid_request', description: expect.stringContaining('PAR') });
       },
@@ -196,12 +182,10 @@ describe('The OpenID front’s protocol (issue 40)', () => {
     it('should refuse a personal number in a request object that travels in the URL, and take it pushed', async () => {
       const owner = await team();
       const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-      const registered = await owner.register({
-        name: 'JAR RP',
-        redirectUris: [redirectUri()],
-        tokenEndpointAuthMethod: 'private_key_jwt',
-        jwks: { keys: [await exportJWK(publicKey)] },
-      });
+      const registered = await register(
+        { name: 'JAR RP', tokenEndpointAuthMethod: 'private_key_jwt', jwks: { keys: [await exportJWK(publicKey)] } },
+        owner,
+      );
       const config = await discover(issuer(), registered.clientId, undefined, client.PrivateKeyJwt(privateKey));
       const params = { redirect_uri: redirectUri(), scope: SCOPE, login_hint: PERSON, state: client.randomState() };
       const byValue = await client.buildAuthorizationUrlWithJAR(config, params, privateKey);
@@ -214,7 +198,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
 
     it('should log no personal number, in any line or any token in a line, through a whole login and logout', async () => {
       const owner = await team();
-      const { config } = await confidentialClient(owner, { personalNumberClaim: 'ssn' });
+      const { config } = await confidentialClient({ personalNumberClaim: 'ssn' }, owner);
       const state = client.randomState();
       const pushed = await client.buildAuthorizationUrlWithPAR(config, {
         redirect_uri: redirectUri(),
@@ -245,12 +229,10 @@ describe('The OpenID front’s protocol (issue 40)', () => {
     const publicClient = async () => {
       const owner = await team();
       const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-      const registered = await owner.register({
-        name: 'SPA',
-        redirectUris: [redirectUri()],
-        tokenEndpointAuthMethod: 'none',
-        jwks: { keys: [await exportJWK(publicKey)] },
-      });
+      const registered = await register(
+        { name: 'SPA', tokenEndpointAuthMethod: 'none', jwks: { keys: [await exportJWK(publicKey)] } },
+        owner,
+      );
       return { privateKey, config: await discover(issuer(), registered.clientId, undefined, client.None()) };
     };
     const pkce = async () => ({
@@ -271,7 +253,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
       ]);
       expect(await refusedPush({ authorization_details: payment })).toBe('invalid_request');
       // The same payment pushed by a confidential client starts its login.
-      const { config: confidential } = await confidentialClient(await team());
+      const { config: confidential } = await confidentialClient({}, await team());
       const { landed: paying } = await openPage(
         await client.buildAuthorizationUrlWithPAR(confidential, {
           redirect_uri: redirectUri(),
@@ -290,7 +272,7 @@ describe('The OpenID front’s protocol (issue 40)', () => {
   describe('finding 10: a pairwise client keeps its sub when it turns CIBA on', () => {
     it('should give the same pairwise sub before and over CIBA, and refuse a refresh of a login made before the change', async () => {
       const owner = await team();
-      const { registered, config } = await confidentialClient(owner, { subjectType: 'pairwise' });
+      const { registered, config } = await confidentialClient({ subjectType: 'pairwise' }, owner);
       const state = client.randomState();
       const callback = await logIn(
         client.buildAuthorizationUrl(config, { redirect_uri: redirectUri(), scope: `${SCOPE} offline_access`, prompt: 'consent', state }),

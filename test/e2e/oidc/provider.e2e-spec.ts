@@ -1,55 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
 import { runCli } from '../../../src/cli/run-cli.js';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
 import { TEST_ENCRYPTION_KEY, withEnv } from '../../support/create-test-app.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { approveInSimulator, CookieBrowser, discover, finishLogin, formPostFields, freePort, startLogin } from '../../support/oidc-rp.js';
+import { useOidcFront } from '../../support/oidc-front.js';
+import { approveInSimulator, CookieBrowser, discover, finishLogin, formPostFields, startLogin } from '../../support/oidc-rp.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 const PERSON_NUMBER_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
 const SCOPE = 'openid profile https://id.oidc.se/scope/naturalPersonNumber eidgw:result';
 
 describe('OpenID Provider (openid-client as the relying party)', () => {
-  let port = 0;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    port = await freePort();
     receiver = await WebhookReceiver.start();
   });
-  // The real clock: the collector moves the simulator's session as it would in production.
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
-    withKey: { plan: 'pro' },
+  const { e2e, issuer, redirectUri, member, register, confidentialClient } = useOidcFront({
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });
   afterAll(async () => {
     await receiver?.close();
   });
-  const issuer = () => `${e2e.baseUrl}/oidc`;
-  const redirectUri = () => `${e2e.baseUrl}/rp/callback`;
-
-  const memberToken = async () => {
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    return `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token}`;
-  };
-
-  const registerClient = async (body: Record<string, unknown> = {}) => {
-    const created = await e2e.http
-      .post('/api/v1/oidc-clients')
-      .set('authorization', await memberToken())
-      .send({ name: 'Test RP', redirectUris: [redirectUri()], ...body })
-      .expect(201);
-    return created.body as { id: string; clientId: string; clientSecret: string | null };
-  };
-
-  const confidentialClient = async (body: Record<string, unknown> = {}) => {
-    const registered = await registerClient(body);
-    return { registered, config: await discover(issuer(), registered.clientId, registered.clientSecret!) };
-  };
 
   /** The browser's part: the authorization request, the login page, the app's approval, back to the client. */
   const logIn = async (authorizationUrl: URL, user: { personalNumber?: string; action?: 'approve' | 'cancel' } = {}) => {
@@ -113,7 +83,7 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
   });
 
   it('should require PKCE of a public client and complete its flow with S256', async () => {
-    const registered = await registerClient({ tokenEndpointAuthMethod: 'none' });
+    const registered = await register({ tokenEndpointAuthMethod: 'none' });
     expect(registered.clientSecret).toBeNull();
     const config = await discover(issuer(), registered.clientId, undefined, client.None());
 
@@ -193,7 +163,7 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
 
   it('should authenticate a client with private_key_jwt', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-    const registered = await registerClient({ tokenEndpointAuthMethod: 'private_key_jwt', jwks: { keys: [await exportJWK(publicKey)] } });
+    const registered = await register({ tokenEndpointAuthMethod: 'private_key_jwt', jwks: { keys: [await exportJWK(publicKey)] } });
     const config = await discover(issuer(), registered.clientId, undefined, client.PrivateKeyJwt(privateKey));
     const state = client.randomState();
     const { callback } = await logIn(authorizationUrl(config, { state }));
@@ -254,7 +224,7 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
   it('should make every OIDC login an ordinary session: listed, and its webhook carries oidcClientId', async () => {
     await e2e.http
       .post('/api/v1/webhook-endpoints')
-      .set('authorization', await memberToken())
+      .set('authorization', (await member()).bearer)
       .send({ url: receiver.url(), environment: 'test' })
       .expect(201);
     const { registered, config } = await confidentialClient();
@@ -266,7 +236,7 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
 
     const listed = await e2e.http
       .post('/api/v1/sessions')
-      .set('authorization', await memberToken())
+      .set('authorization', (await member()).bearer)
       .send({ startRow: 0, endRow: 10, filterModel: { sessionId: { filterType: 'text', type: 'equals', filter: page.sessionId } } })
       .expect(200);
     expect(listed.body.rows).toEqual([expect.objectContaining({ sessionId: page.sessionId, status: 'complete', provider: 'simulator' })]);
@@ -341,7 +311,7 @@ describe('OpenID Provider (openid-client as the relying party)', () => {
     // Both changes are the operator's, in the team's audit log.
     const audit = await e2e.http
       .post('/api/v1/audit-events')
-      .set('authorization', await memberToken())
+      .set('authorization', (await member()).bearer)
       .send({ startRow: 0, endRow: 10, filterModel: { targetId: { filterType: 'text', type: 'equals', filter: client.id } } })
       .expect(200);
     expect((audit.body.rows as { action: string; actorType: string }[]).map((row) => [row.action, row.actorType])).toEqual([

@@ -4,11 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import * as client from 'openid-client';
-import { OidcClientsService } from '../../../src/oidc/clients/oidc-clients.service.js';
 import { FakeUpstream } from '../../fakes/upstream-openid-provider.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { discover } from '../../support/oidc-rp.js';
-import { freePort } from '../../support/service-process.js';
+import { useOidcFront } from '../../support/oidc-front.js';
 
 const NO_BANKID = 'urn:grn:authn:no:bankid';
 const NNIN = '01017012345';
@@ -19,16 +16,15 @@ const dir = mkdtempSync(join(tmpdir(), 'oidc-upstream-ciba-'));
 const signing = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 describe('CIBA through the OpenID front towards an upstream that offers it (openid-client, a Norwegian BankID with CIBA on)', () => {
-  let port: number;
   let fake: FakeUpstream;
-  beforeAll(async () => {
-    port = await freePort();
+  /** The upstream, which must know the front's callback (docs/upstream-oidc.md). */
+  const startUpstream = async (origin: string) => {
     const jwk = signing.publicKey.export({ format: 'jwk' }) as JWK;
     const kid = await calculateJwkThumbprint({ kty: jwk.kty, n: jwk.n, e: jwk.e });
     fake = await FakeUpstream.start({
       profile: 'nbid',
       clientId: 'gw-nbid',
-      redirectUri: `http://127.0.0.1:${port}/upstream/nbid/callback`,
+      redirectUri: `${origin}/upstream/nbid/callback`,
       clientKeys: [{ kty: jwk.kty, n: jwk.n, e: jwk.e, kid, use: 'sig', alg: 'RS256' }],
       ciba: true,
     });
@@ -49,29 +45,19 @@ describe('CIBA through the OpenID front towards an upstream that offers it (open
       country: 'NO',
     };
     writeFileSync(join(dir, 'upstreams.json'), JSON.stringify([upstream]));
-  }, 60_000);
+  };
+  const { confidentialClient } = useOidcFront({
+    beforeBoot: startUpstream,
+    env: { OIDC_UPSTREAMS: join(dir, 'upstreams.json'), PROVIDERS: 'simulator,oidc' },
+  });
   afterAll(async () => {
     await fake?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    withKey: true,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, OIDC_UPSTREAMS: join(dir, 'upstreams.json'), PROVIDERS: 'simulator,oidc' }),
-  });
-
   /** A call centre's client in poll mode, allowed the upstream only. */
-  const cibaClient = async () => {
-    const registered = await e2e.app.get(OidcClientsService).create(e2e.team.id, {
-      name: 'Kundesenter',
-      redirectUris: [`${e2e.baseUrl}/rp/callback`],
-      providers: ['nbid'],
-      backchannelTokenDeliveryMode: 'poll',
-    });
-    return discover(`${e2e.baseUrl}/oidc`, registered.clientId, registered.clientSecret!);
-  };
+  const cibaClient = async () =>
+    (await confidentialClient({ name: 'Kundesenter', providers: ['nbid'], backchannelTokenDeliveryMode: 'poll' })).config;
   const initiate = (config: client.Configuration, loginHint = NNIN) =>
     client.initiateBackchannelAuthentication(config, { scope: SCOPE, login_hint: loginHint, acr_values: NO_BANKID });
   /** The client polling as openid-client does (slow_down adds 5 s to its interval), until an answer. */

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidateInResponseTo, type SAML } from '@node-saml/node-saml';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { approveInSimulator, CookieBrowser, freePort } from '../../support/oidc-rp.js';
+import { useFront } from '../../support/front.js';
+import { approveInSimulator, CookieBrowser } from '../../support/oidc-rp.js';
 import {
   createSamlPki,
   decodeBase64,
@@ -23,30 +21,21 @@ const PERSONAL_NUMBER = 'urn:oid:1.2.752.29.4.13';
 const signatureMethods = (xml: string) => [...xml.matchAll(/<ds:SignatureMethod Algorithm="([^"]+)"/g)].map((m) => m[1]);
 
 describe('SAML IdP front with an EC P-256 signing key (ECDSA-SHA256)', () => {
-  let port = 0;
   let pki: SamlPki;
   beforeAll(async () => {
-    port = await freePort();
     pki = await createSamlPki({ idpKey: 'ec' });
     teachXmlCryptoEcdsa();
   });
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SAML_SIGNING_KEY: pki.idp.keyPath, SAML_SIGNING_CERT: pki.idp.certPath }),
-    withKey: { plan: 'pro' },
-  });
+  const { e2e, member } = useFront({ env: () => ({ SAML_SIGNING_KEY: pki.idp.keyPath, SAML_SIGNING_CERT: pki.idp.certPath }) });
   afterAll(async () => {
     await pki?.remove();
   });
 
   const registerSp = async (body: Record<string, unknown> = {}, client: Parameters<typeof samlClient>[2] = {}) => {
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    const token = (await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token;
     const entityId = `https://sp.example.test/${randomUUID()}`;
     await e2e.http
       .post('/api/v1/saml-service-providers')
-      .set('authorization', `Bearer ${token}`)
+      .set('authorization', (await member()).bearer)
       .send({ name: 'E-tjänst', entityId, acsUrls: [ACS], signingCertificate: pki.sp.cert, providers: ['simulator'], ...body })
       .expect(201);
     return { entityId, saml: samlClient(e2e.baseUrl, pki, { issuer: entityId, audience: entityId, ...client }) };

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SAML } from '@node-saml/node-saml';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
-import { useE2eApp } from '../../support/e2e.js';
-import { approveInSimulator, CookieBrowser, freePort } from '../../support/oidc-rp.js';
+import { useFront } from '../../support/front.js';
+import { approveInSimulator, CookieBrowser } from '../../support/oidc-rp.js';
 import {
   createSamlPki,
   decodeBase64,
@@ -30,42 +28,26 @@ const OID = {
 };
 
 describe('SAML IdP front (@node-saml/node-saml as the service provider)', () => {
-  let port = 0;
   let pki: SamlPki;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    port = await freePort();
     pki = await createSamlPki();
     receiver = await WebhookReceiver.start();
   });
-  // The real clock: the collector moves the simulator's session as it would in production.
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      SAML_SIGNING_KEY: pki.idp.keyPath,
-      SAML_SIGNING_CERT: pki.idp.certPath,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    }),
-    withKey: { plan: 'pro' },
+  const { e2e, member } = useFront({
+    env: () => ({ SAML_SIGNING_KEY: pki.idp.keyPath, SAML_SIGNING_CERT: pki.idp.certPath, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
   });
   afterAll(async () => {
     await receiver?.close();
     await pki?.remove();
   });
 
-  const memberToken = async () => {
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    return `Bearer ${(await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token}`;
-  };
-
   /** A registered SP with its own entityID, and node-saml playing it. */
   const registerSp = async (body: Record<string, unknown> = {}, client: Parameters<typeof samlClient>[2] = {}) => {
     const entityId = `https://sp.example.test/${randomUUID()}`;
     const created = await e2e.http
       .post('/api/v1/saml-service-providers')
-      .set('authorization', await memberToken())
+      .set('authorization', (await member()).bearer)
       .send({ name: 'E-tjänst', entityId, acsUrls: [ACS], signingCertificate: pki.sp.cert, providers: ['simulator'], ...body })
       .expect(201);
     return {
@@ -175,7 +157,7 @@ describe('SAML IdP front (@node-saml/node-saml as the service provider)', () => 
   it('should make every SAML login an ordinary session: listed, and its webhook carries samlServiceProvider', async () => {
     await e2e.http
       .post('/api/v1/webhook-endpoints')
-      .set('authorization', await memberToken())
+      .set('authorization', (await member()).bearer)
       .send({ url: receiver.url(), environment: 'test' })
       .expect(201);
     const { sp, saml } = await registerSp();
@@ -186,7 +168,7 @@ describe('SAML IdP front (@node-saml/node-saml as the service provider)', () => 
     expect(payload.data.metadata).toEqual({ samlServiceProvider: sp.entityId });
     const listed = await e2e.http
       .post('/api/v1/sessions')
-      .set('authorization', await memberToken())
+      .set('authorization', (await member()).bearer)
       .send({ startRow: 0, endRow: 10, filterModel: { sessionId: { filterType: 'text', type: 'equals', filter: page.sessionId } } })
       .expect(200);
     expect(listed.body.rows).toEqual([expect.objectContaining({ sessionId: page.sessionId, status: 'complete', provider: 'simulator' })]);

@@ -1,31 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { TokensService } from '../../../src/tokens/tokens.service.js';
-import { UsersService } from '../../../src/users/users.service.js';
 import { startMellonSp, mellonAvailable, type MellonSp } from '../../support/apache-mellon.js';
 import { describeInBrowser, launchChromium } from '../../support/browser.js';
-import { useE2eApp } from '../../support/e2e.js';
+import { useFront } from '../../support/front.js';
 import { approveInSimulator, freePort } from '../../support/oidc-rp.js';
 import { createSamlPki, type SamlPki } from '../../support/saml-sp.js';
 
 const describeWithMellon = mellonAvailable() ? describeInBrowser : describe.skip;
 
 describeWithMellon('SAML IdP front behind Apache with mod_auth_mellon, in Chromium', () => {
-  let port = 0;
   let pki: SamlPki;
   let browser: Browser;
   let sp: MellonSp | undefined;
   beforeAll(async () => {
-    port = await freePort();
     pki = await createSamlPki();
     browser = await launchChromium();
   });
-  const e2e = useE2eApp({
-    listen: true,
-    listenPort: () => port,
-    env: () => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SAML_SIGNING_KEY: pki.idp.keyPath, SAML_SIGNING_CERT: pki.idp.certPath }),
-    withKey: { plan: 'pro' },
-  });
+  const { e2e, member } = useFront({ env: () => ({ SAML_SIGNING_KEY: pki.idp.keyPath, SAML_SIGNING_CERT: pki.idp.certPath }) });
   afterAll(async () => {
     await sp?.stop();
     await browser?.close();
@@ -35,11 +25,9 @@ describeWithMellon('SAML IdP front behind Apache with mod_auth_mellon, in Chromi
   it('should let a person through to the protected page with the e-ID, the NameID and the personal number at Apache', async () => {
     const metadata = await e2e.http.get('/saml/metadata').expect(200);
     sp = await startMellonSp({ port: await freePort(), idpMetadata: metadata.text, spKey: pki.sp.key, spCert: pki.sp.cert });
-    const user = await e2e.app.get(UsersService).create({ teamId: e2e.team.id, email: `member-${randomUUID()}@example.com` });
-    const token = (await e2e.app.get(TokensService).issue({ userId: user.id, teamId: e2e.team.id, clientId: 'test' })).token;
     await e2e.http
       .post('/api/v1/saml-service-providers')
-      .set('authorization', `Bearer ${token}`)
+      .set('authorization', (await member()).bearer)
       .send({ name: 'Kommunen', entityId: sp.entityId, acsUrls: [sp.acsUrl], signingCertificate: pki.sp.cert, providers: ['simulator'] })
       .expect(201);
 
