@@ -2,10 +2,10 @@ import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { errorForLog } from '../logging/error-for-log.js';
 
 /**
- * The shape of every scheduled purge (docs/architecture.md, "Stores and modules"): a job names what it removes and
- * how one run removes what is due, and schedules `purge()` with its own `@Interval`. A run logs how
- * many rows went; a failure is logged, never thrown, and the next run tries again; the application's
- * shutdown waits for the run in flight, so the pool never closes under it.
+ * The shape of every scheduled purge (docs/architecture.md, "Stores and modules"): a job names what
+ * it removes and how one run removes what is due, and schedules `purge()` with its own `@Interval`.
+ * A run logs how many rows went; a failure is logged, never thrown, and the next run tries again;
+ * the application's shutdown waits for the run in flight, so the pool never closes under it.
  */
 export abstract class PurgeJob implements BeforeApplicationShutdown {
   protected readonly logger = new Logger(this.constructor.name);
