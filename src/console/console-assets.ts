@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWN_FILES, pageHeaders } from '../common/html/html-page.js';
 
 export interface ConsoleAsset {
   body: Buffer;
@@ -45,22 +46,5 @@ export function loadConsoleBuild(): ConsoleBuild {
   return { index: readFileSync(indexPath), assets };
 }
 
-/** The page's headers: our own files only, no inline script or style, no framing, nothing cached. */
-export const CONSOLE_PAGE_HEADERS: Record<string, string> = {
-  'content-security-policy': [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self'",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-};
+/** The page's headers: our own files only (Vite's bundle), no inline script or style, no framing, nothing cached. */
+export const CONSOLE_PAGE_HEADERS: Record<string, string> = pageHeaders({ allow: OWN_FILES });

@@ -66,9 +66,9 @@ export class ConsoleLoginDelays {
     await this.failures.clear(userGuid, clientAddressOf(ip));
   }
 
-  async purgeForgotten(): Promise<void> {
+  purgeForgotten(): Promise<number> {
     const now = this.clock.now();
-    await this.failures.deleteForgotten(new Date(now.getTime() - MEMORY_MS), now);
+    return this.failures.deleteForgotten(new Date(now.getTime() - MEMORY_MS), now);
   }
 }
 

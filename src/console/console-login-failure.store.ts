@@ -79,7 +79,7 @@ export class ConsoleLoginFailureStore {
     await clearUserSql.run(this.dataSource, userGuid);
   }
 
-  async deleteForgotten(forgottenBefore: Date, now: Date): Promise<void> {
-    await deleteForgottenSql.run(this.dataSource, forgottenBefore, now);
+  async deleteForgotten(forgottenBefore: Date, now: Date): Promise<number> {
+    return (await deleteForgottenSql.run(this.dataSource, forgottenBefore, now)).rowCount;
   }
 }

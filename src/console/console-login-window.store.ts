@@ -25,7 +25,7 @@ export class ConsoleLoginWindowStore {
     return (await countSql.run(this.dataSource, address, now, endedBefore)).rows[0];
   }
 
-  async deleteEnded(endedBefore: Date): Promise<void> {
-    await deleteEndedSql.run(this.dataSource, endedBefore);
+  async deleteEnded(endedBefore: Date): Promise<number> {
+    return (await deleteEndedSql.run(this.dataSource, endedBefore)).rowCount;
   }
 }

@@ -1,3 +1,4 @@
+import { escapeHtml, htmlDocument, pageHeaders, SELF } from '../common/html/html-page.js';
 import type { Language } from '../common/languages/languages.js';
 
 /** The counter page's words in each language (docs/idcard.md, "The counter page"); the script reads them from data attributes. */
@@ -95,9 +96,6 @@ export const COUNTER_TEXT: Record<Language, CounterTexts> = {
   },
 };
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const attribute = (text: string) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
-
 /**
  * The counter page (docs/idcard.md): a camera view decoded with jsQR and a field a scanner types
  * into; counter.js sends the code with the link's token (from the URL fragment) and shows the green or
@@ -107,24 +105,19 @@ export function counterPage(language: Language, versions: Record<string, string>
   const text = COUNTER_TEXT[language];
   const asset = (name: string) => `/kiosk/counter/assets/${name}?v=${versions[name]}`;
   const words = (Object.entries(text) as [string, string][])
-    .map(([name, value]) => `data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${attribute(value)}"`)
+    .map(([name, value]) => `data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(value)}"`)
     .join(' ');
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${text.title}</title>
-<link rel="stylesheet" href="${asset('counter.css')}">
+  return htmlDocument({
+    language,
+    title: text.title,
+    head: `<link rel="stylesheet" href="${asset('counter.css')}">
 <script src="${asset('jsQR.js')}"></script>
 <script type="module" src="${asset('counter.js')}"></script>
-</head>
-<body>
-<main class="counter" data-state="scanning" ${words}>
+`,
+    body: `<main class="counter" data-state="scanning" ${words}>
   <h1>${text.heading}</h1>
   <p id="hint">${text.scanHint}</p>
-  <video id="camera" muted playsinline aria-label="${attribute(text.camera)}"></video>
+  <video id="camera" muted playsinline aria-label="${escapeHtml(text.camera)}"></video>
   <form id="scan">
     <label for="code">${text.scanLabel}</label>
     <input id="code" name="code" autocomplete="off" autofocus spellcheck="false">
@@ -135,31 +128,13 @@ export function counterPage(language: Language, versions: Record<string, string>
     <p id="age"></p>
   </section>
   <noscript><p>${text.noScript}</p></noscript>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 /** Strict headers: our own files only, the camera for this page alone, no framing, no Referer, nothing cached. */
-export function counterPageHeaders(): Record<string, string> {
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "media-src 'self' blob: mediastream:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return {
-    'content-security-policy': csp,
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'cross-origin-opener-policy': 'same-origin',
-    'permissions-policy': 'camera=(self), microphone=(), geolocation=(), payment=()',
-  };
-}
+export const counterPageHeaders = (): Record<string, string> =>
+  pageHeaders({
+    allow: { 'script-src': [SELF], 'style-src': [SELF], 'media-src': [SELF, 'blob:', 'mediastream:'], 'connect-src': [SELF] },
+    camera: true,
+  });

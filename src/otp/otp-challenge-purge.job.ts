@@ -1,19 +1,22 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
+import { PurgeJob } from '../common/jobs/purge-job.js';
 import { OtpService } from './otp.service.js';
 
 @Injectable()
-export class OtpChallengePurgeJob {
-  private readonly logger = new Logger(OtpChallengePurgeJob.name);
+export class OtpChallengePurgeJob extends PurgeJob {
+  protected readonly subject = 'expired OTP challenges';
 
-  constructor(private readonly otp: OtpService) {}
+  constructor(private readonly otp: OtpService) {
+    super();
+  }
 
   @Interval(60_000)
-  async purgeExpiredChallenges(): Promise<void> {
-    try {
-      await this.otp.purgeExpired();
-    } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'Purging expired OTP challenges failed; retrying next minute');
-    }
+  purgeExpiredChallenges(): Promise<number> {
+    return this.purge();
+  }
+
+  protected purgeDue(): Promise<number> {
+    return this.otp.purgeExpired();
   }
 }

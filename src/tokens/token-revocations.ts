@@ -1,8 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { Clock } from '../common/clock/clock.js';
 import { statement } from '../database/statement.js';
 
 const revokeSql = statement<[tokenId: string, expiresAt: Date]>(
@@ -17,12 +15,7 @@ const purgeSql = statement<[now: Date]>(`DELETE FROM revoked_tokens WHERE expire
  */
 @Injectable()
 export class TokenRevocations {
-  private readonly logger = new Logger(TokenRevocations.name);
-
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly clock: Clock,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async revoke(tokenId: string, expiresAt: Date): Promise<void> {
     await revokeSql.run(this.db, tokenId, expiresAt);
@@ -32,12 +25,8 @@ export class TokenRevocations {
     return (await isRevokedSql.run(this.db, tokenId)).rowCount > 0;
   }
 
-  @Interval(15 * 60_000)
-  async purgeExpired(): Promise<void> {
-    try {
-      await purgeSql.run(this.db, this.clock.now());
-    } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'Purging expired token revocations failed; retrying later');
-    }
+  /** Rows whose token has expired anyway (TokenRevocationPurgeJob). */
+  async purgeExpired(now: Date): Promise<number> {
+    return (await purgeSql.run(this.db, now)).rowCount;
   }
 }

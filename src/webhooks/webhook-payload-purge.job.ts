@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock/clock.js';
+import { PurgeJob } from '../common/jobs/purge-job.js';
 import { webhooksConfig, type WebhooksConfig } from '../config/webhooks.config.js';
 import { WebhookDeliveryStore } from './webhook-delivery.store.js';
 
@@ -13,20 +14,24 @@ import { WebhookDeliveryStore } from './webhook-delivery.store.js';
  * redelivered.
  */
 @Injectable()
-export class WebhookPayloadPurgeJob {
-  private readonly logger = new Logger(WebhookPayloadPurgeJob.name);
+export class WebhookPayloadPurgeJob extends PurgeJob {
+  protected readonly subject = 'payloads of finished webhook deliveries';
 
   constructor(
     private readonly deliveries: WebhookDeliveryStore,
     private readonly clock: Clock,
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   @Interval(60_000)
-  async purgeDeliveredPayloads(): Promise<number> {
+  purgeDeliveredPayloads(): Promise<number> {
+    return this.purge();
+  }
+
+  protected purgeDue(): Promise<number> {
     const now = this.clock.now();
-    const purged = await this.deliveries.purgePayloads(now, new Date(now.getTime() - this.config.payloadRetentionMs));
-    if (purged > 0) this.logger.log({ purged }, 'Erased the payloads of finished webhook deliveries');
-    return purged;
+    return this.deliveries.purgePayloads(now, new Date(now.getTime() - this.config.payloadRetentionMs));
   }
 }

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { escapeHtml, htmlDocument, inlineStyle, pageHeaders, SELF } from '../../common/html/html-page.js';
 import type { UserVisibleTransaction } from '../eid-provider.js';
 
 export type SimulatorAppPageState = 'waiting' | 'done' | 'gone' | 'home' | 'idcard';
 
 // One small stylesheet, allowed by its hash, so the page needs no second request and no 'unsafe-inline'.
-const STYLE = `
+const STYLE = inlineStyle(
+  `
 :root { color-scheme: light; font-family: system-ui, sans-serif; }
 body { margin: 0; background: #183e4f; color: #fff; min-height: 100vh; display: flex; }
 main { margin: auto; padding: 24px; width: 100%; max-width: 420px; box-sizing: border-box; text-align: center; }
@@ -25,8 +26,8 @@ input { font: inherit; font-size: 1.1rem; padding: 12px; border-radius: 8px; bor
 #show-idcard { background: #fff; color: #183e4f; font-weight: 700; }
 figure { margin: 20px auto 0; background: #fff; border-radius: 12px; padding: 12px; max-width: 320px; }
 figure svg { width: 100%; height: auto; display: block; }
-`.trim();
-const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+`.trim(),
+);
 
 const TEXT: Record<SimulatorAppPageState, { heading: string; body: string }> = {
   waiting: {
@@ -77,9 +78,6 @@ const PAYMENT_TEXT = {
   body: 'A service on this device asks you to approve this payment with BankID. This is the simulator: no money moves.',
 };
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-
 /** The transaction as the app shows it; every value is the RP's text, so every value is escaped. */
 function transactionMarkup(transaction: UserVisibleTransaction): string {
   const rows: [string, string][] = [
@@ -127,46 +125,24 @@ export function simulatorAppPage(
   <button id="cancel" name="action" value="cancel">Cancel</button>
 </form>`
       : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>BankID (simulator)</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main data-state="${state}">
+  return htmlDocument({
+    language: 'en',
+    title: 'BankID (simulator)',
+    head: `${STYLE.element}\n`,
+    body: `<main data-state="${state}">
   <span class="badge">SIMULATOR</span>
   <h1>${text.heading}</h1>
   <p>${text.body}</p>
   ${details}
   ${form}
   ${destination}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 /**
  * A strict policy: no script at all, our one stylesheet by hash, forms only to this page and, after the
  * post, the redirect to the RP's returnUrl (browsers check a form's redirect against form-action too).
  */
-export function simulatorAppPageHeaders(returnOrigin?: string): Record<string, string> {
-  const csp = [
-    "default-src 'none'",
-    `style-src 'sha256-${STYLE_HASH}'`,
-    "base-uri 'none'",
-    `form-action 'self'${returnOrigin ? ` ${returnOrigin}` : ''}`,
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return {
-    'content-security-policy': csp,
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-  };
-}
+export const simulatorAppPageHeaders = (returnOrigin?: string): Record<string, string> =>
+  pageHeaders({ allow: { 'style-src': [STYLE.source] }, formAction: [SELF, ...(returnOrigin ? [returnOrigin] : [])] });

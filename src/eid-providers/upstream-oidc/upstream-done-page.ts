@@ -1,3 +1,4 @@
+import { htmlDocument, pageHeaders } from '../../common/html/html-page.js';
 import { languageOf, type Language } from '../../common/languages/languages.js';
 
 export type DonePageState = 'complete' | 'failed' | 'invalid';
@@ -53,16 +54,11 @@ export function donePageLanguage(acceptLanguage: string | undefined, country: st
 /** A small static page: no script, no style, nothing from the request in it. */
 export function donePage(state: DonePageState, language: Language): string {
   const { heading, body } = DONE_PAGE_TEXT[language][state];
-  return `<!doctype html>
-<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${heading}</title></head>
-<body><main id="outcome" data-state="${state}"><h1>${heading}</h1><p>${body}</p></main></body></html>`;
+  return htmlDocument({
+    language,
+    title: heading,
+    body: `<main id="outcome" data-state="${state}"><h1>${heading}</h1><p>${body}</p></main>`,
+  });
 }
 
-export const DONE_PAGE_HEADERS: Record<string, string> = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
+export const DONE_PAGE_HEADERS: Record<string, string> = pageHeaders();

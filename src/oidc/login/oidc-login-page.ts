@@ -1,3 +1,4 @@
+import { escapeHtml, htmlDocument, OWN_FILES, pageHeaders } from '../../common/html/html-page.js';
 import type { EidOperation } from '../../eid-providers/eid-provider.js';
 import type { Language } from '../../common/languages/languages.js';
 import type { LoginDevice } from './oidc-login-records.js';
@@ -15,8 +16,8 @@ const titleOf = (text: Texts, operation: EidOperation) =>
 const headingOf = (text: Texts, operation: EidOperation) =>
   operation === 'sign' ? text.signHeading : operation === 'payment' ? text.payHeading : text.heading;
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+// The OpenID Provider's own pages (oidc/library) take the escaping from here.
+export { escapeHtml };
 
 interface PageCommon {
   language: Language;
@@ -51,21 +52,12 @@ export interface LoginChoiceInput extends PageCommon {
   redirects: boolean;
 }
 
-const head = (language: Language, title: string, assetVersion: string, scripts: boolean) => `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<link rel="stylesheet" href="/oidc/interaction-assets/login.css?v=${assetVersion}">
-${
-  scripts
-    ? `<script type="module" src="/kiosk/eid-qr.js"></script>
+const stylesheet = (assetVersion?: string) =>
+  `<link rel="stylesheet" href="/oidc/interaction-assets/login.css${assetVersion ? `?v=${assetVersion}` : ''}">\n`;
+
+const scripts = (assetVersion: string) => `<script type="module" src="/kiosk/eid-qr.js"></script>
 <script type="module" src="/oidc/interaction-assets/login.js?v=${assetVersion}"></script>
-`
-    : ''
-}</head>`;
+`;
 
 const heading = (text: Texts, input: PageCommon) => `<h1>${escapeHtml(headingOf(text, input.operation)(input.clientName))}</h1>
   ${input.redirectHost ? `<p class="returns-to">${escapeHtml(text.returnsTo(input.redirectHost))}</p>` : ''}`;
@@ -97,9 +89,11 @@ export function chooserPage(input: ChooserInput): string {
       return `<li><button type="submit" name="acr" value="${escapeHtml(entry.acr)}" class="eid">${logo}<span>${escapeHtml(entry.name)}</span></button></li>`;
     })
     .join('\n      ');
-  return `${head(input.language, text.pickTitle, input.assetVersion, false)}
-<body>
-<main class="login">
+  return htmlDocument({
+    language: input.language,
+    title: text.pickTitle,
+    head: stylesheet(input.assetVersion),
+    body: `<main class="login">
   ${heading(text, input)}
   <form method="post" action="/oidc/interaction/${uid}/pick" class="chooser" aria-labelledby="pick-prompt">
     <p id="pick-prompt">${text.pickPrompt}</p>
@@ -108,10 +102,8 @@ export function chooserPage(input: ChooserInput): string {
     </ul>
   </form>
   ${cancelForm(text, `/oidc/interaction/${uid}`)}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 /**
@@ -128,18 +120,18 @@ export function loginChoicePage(input: LoginChoiceInput): string {
         `<button type="submit" name="device" value="${device}" class="${at === 0 ? 'start' : 'start other'}">${label[device]}</button>`,
     )
     .join('\n    ');
-  return `${head(input.language, titleOf(text, input.operation), input.assetVersion, false)}
-<body>
-<main class="login">
+  return htmlDocument({
+    language: input.language,
+    title: titleOf(text, input.operation),
+    head: stylesheet(input.assetVersion),
+    body: `<main class="login">
   ${heading(text, input)}
   <form method="post" action="/oidc/interaction/${uid}/start" class="devices">
     ${buttons}
   </form>
   ${cancelForm(text, `/oidc/interaction/${uid}`)}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 /**
@@ -151,18 +143,18 @@ export function loginPage(input: LoginPageInput): string {
   const text = LOGIN_TEXT[input.language];
   const base = escapeHtml(input.actionBase ?? `/oidc/interaction/${input.uid}`);
   const device = input.device ? ` device="${input.device}"` : '';
-  return `${head(input.language, titleOf(text, input.operation), input.assetVersion, true)}
-<body>
-<main class="login" data-done="${base}/done"${input.awaitReturn ? ' data-await-return' : ''}>
+  return htmlDocument({
+    language: input.language,
+    title: titleOf(text, input.operation),
+    head: stylesheet(input.assetVersion) + scripts(input.assetVersion),
+    body: `<main class="login" data-done="${base}/done"${input.awaitReturn ? ' data-await-return' : ''}>
   ${heading(text, input)}
   <eid-qr session="${escapeHtml(input.sessionId)}" token="${escapeHtml(input.kioskToken)}" lang="${input.language}"${device}></eid-qr>
   ${input.awaitReturn ? `<p class="await-return">${text.awaitReturn}</p>` : ''}
   <noscript><p>${text.noScript}</p></noscript>
   ${cancelForm(text, base)}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 /**
@@ -171,30 +163,16 @@ export function loginPage(input: LoginPageInput): string {
  */
 export function loginProblemPage(language: Language, problem: 'problem' | 'otherBrowser' = 'problem'): string {
   const text = LOGIN_TEXT[language];
-  return `<!doctype html>
-<html lang="${language}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text.title}</title>
-<link rel="stylesheet" href="/oidc/interaction-assets/login.css"></head>
-<body><main class="login"><p class="problem">${text[problem]}</p></main></body>
-</html>
-`;
+  return htmlDocument({
+    language,
+    title: text.title,
+    head: stylesheet(),
+    body: `<main class="login"><p class="problem">${text[problem]}</p></main>`,
+  });
 }
 
-/** A strict policy: our own scripts, styles and connections only, no framing, no Referer (docs/oidc.md). */
-export const LOGIN_PAGE_HEADERS: Record<string, string> = {
-  'content-security-policy': [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self'",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-};
+/**
+ * A strict policy: our own scripts, styles and connections only, no framing, no Referer (docs/oidc.md).
+ * No form-action: the page's forms end in a redirect to the client's own redirect URI.
+ */
+export const LOGIN_PAGE_HEADERS: Record<string, string> = pageHeaders({ allow: OWN_FILES, formAction: null });

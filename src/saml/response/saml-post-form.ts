@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../oidc/login/oidc-login-page.js';
+import { escapeHtml, htmlDocument, pageHeaders, SELF } from '../../common/html/html-page.js';
 
 /**
  * HTTP-POST binding: a form the browser posts to the SP, submitted by our own script (the page's CSP
@@ -9,25 +9,17 @@ export function postFormPage(action: string, fields: Record<string, string | und
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
-  return `<!doctype html>
-<html lang="sv">
-<head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><title>…</title>
-<script src="/saml/assets/post.js" defer></script></head>
-<body>
-<form method="post" action="${escapeHtml(action)}" data-saml-post>
+  return htmlDocument({
+    language: 'sv',
+    title: '…',
+    head: '<script src="/saml/assets/post.js" defer></script>\n',
+    body: `<form method="post" action="${escapeHtml(action)}" data-saml-post>
 ${inputs}
 <noscript><button type="submit">Fortsätt / Continue</button></noscript>
-</form>
-</body>
-</html>
-`;
+</form>`,
+  });
 }
 
 /** The form's page may post to the SP's ACS, and nowhere else. */
-export const postFormHeaders = (action: string): Record<string, string> => ({
-  'content-security-policy': `default-src 'none'; script-src 'self'; form-action ${new URL(action).origin}; base-uri 'none'; frame-ancestors 'none'`,
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-});
+export const postFormHeaders = (action: string): Record<string, string> =>
+  pageHeaders({ allow: { 'script-src': [SELF] }, formAction: [new URL(action).origin] });

@@ -52,7 +52,7 @@ export class SamlLoginStore {
     return (await answerSql.run(this.dataSource, uid)).rows.length === 1;
   }
 
-  async purgeExpired(now: Date): Promise<void> {
-    await purgeSql.run(this.dataSource, now);
+  async purgeExpired(now: Date): Promise<number> {
+    return (await purgeSql.run(this.dataSource, now)).rowCount;
   }
 }

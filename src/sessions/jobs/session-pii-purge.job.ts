@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../../common/clock/clock.js';
+import { PurgeJob } from '../../common/jobs/purge-job.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
 import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
 import { SessionStore } from '../session.store.js';
@@ -10,23 +11,28 @@ import { SessionStore } from '../session.store.js';
  * and times for audit (docs/security.md). Providers' own orders go once no session can collect them.
  */
 @Injectable()
-export class SessionPiiPurgeJob {
-  private readonly logger = new Logger(SessionPiiPurgeJob.name);
+export class SessionPiiPurgeJob extends PurgeJob {
+  protected readonly subject = 'personal data of finished sessions';
 
   constructor(
     private readonly sessions: SessionStore,
     private readonly providers: EidProviderRegistry,
     private readonly clock: Clock,
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   @Interval(60_000)
-  async purgeExpiredPersonalData(): Promise<number> {
+  purgeExpiredPersonalData(): Promise<number> {
+    return this.purge();
+  }
+
+  protected async purgeDue(): Promise<number> {
     const now = this.clock.now();
     const cutoff = new Date(now.getTime() - this.config.piiRetentionMs);
     const purged = await this.sessions.purgePersonalData(now, cutoff);
     await this.providers.purgeOrdersCreatedBefore(new Date(cutoff.getTime() - this.config.sessionTtlMs));
-    if (purged > 0) this.logger.log({ purged }, 'Erased personal data of finished sessions');
     return purged;
   }
 }

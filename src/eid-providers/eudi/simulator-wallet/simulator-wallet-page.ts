@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
+import { escapeHtml, htmlDocument, inlineStyle, pageHeaders, SELF } from '../../../common/html/html-page.js';
 import type { WalletRequestView } from './simulator-wallet.service.js';
 
 export type WalletPageState = 'scan' | 'consent' | 'shared' | 'declined' | 'refused' | 'gone';
 export type WalletPageLanguage = 'sv' | 'en';
 
 // One small stylesheet, allowed by its hash, so the page needs no second request and no 'unsafe-inline'.
-const STYLE = `
+const STYLE = inlineStyle(
+  `
 :root { color-scheme: light; font-family: system-ui, sans-serif; }
 body { margin: 0; background: #0b3d91; color: #fff; min-height: 100vh; display: flex; }
 main { margin: auto; padding: 24px; width: 100%; max-width: 440px; box-sizing: border-box; }
@@ -21,8 +22,8 @@ button { font: inherit; font-size: 1.1rem; padding: 16px; border-radius: 12px; b
 .secondary { background: transparent; color: #fff; border: 2px solid #fff; }
 ul { background: #fff; color: #0b3d91; border-radius: 12px; padding: 12px 16px 12px 36px; }
 li { margin: 4px 0; font-weight: 700; }
-`.trim();
-const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+`.trim(),
+);
 
 const TEXT = {
   sv: {
@@ -69,9 +70,6 @@ const TEXT = {
   },
 };
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-
 /** Swedish when the browser's first language is Swedish, else English. */
 export function walletPageLanguage(acceptLanguage: string | undefined): WalletPageLanguage {
   const first = (acceptLanguage ?? '').slice(0, 100).split(',')[0].trim().toLowerCase();
@@ -112,42 +110,20 @@ export function simulatorWalletPage(
       : '';
     body = `<h1>${heading}</h1><p>${paragraph}</p>${onward}`;
   }
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${text.title}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main data-state="${state}">
+  return htmlDocument({
+    language,
+    title: text.title,
+    head: `${STYLE.element}\n`,
+    body: `<main data-state="${state}">
 <span class="badge">SIMULATOR</span>
 ${body}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 /**
  * A strict policy: no script, our one stylesheet by hash, forms only to this page; the way back to the
  * RP is a plain link.
  */
-export function simulatorWalletPageHeaders(): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      `style-src 'sha256-${STYLE_HASH}'`,
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-  };
-}
+export const simulatorWalletPageHeaders = (): Record<string, string> =>
+  pageHeaders({ allow: { 'style-src': [STYLE.source] }, formAction: [SELF] });
