@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../../common/clock/clock.js';
+import { PurgeJob } from '../../common/jobs/purge-job.js';
 import { OidcModelStore } from './oidc-model.store.js';
 
 const BATCH = 1000;
@@ -9,20 +10,28 @@ const MAX_BATCHES = 20;
 
 /** Expired grants, codes, tokens, sessions, interactions and our login records leave the table (docs/oidc.md, "State"). */
 @Injectable()
-export class OidcModelPurgeJob {
-  private readonly logger = new Logger(OidcModelPurgeJob.name);
+export class OidcModelPurgeJob extends PurgeJob {
+  protected readonly subject = 'expired OpenID Provider rows';
 
   constructor(
     private readonly models: OidcModelStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super();
+  }
 
   @Interval(60_000)
-  async purgeExpiredModels(): Promise<void> {
-    try {
-      for (let i = 0; i < MAX_BATCHES; i++) if ((await this.models.purgeExpired(this.clock.now(), BATCH)) < BATCH) break;
-    } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'Purging expired OpenID Provider rows failed; retrying next minute');
+  purgeExpiredModels(): Promise<number> {
+    return this.purge();
+  }
+
+  protected async purgeDue(): Promise<number> {
+    let purged = 0;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const batch = await this.models.purgeExpired(this.clock.now(), BATCH);
+      purged += batch;
+      if (batch < BATCH) break;
     }
+    return purged;
   }
 }

@@ -1,6 +1,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { escapeHtml, htmlDocument } from '../../common/html/html-page.js';
 import { chooseLanguage, type Language } from '../../common/languages/languages.js';
-import { escapeHtml, LOGIN_PAGE_HEADERS } from '../login/oidc-login-page.js';
+import { LOGIN_PAGE_HEADERS } from '../login/oidc-login-page.js';
 
 // oidc-provider's own logout and error pages load Google Fonts and come without our headers: these
 // take their place (docs/oidc.md, "Pages"), under the login page's CSP, in the login page's style.
@@ -56,16 +57,12 @@ const languageOf = (ctx: Context) =>
 function send(ctx: Context, language: Language, title: string, body: string): void {
   ctx.set(LOGIN_PAGE_HEADERS);
   ctx.type = 'html';
-  ctx.body = `<!doctype html>
-<html lang="${language}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<link rel="stylesheet" href="/oidc/interaction-assets/login.css"></head>
-<body><main class="login">
-${body}
-</main></body>
-</html>
-`;
+  ctx.body = htmlDocument({
+    language,
+    title,
+    head: '<link rel="stylesheet" href="/oidc/interaction-assets/login.css">\n',
+    body: `<main class="login">\n${body}\n</main>`,
+  });
 }
 
 /** `features.rpInitiatedLogout.logoutSource`: the question, with the provider's form (its xsrf field) and two buttons. */

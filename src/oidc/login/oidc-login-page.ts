@@ -16,9 +16,6 @@ const titleOf = (text: Texts, operation: EidOperation) =>
 const headingOf = (text: Texts, operation: EidOperation) =>
   operation === 'sign' ? text.signHeading : operation === 'payment' ? text.payHeading : text.heading;
 
-// The OpenID Provider's own pages (oidc/library) take the escaping from here.
-export { escapeHtml };
-
 interface PageCommon {
   language: Language;
   uid: string;
