@@ -72,6 +72,7 @@ export async function configureApp(
   if (options.shutdownTimeoutMs === undefined) app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
   const requests = trackRequestsForDrain(app);
+  // Before app.init(): its onRoute hook takes over the routes init registers (docs/architecture.md, "Hot routes").
   serveHotRoutes(app, fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
