@@ -1,4 +1,4 @@
-import { Module, ValidationPipe } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
@@ -10,7 +10,7 @@ import { CommonModule } from './common/common.module.js';
 import { ConsoleModule } from './console/console.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { ProblemDetailsFilter } from './common/problem-details/problem-details.filter.js';
-import { ValidationProblemException } from './common/problem-details/validation-problem.exception.js';
+import { apiValidationPipe } from './common/validation/api-validation-pipe.js';
 import { consoleConfig } from './config/console.config.js';
 import { samlConfig } from './saml/saml.config.js';
 import { databaseConfig } from './config/database.config.js';
@@ -93,15 +93,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
   ],
   providers: [
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
-    {
-      provide: APP_PIPE,
-      useValue: new ValidationPipe({
-        whitelist: true,
-        forbidNonWhitelisted: true,
-        transform: true,
-        exceptionFactory: (errors) => ValidationProblemException.fromClassValidator(errors),
-      }),
-    },
+    { provide: APP_PIPE, useValue: apiValidationPipe },
   ],
 })
 export class AppModule {}

@@ -8,6 +8,7 @@ import { drainOnSignals, trackRequestsForDrain } from './common/shutdown/gracefu
 import type { Env } from './app.env.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { markInertBodyFields } from './protection/input-guard/inert-body-fields.js';
+import { serveHotRoutes } from './sessions/api/hot-routes.js';
 import { assertSignFieldSizes, SIGN_INERT_FIELDS, SIGN_ROUTES } from './sessions/api/sign-body-sizes.js';
 
 // Our JSON bodies are small (userVisibleData ≤ 1,500 characters, metadata ≤ 1 KiB).
@@ -71,6 +72,8 @@ export async function configureApp(
   if (options.shutdownTimeoutMs === undefined) app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
   const requests = trackRequestsForDrain(app);
+  // Before app.init(): its onRoute hook takes over the routes init registers (docs/architecture.md, "Hot routes").
+  serveHotRoutes(app, fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitRefusal } from './rate-limit-refusal.js';
+import { applyKeyLimits } from './key-limits.js';
 import { RateLimitsService } from './rate-limits.service.js';
 
 /**
@@ -14,15 +14,8 @@ export class RateLimitGuard implements CanActivate {
   constructor(private readonly rateLimits: RateLimitsService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const principal = request.principal;
-    if (principal?.kind !== 'apiKey') return true;
-
-    const decision = await this.rateLimits.consume(principal.apiKey, request.ip);
-    if (!decision) return true;
-    if (!decision.accepted) throw rateLimitRefusal(decision);
-    // Successful answers (and errors the handler throws later) carry the headers too.
-    context.switchToHttp().getResponse<FastifyReply>().headers(decision.headers);
+    const http = context.switchToHttp();
+    await applyKeyLimits(this.rateLimits, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
     return true;
   }
 }
