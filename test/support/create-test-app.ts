@@ -75,8 +75,14 @@ export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 const TEST_KIOSK_TOKEN_SECRET = randomBytes(32).toString('base64');
 
 /** The production AppModule and pipeline; only the clock is replaced, so tests can move time. */
-export async function createTestApp(env: Record<string, string | undefined>, options: { controllers?: Type[] } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string | undefined>,
+  options: { controllers?: Type[]; frozenAt?: number } = {},
+): Promise<TestApp> {
   const clock = new TestClock();
+  // A test of a fixed day starts the app on it: what the app makes at boot (the simulator's CA) is then
+  // valid on that day, whatever the wall clock says.
+  if (options.frozenAt !== undefined) clock.freeze(options.frozenAt);
   // The anonymous routes' cache is off unless a test asks for it: tests move the clock and rotate keys.
   // Every test browser comes from 127.0.0.1, so the per-address limits would count a whole file's logins
   // as one visitor's (a fast run crossed 300 a minute): they are off unless a test sets them.

@@ -95,7 +95,9 @@ export function useE2eApp(options: E2eAppOptions = {}): E2eApp {
     database = await createTestDatabase();
     const extra = typeof options.env === 'function' ? options.env(database) : options.env;
     const env = { ...database.env, ...extra };
-    for (let i = 0; i < (options.replicas ?? 1); i++) started.push(await createTestApp(env, { controllers: options.controllers }));
+    const frozenAt = typeof options.freezeClock === 'function' ? options.freezeClock() : undefined;
+    for (let i = 0; i < (options.replicas ?? 1); i++)
+      started.push(await createTestApp(env, { controllers: options.controllers, frozenAt }));
     const [testApp] = started;
     if (options.stopBackgroundJobs) for (const replica of started) replica.stopBackgroundJobs();
     let baseUrl: string | undefined;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DataCipher } from '../../../src/common/crypto/data-cipher.js';
 import { completionAad, evidenceAad, resultTokenAad } from '../../../src/sessions/session-encryption.js';
@@ -22,7 +25,14 @@ const TODAY = Date.parse('2026-12-07T11:00:00Z');
 
 /** docs/age-verification.md: an age-only session answers, signs, sends and keeps the age answer alone. */
 describe('Age verification (issue 43)', () => {
-  const e2e = useE2eApp({ withKey: true, freezeClock: () => TODAY, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug' } });
+  const dataDir = mkdtempSync(join(tmpdir(), 'eidgw-age-'));
+  // A data directory of its own: the simulator's CA is made at boot on TODAY, so its evidence verifies on TODAY
+  // (a CA another file made on the wall clock is younger than TODAY once the calendar moves on).
+  const e2e = useE2eApp({
+    withKey: true,
+    freezeClock: () => TODAY,
+    env: () => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug', DATA_DIR: dataDir }),
+  });
   let logLines: string[] = [];
   let receiver: WebhookReceiver;
   beforeAll(async () => {
@@ -30,7 +40,10 @@ describe('Age verification (issue 43)', () => {
     receiver = await WebhookReceiver.start();
     await createEndpoint(e2e.app, e2e.team.id, { url: receiver.url() });
   });
-  afterAll(() => receiver.close());
+  afterAll(async () => {
+    await receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   const start = (body: object, path = '/api/v1/auth/simulator/start') => e2e.http.post(path).set('x-api-key', e2e.key).send(body);
   const poll = (id: string) =>
