@@ -120,7 +120,11 @@ async function main(): Promise<void> {
     // The CLI migrates the fresh database, then the service starts on it.
     const team = await cli('teams', 'create', '--name', 'bench-oidc', '--plan', 'pro', '--subscription-until', '2099-01-01T00:00:00Z');
     const client = await cli('oidc-clients', 'create', '--team', team.id, '--name', 'Bench RP', '--redirect-uri', REDIRECT_URI);
-    const clientEnv = { BENCH_CLIENT_ID: client.clientId, BENCH_CLIENT_SECRET: client.clientSecret };
+    const clientEnv = {
+      BENCH_CLIENT_ID: client.clientId,
+      BENCH_CLIENT_SECRET: client.clientSecret,
+      BENCH_CLIENT_SUBJECT_TYPE: client.subjectType,
+    };
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
     const ours = await startProcess(
       'dist/bench/oidc/service.js',

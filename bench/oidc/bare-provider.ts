@@ -1,14 +1,19 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
 import pg from 'pg';
+import { oidcConfiguration } from '../../src/oidc/library/oidc-configuration.js';
+import { loadOidcLibrary } from '../../src/oidc/library/oidc-library.js';
+import { BANKID_PAYMENT } from '../../src/oidc/oidc-payment-details.js';
 import { CODE_CHALLENGE, type CodeInit, inBatches, REDIRECT_URI, SCOPE, serveMints } from './mint.js';
 
 /**
- * The limit the OpenID front is measured against: oidc-provider alone, the same version, with the same
- * flow (code + PKCE, a confidential client_secret_basic client, userinfo, ES256 id tokens) and a plain
- * table-backed adapter on the same PostgreSQL (10 connections, like the service's pool). Clients are
- * rows of that table too, as ours are rows of oidc_clients. findAccount returns fixed claims.
+ * The limit the OpenID front is measured against: oidc-provider alone, the same version, configured as
+ * the service configures it (oidcConfiguration: the same features, claims, algorithms and lifetimes, so
+ * the library does the same work per request), with a plain table-backed adapter on the same PostgreSQL
+ * (10 connections, like the service's pool). Clients are rows of that table too, as ours are rows of
+ * oidc_clients, with the same metadata as the CLI registers. findAccount returns fixed claims. What
+ * the service adds around the library (mount, hooks, encrypted adapter, team check) is what is measured.
  */
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, application_name: 'bench-oidc-bare' });
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_oidc_models (model text NOT NULL, id text NOT NULL, payload jsonb NOT NULL,
@@ -68,28 +73,40 @@ class TableAdapter implements Adapter {
 const { privateKey } = await generateKeyPair('ES256', { extractable: true });
 const signingJwk = { ...(await exportJWK(privateKey)), kid: 'bench', alg: 'ES256', use: 'sig' };
 const port = Number(process.env.PORT);
-const provider = new Provider(`http://127.0.0.1:${port}`, {
-  adapter: (model: string) => new TableAdapter(model),
-  jwks: { keys: [signingJwk] },
-  cookies: { keys: [randomBytes(32).toString('base64url')] },
-  claims: { openid: ['sub'], profile: ['name', 'given_name', 'family_name', 'birthdate'] },
-  findAccount: (_ctx, accountId) => ({
-    accountId,
-    claims: () => ({ sub: accountId, name: 'Anna Andersson', given_name: 'Anna', family_name: 'Andersson', birthdate: '1980-01-01' }),
+const subjectKey = randomBytes(32);
+await loadOidcLibrary();
+const provider = new Provider(
+  `http://127.0.0.1:${port}`,
+  oidcConfiguration({
+    signingJwk,
+    cookieKey: randomBytes(32).toString('base64url'),
+    acrValues: ['urn:eidgw:simulator'],
+    businessClaims: [],
+    adapter: (model: string) => new TableAdapter(model),
+    findAccount: (_ctx, accountId) => ({
+      accountId,
+      claims: () => ({ sub: accountId, name: 'Anna Andersson', given_name: 'Anna', family_name: 'Andersson', birthdate: '1980-01-01' }),
+    }),
+    pairwiseIdentifier: (clientId, subject) =>
+      createHmac('sha256', subjectKey).update(`pairwise\0${clientId}\0${subject}`).digest('base64url'),
+    corsAllowed: () => false,
+    piiRetentionSeconds: 24 * 3600,
   }),
-  responseTypes: ['code'],
-  clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: 'ES256' },
-  enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
-  features: { devInteractions: { enabled: false }, userinfo: { enabled: true } },
-  ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 3600, Grant: 3600, Session: 3600, Interaction: 900 },
-});
+);
 
 const clientId = process.env.BENCH_CLIENT_ID!;
 await new TableAdapter('Client').upsert(clientId, {
   client_id: clientId,
   client_secret: process.env.BENCH_CLIENT_SECRET!,
+  client_name: 'Bench RP',
   redirect_uris: [REDIRECT_URI],
+  post_logout_redirect_uris: [],
   token_endpoint_auth_method: 'client_secret_basic',
+  subject_type: process.env.BENCH_CLIENT_SUBJECT_TYPE as 'public' | 'pairwise',
+  require_pushed_authorization_requests: false,
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  authorization_details_types: [BANKID_PAYMENT],
 });
 
 serveMints(async (count) => {
@@ -108,6 +125,8 @@ serveMints(async (count) => {
       redirectUri: REDIRECT_URI,
       codeChallenge: CODE_CHALLENGE,
       codeChallengeMethod: 'S256',
+      acr: 'urn:eidgw:simulator',
+      amr: ['simulator'],
       authTime: Math.floor(Date.now() / 1000),
     } as unknown as CodeInit);
     return code.save();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
+import { PreparedSelect } from '../database/prepared-select.js';
 import { statement } from '../database/statement.js';
 import { Team } from './team.entity.js';
 
@@ -9,14 +10,19 @@ const lockSql = statement<[id: string]>(`SELECT 1 FROM teams WHERE id = $1 FOR U
 /** Every statement on teams. */
 @Injectable()
 export class TeamStore {
-  constructor(@InjectRepository(Team) private readonly teams: Repository<Team>) {}
+  // Every OpenID token and userinfo request checks its client's team (docs/oidc.md, "Plans"): a hot read.
+  private readonly byId: PreparedSelect<Team>;
+
+  constructor(@InjectRepository(Team) private readonly teams: Repository<Team>) {
+    this.byId = new PreparedSelect(teams.manager.connection, Team, 'id = $1');
+  }
 
   insert(team: Omit<Team, 'createdAt'>): Promise<Team> {
     return this.teams.save(this.teams.create(team));
   }
 
   findById(id: string): Promise<Team | null> {
-    return this.teams.findOneBy({ id });
+    return this.byId.one([id]);
   }
 
   async lockForUpdate(id: string, manager: EntityManager): Promise<void> {

@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import type { AdapterFactory, Configuration, FindAccount, Grant } from 'oidc-provider';
+import type { AdapterFactory, Client, Configuration, FindAccount, Grant } from 'oidc-provider';
 import { AGE_ACR, scopeClaims } from './oidc-claims.js';
 import { PERSONAL_NUMBER_CLAIMS } from '../clients/oidc-client.js';
 import { oidcErrors, oidcLibrary } from './oidc-library.js';
@@ -39,6 +39,15 @@ export function refreshTokenLifetime(piiRetentionSeconds: number): number {
 export const JWKS_URI_MAX_BYTES = 64 * 1024;
 
 export const CLIENT_EXTRAS = ['eidgw_team_id', 'eidgw_environment', 'eidgw_subject_type'] as const;
+
+/**
+ * One of CLIENT_EXTRAS as the client holds it: the library keeps extra metadata on the instance under
+ * its own name, as metadata() answers it. Read per token and userinfo request: metadata() rebuilds
+ * every member's name each call (docs/performance.md).
+ */
+export function clientExtra(client: Client, name: (typeof CLIENT_EXTRAS)[number]): unknown {
+  return Reflect.get(client, name);
+}
 
 export interface OidcConfigurationInput {
   signingJwk: JWK;

@@ -21,6 +21,7 @@ export interface ModelRow {
 
 type Stored = { payload_enc: Buffer; consumed_at: Date | null };
 
+// Prepared: the statements of every token and userinfo request, each a primary-key read or write (docs/performance.md).
 const upsertSql = statement<
   [
     model: string,
@@ -37,6 +38,7 @@ const upsertSql = statement<
    ON CONFLICT (model, id) DO UPDATE
      SET payload_enc = EXCLUDED.payload_enc, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
          user_code = EXCLUDED.user_code, expires_at = EXCLUDED.expires_at`,
+  { prepare: true },
 );
 const takeLeaseSql = statement<[model: string, id: string, until: Date, now: Date, emptyPayload: Buffer]>(
   `INSERT INTO oidc_models (model, id, payload_enc, expires_at) VALUES ($1, $2, $5, $3)
@@ -45,6 +47,7 @@ const takeLeaseSql = statement<[model: string, id: string, until: Date, now: Dat
 const findSql = statement<[model: string, id: string, now: Date], Stored>(
   `SELECT payload_enc, consumed_at FROM oidc_models
     WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+  { prepare: true },
 );
 const findBySql = (column: 'uid' | 'user_code') =>
   statement<[model: string, value: string, now: Date], Stored & { id: string }>(
@@ -54,6 +57,7 @@ const findBySql = (column: 'uid' | 'user_code') =>
 const findByColumn = { uid: findBySql('uid'), user_code: findBySql('user_code') };
 const consumeSql = statement<[model: string, id: string, now: Date]>(
   `UPDATE oidc_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`,
+  { prepare: true },
 );
 const grantOfSql = statement<[model: string, id: string], { grant_id: string | null }>(
   `SELECT grant_id FROM oidc_models WHERE model = $1 AND id = $2`,

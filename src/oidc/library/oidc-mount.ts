@@ -1,10 +1,23 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 
 export const OIDC_PREFIX = '/oidc';
 
 type RawRequest = IncomingMessage & { originalUrl?: string; body?: unknown };
+type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+// Koa composes its middleware on each callback() call: once per provider instance, not per request.
+const listeners = new WeakMap<Provider, Listener>();
+
+function listenerOf(provider: Provider): Listener {
+  let listener = listeners.get(provider);
+  if (!listener) {
+    listener = provider.callback();
+    listeners.set(provider, listener);
+  }
+  return listener;
+}
 
 /**
  * Hands a request to oidc-provider as a plain Node listener (its docs, "Mounting oidc-provider"): the
@@ -23,5 +36,5 @@ export async function handOver(provider: Provider, request: FastifyRequest, repl
   raw.headers['x-forwarded-host'] = base.host;
   // Koa reads the client address from here once it trusts the forwarded headers: Fastify's is the one TRUST_PROXY allows.
   raw.headers['x-forwarded-for'] = request.ip;
-  await (provider.callback() as (req: IncomingMessage, res: typeof reply.raw) => Promise<void>)(raw, reply.raw);
+  await listenerOf(provider)(raw, reply.raw);
 }

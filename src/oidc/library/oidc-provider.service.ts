@@ -12,7 +12,7 @@ import { oidcAdapterFactory } from './oidc-adapter.js';
 import { countClientAuthFailures } from './oidc-client-auth-failures.js';
 import { accountClaims, CLAIM, isAgeAccount, pairwiseSubject, PERSON_SUBJECT_KEY, personKeyOf, personSubject } from './oidc-claims.js';
 import { OidcClientCache } from '../clients/oidc-client-cache.js';
-import { oidcConfiguration } from './oidc-configuration.js';
+import { clientExtra, oidcConfiguration } from './oidc-configuration.js';
 import { loadOidcLibrary, oidcErrors } from './oidc-library.js';
 import { accountOfGrant, grantKeepsAccount } from './oidc-login-grant.js';
 import { OidcLoginRecords, type StoredAccount } from '../login/oidc-login-records.js';
@@ -125,7 +125,8 @@ export class OidcProviderService {
     if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
     const grantId = token.grantId;
     // Every token and userinfo request of a login passes here: a lapsed team's client stops (docs/oidc.md, "Plans").
-    const refusal = await this.teamAccess.refusalOf(String(ctx.oidc.client?.metadata().eidgw_team_id));
+    const client = ctx.oidc.client;
+    const refusal = await this.teamAccess.refusalOf(String(client && clientExtra(client, 'eidgw_team_id')));
     if (refusal) throw new (oidcErrors().UnauthorizedClient)(refusal);
     // The token endpoint has read the grant already: an unknown account refuses the grant here.
     if (ctx.oidc.grant) {
@@ -153,8 +154,8 @@ export class OidcProviderService {
     // An age login's subject is random (docs/age-verification.md): it is no person's.
     if (isAgeAccount(account)) return account.subject;
     const client = ctx.oidc.client!;
-    const person = personSubject(this.subjectKey, String(client.metadata().eidgw_environment), personKeyOf(account.user));
-    const pairwiseByAccount = client.metadata().eidgw_subject_type === 'pairwise' && client.subjectType !== 'pairwise';
+    const person = personSubject(this.subjectKey, String(clientExtra(client, 'eidgw_environment')), personKeyOf(account.user));
+    const pairwiseByAccount = clientExtra(client, 'eidgw_subject_type') === 'pairwise' && client.subjectType !== 'pairwise';
     return pairwiseByAccount ? pairwiseSubject(this.subjectKey, client.clientId, person) : person;
   }
 
