@@ -51,10 +51,12 @@ export class InsertBatcher<T extends ObjectLiteral> {
       sql = statementOf([...byTable].map(([into, values]) => ({ into, rows: values.length })));
       this.statements.set(shape, sql);
     }
+    // Prepared: PostgreSQL parses and plans each shape once per connection; under load a few shapes recur.
     await execute(
       this.dataSource,
       sql,
       [...byTable.values()].flatMap((values) => values.flat()),
+      true,
     );
   }
 }
