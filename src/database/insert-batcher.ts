@@ -3,9 +3,6 @@ import { CoalescingWriter } from './coalescing-writer.js';
 import { EntityInsert, MAX_PARAMETERS, type PendingRow } from './entity-insert.js';
 import { execute } from './sql-execution.js';
 
-// Rows (of every table) up to which a batch's statement is prepared: a bounded set of shapes per connection.
-const PREPARED_MAX_ROWS = 32;
-
 /**
  * Inserts the rows concurrent requests write into one table as one multi-row INSERT (CoalescingWriter):
  * each caller's promise settles when its row is committed, so nothing is answered before it is durable.
@@ -54,13 +51,10 @@ export class InsertBatcher<T extends ObjectLiteral> {
       sql = statementOf([...byTable].map(([into, values]) => ({ into, rows: values.length })));
       this.statements.set(shape, sql);
     }
-    // Prepared: PostgreSQL parses and plans each shape once per connection; under load a few small shapes
-    // recur. Larger batches are rare and each would hold a plan per connection: those are sent unprepared.
     await execute(
       this.dataSource,
       sql,
       [...byTable.values()].flatMap((values) => values.flat()),
-      rows.length <= PREPARED_MAX_ROWS,
     );
   }
 }
