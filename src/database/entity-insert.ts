@@ -3,7 +3,13 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { execute, type Db } from './sql-execution.js';
 
 // PostgreSQL takes at most 65,535 parameters per statement.
-const MAX_PARAMETERS = 60_000;
+export const MAX_PARAMETERS = 60_000;
+
+/** One row for an EntityInsert's table, its values converted (valuesOf), not yet written. */
+export interface PendingRow {
+  readonly into: EntityInsert<ObjectLiteral>;
+  readonly values: unknown[];
+}
 
 /**
  * Multi-row INSERT statements for one entity, built from TypeORM's column metadata and values
@@ -15,6 +21,9 @@ const MAX_PARAMETERS = 60_000;
 export class EntityInsert<T extends ObjectLiteral> {
   /** Rows per statement, within PostgreSQL's parameter limit. */
   readonly maxRows: number;
+  /** Parameters per row. */
+  readonly width: number;
+  readonly table: string;
   private readonly columns: ColumnMetadata[];
   private readonly head: string;
   private readonly statements = new Map<number, string>();
@@ -25,13 +34,20 @@ export class EntityInsert<T extends ObjectLiteral> {
   ) {
     const metadata = dataSource.getMetadata(entity);
     this.columns = metadata.columns.filter((column) => column.isInsert);
-    this.maxRows = Math.min(250, Math.floor(MAX_PARAMETERS / this.columns.length));
+    this.width = this.columns.length;
+    this.table = metadata.tableName;
+    this.maxRows = Math.min(250, Math.floor(MAX_PARAMETERS / this.width));
     this.head = `INSERT INTO "${metadata.tableName}" (${this.columns.map((column) => `"${column.databaseName}"`).join(', ')}) VALUES `;
   }
 
   /** The entity's values in column order, as the database receives them. */
   valuesOf(entity: T): unknown[] {
     return this.columns.map((column): unknown => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
+  }
+
+  /** The entity as a row to write later, alone or in another table's statement (InsertBatcher). */
+  rowOf(entity: T): PendingRow {
+    return { into: this, values: this.valuesOf(entity) };
   }
 
   /** Inserts rows of values (from valuesOf) through `db`, in as few statements as the limit allows. */
@@ -49,16 +65,20 @@ export class EntityInsert<T extends ObjectLiteral> {
     );
   }
 
+  /** The INSERT of `rows` rows whose parameters start at `$first`. */
+  sqlFor(rows: number, first = 1): string {
+    const tuples = Array.from(
+      { length: rows },
+      (_, row) => `(${this.columns.map((_, column) => `$${first + row * this.width + column}`).join(', ')})`,
+    );
+    return this.head + tuples.join(', ');
+  }
+
   /** The statement for `rows` rows, built once per size. */
   private statementFor(rows: number): string {
     let sql = this.statements.get(rows);
     if (!sql) {
-      const width = this.columns.length;
-      const tuples = Array.from(
-        { length: rows },
-        (_, row) => `(${this.columns.map((_, column) => `$${row * width + column + 1}`).join(', ')})`,
-      );
-      sql = this.head + tuples.join(', ');
+      sql = this.sqlFor(rows);
       this.statements.set(rows, sql);
     }
     return sql;

@@ -1,4 +1,5 @@
 import type { ApiKeyEnvironment } from '../api-keys/api-key-format.js';
+import type { PendingRow } from '../database/entity-insert.js';
 import type { EvidenceVerification } from './evidence-verification.js';
 import type { CertificateStatus } from './rp-certificate.check.js';
 import type { UserMessageTable } from './user-messages.js';
@@ -20,6 +21,12 @@ export interface EidProvider {
   /** Whether the provider offers this operation on this channel (docs/api.md: operation_not_supported). */
   offers(operation: EidOperation, channel: EidChannel): boolean;
   start(request: StartOrderRequest): Promise<StartedOrder>;
+  /**
+   * For providers that keep orders of their own (the simulator): starts the order as start() does but
+   * hands its row back unwritten, for the session's INSERT to write in the same statement: one round
+   * trip, both rows or neither (docs/performance.md, "Statements and writes"). Absent: start() is used.
+   */
+  startWithSession?(request: StartOrderRequest): Promise<{ order: StartedOrder; row: PendingRow }>;
   collect(order: OrderReference): Promise<CollectResult>;
   /**
    * For providers that can answer for many orders in one call (the simulator reads its order book

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { PendingRow } from '../database/entity-insert.js';
 import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
 import { inOneTransaction } from '../database/unit-of-work.js';
@@ -76,9 +77,12 @@ export class SessionStore {
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
 
-  /** Resolves once the row is committed (concurrent starts share one INSERT). */
-  insert(session: Session): Promise<void> {
-    return this.newSessions.insert(this.sessions.create(session));
+  /**
+   * Resolves once the row is committed (concurrent starts share one INSERT); `order`: the provider's own
+   * order row (startWithSession), written by the same statement.
+   */
+  insert(session: Session, order?: PendingRow): Promise<void> {
+    return this.newSessions.insert(session, order ? [order] : []);
   }
 
   findForKey(id: string, teamId: string, environment: Session['environment']): Promise<Session | null> {

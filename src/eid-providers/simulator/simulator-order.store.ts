@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, LessThanOrEqual, type Repository } from 'typeorm';
+import type { PendingRow } from '../../database/entity-insert.js';
 import { InsertBatcher } from '../../database/insert-batcher.js';
 import { PreparedSelect } from '../../database/prepared-select.js';
 import { SimulatorOrder, type NewSimulatorOrder, type SimulatorAction } from './simulator-order.entity.js';
@@ -32,7 +33,12 @@ export class SimulatorOrderStore {
   }
 
   insert(order: NewSimulatorOrder): Promise<void> {
-    return this.newOrders.insert(this.orders.create(order));
+    return this.newOrders.insert(order as SimulatorOrder);
+  }
+
+  /** The order as a row for another table's INSERT to write with its own (a session's, docs/performance.md). */
+  rowOf(order: NewSimulatorOrder): PendingRow {
+    return this.newOrders.rowOf(order as SimulatorOrder);
   }
 
   getByRef(orderRef: string): Promise<SimulatorOrder> {

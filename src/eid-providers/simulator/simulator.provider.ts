@@ -1,6 +1,7 @@
 import { LOA3 } from '../shared/saml-authn-contexts.js';
 import { createHmac, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { PendingRow } from '../../database/entity-insert.js';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { Clock } from '../../common/clock/clock.js';
 import { constantTimeEqual, sha256 } from '../../common/crypto/constant-time.js';
@@ -137,6 +138,19 @@ export class SimulatorProvider implements EidProvider {
   }
 
   async start(request: StartOrderRequest): Promise<StartedOrder> {
+    const { order, started } = this.newOrder(request);
+    await this.orders.insert(order);
+    return started;
+  }
+
+  /** The order book's row written by the session's INSERT (docs/performance.md). */
+  async startWithSession(request: StartOrderRequest): Promise<{ order: StartedOrder; row: PendingRow }> {
+    const { order, started } = this.newOrder(request);
+    return { order: started, row: this.orders.rowOf(order) };
+  }
+
+  /** An order's row in the order book and what its start answers. */
+  private newOrder(request: StartOrderRequest): { order: NewSimulatorOrder; started: StartedOrder } {
     const orderRef = randomUUID();
     const phone = request.channel === 'phone';
     const qrStartSecret = phone ? null : randomUUID();
@@ -170,15 +184,17 @@ export class SimulatorProvider implements EidProvider {
       cancelledAt: null,
       returnUrl: request.returnUrl ?? null,
     };
-    await this.orders.insert(order);
-    if (!order.qrStartToken || !qrStartSecret || !autoStartToken) return { orderRef, orderTime: order.createdAt };
+    if (!order.qrStartToken || !qrStartSecret || !autoStartToken) return { order, started: { orderRef, orderTime: order.createdAt } };
     return {
-      orderRef,
-      orderTime: order.createdAt,
-      qr: { startToken: order.qrStartToken, startSecret: qrStartSecret },
-      autoStartToken,
-      // The simulated app is a page of this service, so a same-device flow runs with no phone (docs/same-device.md).
-      launchUrl: `${this.server.publicBaseUrl}/simulator/app?autostarttoken=${autoStartToken}`,
+      order,
+      started: {
+        orderRef,
+        orderTime: order.createdAt,
+        qr: { startToken: order.qrStartToken, startSecret: qrStartSecret },
+        autoStartToken,
+        // The simulated app is a page of this service, so a same-device flow runs with no phone (docs/same-device.md).
+        launchUrl: `${this.server.publicBaseUrl}/simulator/app?autostarttoken=${autoStartToken}`,
+      },
     };
   }
 

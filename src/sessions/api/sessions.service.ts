@@ -8,7 +8,15 @@ import { DomainException } from '../../common/problem-details/domain.exception.j
 import { ValidationProblemException } from '../../common/problem-details/validation-problem.exception.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
 import { sessionsConfig, type SessionsConfig } from '../../config/sessions.config.js';
-import type { AcrDevice, EidChannel, EidOperation, EidProvider, StartedOrder } from '../../eid-providers/eid-provider.js';
+import type { PendingRow } from '../../database/entity-insert.js';
+import type {
+  AcrDevice,
+  EidChannel,
+  EidOperation,
+  EidProvider,
+  StartedOrder,
+  StartOrderRequest,
+} from '../../eid-providers/eid-provider.js';
 import { EidProviderRegistry } from '../../eid-providers/eid-provider.registry.js';
 import { KioskLinks } from '../../kiosk-tokens/kiosk-links.js';
 import type { StartSessionBody } from './dto/start-session-body.js';
@@ -70,7 +78,8 @@ export class SessionsService {
     const returnNonce = request.returnUrl === undefined ? undefined : newReturnNonce();
     const returnUrl = request.returnUrl && returnNonce ? withReturnNonce(request.returnUrl, returnNonce) : undefined;
     const orderRequest = orderRequestOf(request, kind, principal.apiKey.environment, returnUrl);
-    const order = withoutExcluded(await this.callProvider(provider, 'start', () => provider.start(orderRequest)), device);
+    const started = await this.callProvider(provider, 'start', () => startOrder(provider, orderRequest));
+    const order = withoutExcluded(started.order, device);
     const now = this.clock.now();
     const id = randomUUID();
     // Kept to check the provider's signature against (docs/evidence.md).
@@ -109,7 +118,7 @@ export class SessionsService {
       maxRisk: principal.apiKey.maxRisk ?? null,
       ageOver: request.ageOver ?? null,
     };
-    await this.store.insert(session);
+    await this.store.insert(session, started.row);
     this.metrics.sessionStarted(provider.name, kind.operation);
     return {
       sessionId: id,
@@ -164,6 +173,11 @@ export class SessionsService {
       throw new DomainException('provider_unavailable', `The ${provider.name} provider did not answer; try again shortly.`);
     }
   }
+}
+
+/** The order, and its row where the provider keeps one for the session's INSERT to write (docs/performance.md). */
+async function startOrder(provider: EidProvider, request: StartOrderRequest): Promise<{ order: StartedOrder; row?: PendingRow }> {
+  return provider.startWithSession ? provider.startWithSession(request) : { order: await provider.start(request) };
 }
 
 /** The order as the device allows it to be shown: no launch link for a QR-only session, no QR for a same-device one. */

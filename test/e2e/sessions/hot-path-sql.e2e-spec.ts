@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Pool, QueryConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { InsertBatcher } from '../../../src/database/insert-batcher.js';
 import { PreparedSelect } from '../../../src/database/prepared-select.js';
+import { SimulatorOrder } from '../../../src/eid-providers/simulator/simulator-order.entity.js';
 import { Session } from '../../../src/sessions/session.entity.js';
 import { SessionStore } from '../../../src/sessions/session.store.js';
 import { createTeamWithKey } from '../../support/fixtures.js';
@@ -135,6 +136,59 @@ describe('Hot-path SQL on the sessions table', () => {
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/fk_sessions_team/);
     expect(await e2e.app.get(DataSource).getRepository(Session).countBy({ teamId: team.id })).toBe(5);
+  });
+
+  it("should write each session with its provider's order in one statement, and neither when the session cannot be written", async () => {
+    const { team } = await createTeamWithKey(e2e.app);
+    const dataSource = e2e.app.get(DataSource);
+    const sessions = new InsertBatcher(dataSource, Session);
+    const orders = new InsertBatcher(dataSource, SimulatorOrder);
+    const orderOf = (): Omit<SimulatorOrder, 'seq'> => ({
+      orderRef: randomUUID(),
+      operation: 'auth',
+      channel: 'app',
+      endUserIp: '192.0.2.1',
+      qrStartToken: randomUUID(),
+      qrStartSecretEnc: Buffer.from([1, 2, 3]),
+      autoStartTokenHash: randomBytes(32),
+      personalNumberHash: null,
+      userVisibleDataEnc: null,
+      transactionEnc: null,
+      createdAt: new Date('2026-11-22T10:00:00.123Z'),
+      scannedAt: null,
+      action: null,
+      userEnc: null,
+      signedTextsEnc: null,
+      evidenceEnc: null,
+      cancelledAt: null,
+      returnUrl: null,
+    });
+    const pairs = Array.from({ length: 6 }, (_, i) => ({ session: sessionOf(i === 2 ? randomUUID() : team.id), order: orderOf() }));
+    const statements: string[] = [];
+    const { logger } = dataSource;
+    const logQuery = logger.logQuery.bind(logger);
+    logger.logQuery = (sql, parameters, runner) => (statements.push(sql), logQuery(sql, parameters, runner));
+    let results: PromiseSettledResult<void>[];
+    try {
+      results = await Promise.allSettled(
+        pairs.map(({ session, order }) => sessions.insert(session, [orders.rowOf(order as SimulatorOrder)])),
+      );
+    } finally {
+      logger.logQuery = logQuery;
+    }
+    // The third session names no team (fk_sessions_team): it fails alone, and its order is not written either.
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(statements[0]).toMatch(/^WITH w0 AS \(INSERT INTO "simulator_orders" .*\) INSERT INTO "sessions"/);
+    const orderRows = dataSource.getRepository(SimulatorOrder);
+    for (const [i, { session, order }] of pairs.entries()) {
+      const stored = await orderRows.findOneBy({ orderRef: order.orderRef });
+      if (i === 2) {
+        expect(stored).toBeNull();
+        continue;
+      }
+      expect(await dataSource.getRepository(Session).findOneByOrFail({ id: session.id })).toEqual(session);
+      expect(stored).toEqual({ ...order, seq: expect.any(String) });
+    }
   });
 
   it("should plan a team's session read on the primary key even before the table has statistics", async () => {
