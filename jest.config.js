@@ -30,4 +30,8 @@ export default {
   // room for the embedded-database fallback, which boots each app on a fresh PGlite (about 10 s loaded).
   testTimeout: 60_000,
   maxWorkers: 2,
+  // Each ESM test file leaves its modules in the worker (jest's vm contexts): a worker that ran half the
+  // suite held 4.4 GB, and its long collections let a 3 s PostgreSQL connect time out in late files.
+  // A worker past 1.5 GB after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '1.5GB',
 };
