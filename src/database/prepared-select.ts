@@ -20,18 +20,22 @@ export class PreparedSelect<T extends ObjectLiteral, K extends keyof T & string 
   private readonly sql: string;
   private readonly whole: boolean;
 
-  /** `where` is SQL over the table's column names with $1… placeholders, e.g. `id = $1 AND team_id = $2`. */
+  /**
+   * `where` is SQL over the table's column names with $1… placeholders, e.g. `id = $1 AND team_id = $2`;
+   * `from` replaces the table where the rows come out of a join that yields its columns unqualified.
+   */
   constructor(
     private readonly dataSource: DataSource,
     entity: EntityTarget<T>,
     where: string,
     properties?: readonly K[],
+    from?: string,
   ) {
     this.metadata = dataSource.getMetadata(entity);
     this.whole = !properties;
     this.columns = properties?.map((property) => this.columnOf(property)) ?? this.metadata.columns;
     this.columnList = this.columns.map((column) => `"${column.databaseName}"`).join(', ');
-    this.sql = `SELECT ${this.columnList} FROM "${this.metadata.tableName}" WHERE ${where}`;
+    this.sql = `SELECT ${this.columnList} FROM ${from ?? `"${this.metadata.tableName}"`} WHERE ${where}`;
     registerStatement(this.sql);
     registerStatement(`${this.sql} LIMIT 1`);
   }

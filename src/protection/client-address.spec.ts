@@ -16,3 +16,18 @@ describe(clientAddressOf.name, () => {
     expect(clientAddressOf('2001:db8:0:1::a')).not.toBe(clientAddressOf('2001:db8:0:2::a'));
   });
 });
+
+describe(`${clientAddressOf.name}, asked again`, () => {
+  it('should answer as the first time, and refuse a malformed address each time', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(clientAddressOf('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+      expect(() => clientAddressOf('not an address')).toThrow();
+    }
+  });
+
+  it('should stay right past its bound', () => {
+    for (let i = 0; i < 5000; i++) clientAddressOf(`10.0.${i >> 8}.${i & 255}`);
+    expect(clientAddressOf('10.0.0.1')).toBe('10.0.0.1');
+    expect(clientAddressOf('::ffff:10.0.19.135')).toBe('10.0.19.135');
+  });
+});

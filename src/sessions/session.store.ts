@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { PendingRow } from '../database/entity-insert.js';
+import { CoalescingWriter } from '../database/coalescing-writer.js';
 import { InsertBatcher } from '../database/insert-batcher.js';
 import { PreparedSelect } from '../database/prepared-select.js';
 import { inOneTransaction } from '../database/unit-of-work.js';
@@ -52,11 +53,22 @@ export interface RenewedOrderRow {
   launchUrlEnc: Buffer | null;
 }
 
+/** Which session a caller asks for, within its team and environment. */
+interface SessionKey {
+  id: string;
+  teamId: string;
+  environment: Session['environment'];
+}
+
+// Three arrays of this many: far within a statement's limits, and a few hundred rows a round trip.
+const MAX_READS_PER_STATEMENT = 256;
+
 /** Every statement on the sessions table. */
 @Injectable()
 export class SessionStore {
-  /** A session of a team and environment by id. */
-  private readonly sessionRows: PreparedSelect<Session>;
+  /** Sessions by id, each kept only where its team and environment match its caller's. */
+  private readonly sessionsForKeys: PreparedSelect<Session>;
+  private readonly keyedReads: CoalescingWriter<SessionKey, Session | null>;
   /** Whole sessions by ids: those of a collect that move on. */
   private readonly sessionsByIds: PreparedSelect<Session>;
   private readonly newSessions: InsertBatcher<Session>;
@@ -65,14 +77,21 @@ export class SessionStore {
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    // The scope is a filter on the row the primary key finds, never an index condition: a plan made
-    // before the table's statistics (a new database, a tenant growing fast) walked the team's index
-    // instead, every session of the team per poll (docs/performance.md, issue 32).
-    this.sessionRows = new PreparedSelect(
+    // Each id is its own primary-key lookup (LATERAL … LIMIT 1 keeps the planner from choosing another
+    // join), and the scope a filter on the row it finds, never an index condition: a plan made before
+    // the table's statistics (a new database, a tenant growing fast) walked the team's index instead,
+    // every session of the team per poll (docs/performance.md, issue 32).
+    this.sessionsForKeys = new PreparedSelect(
       dataSource,
       Session,
-      'id = $1 AND team_id IS NOT DISTINCT FROM $2 AND environment IS NOT DISTINCT FROM $3',
+      'team_id IS NOT DISTINCT FROM key_team AND environment IS NOT DISTINCT FROM key_environment',
+      undefined,
+      'unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(key_id, key_team, key_environment) ' +
+        'CROSS JOIN LATERAL (SELECT * FROM "sessions" WHERE id = k.key_id LIMIT 1) AS s',
     );
+    // Every poll and QR frame reads its session: the reads that arrive while one is on its way go
+    // together in the next statement (docs/performance.md, "Poll").
+    this.keyedReads = new CoalescingWriter((keys) => this.readForKeys(keys), MAX_READS_PER_STATEMENT);
     this.sessionsByIds = new PreparedSelect(dataSource, Session, 'id = ANY ($1::uuid[])');
     this.newSessions = new InsertBatcher(dataSource, Session);
   }
@@ -86,7 +105,22 @@ export class SessionStore {
   }
 
   findForKey(id: string, teamId: string, environment: Session['environment']): Promise<Session | null> {
-    return this.sessionRows.one([id, teamId, environment]);
+    return this.keyedReads.submit({ id, teamId, environment });
+  }
+
+  /** One statement for the queued reads; each caller gets its row only where team and environment match. */
+  private async readForKeys(keys: SessionKey[]): Promise<(Session | null)[]> {
+    const rows = await this.sessionsForKeys.many([keys.map((k) => k.id), keys.map((k) => k.teamId), keys.map((k) => k.environment)]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const handedOut = new Set<Session>();
+    return keys.map((key) => {
+      const row = byId.get(key.id);
+      if (!row || row.teamId !== key.teamId || row.environment !== key.environment) return null;
+      // Two polls of one session in one statement: each caller gets an entity of its own.
+      const entity = handedOut.has(row) ? Object.assign(Object.create(Session.prototype) as Session, row) : row;
+      handedOut.add(row);
+      return entity;
+    });
   }
 
   /** A session of a team, either environment: what a team member may see (docs/console.md). */

@@ -191,6 +191,42 @@ describe('Hot-path SQL on the sessions table', () => {
     }
   });
 
+  it('should answer concurrent reads from shared statements, each caller its own session of its team and environment only', async () => {
+    const [{ team: mine }, { team: theirs }] = [await createTeamWithKey(e2e.app), await createTeamWithKey(e2e.app)];
+    const dataSource = e2e.app.get(DataSource);
+    const own = Array.from({ length: 6 }, () => sessionOf(mine.id));
+    const other = sessionOf(theirs.id);
+    const live = sessionOf(mine.id, { environment: 'live' });
+    await dataSource.getRepository(Session).insert([...own, other, live]);
+    const store = e2e.app.get(SessionStore, { strict: false });
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    const query = pool.query.bind(pool) as (config: QueryConfig) => Promise<unknown>;
+    let statements = 0;
+    (pool as unknown as { query: typeof query }).query = (config) => (config.text?.includes('key_team') && statements++, query(config));
+    try {
+      const asked = [
+        ...own.map((row) => store.findForKey(row.id, mine.id, 'test')),
+        store.findForKey(own[0].id, mine.id, 'test'),
+        store.findForKey(other.id, mine.id, 'test'),
+        store.findForKey(live.id, mine.id, 'test'),
+        store.findForKey(own[1].id, theirs.id, 'test'),
+        store.findForKey(randomUUID(), mine.id, 'test'),
+      ];
+      const found = await Promise.all(asked);
+      expect(found.slice(0, 6).map((row) => row?.id)).toEqual(own.map((row) => row.id));
+      for (const row of found.slice(0, 6)) expect(row).toBeInstanceOf(Session);
+      // The same session asked twice at once: equal, yet not one object two callers could both change.
+      expect(found[6]).toEqual(found[0]);
+      expect(found[6]).toBeInstanceOf(Session);
+      expect(found[6]).not.toBe(found[0]);
+      expect(found.slice(7)).toEqual([null, null, null, null]);
+    } finally {
+      (pool as unknown as { query: typeof query }).query = query;
+    }
+    // The first read leaves at once; the eleven that queued behind it share one statement.
+    expect(statements).toBe(2);
+  });
+
   it("should plan a team's session read on the primary key even before the table has statistics", async () => {
     // Rows of one team written just now, as the bench's start step leaves them: no analysis has seen them.
     const { team } = await createTeamWithKey(e2e.app);
@@ -214,13 +250,15 @@ describe('Hot-path SQL on the sessions table', () => {
       await manager.query(`PREPARE session_for_key AS ${sent[0]}`);
       try {
         const [row] = await manager.query(
-          `EXPLAIN (FORMAT JSON) EXECUTE session_for_key('00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000000', 'test')`,
+          `EXPLAIN (FORMAT JSON) EXECUTE session_for_key('{00000000-0000-4000-8000-000000000000}', '{00000000-0000-4000-8000-000000000000}', '{test}')`,
         );
         return JSON.stringify(row['QUERY PLAN']);
       } finally {
         await manager.query(`DEALLOCATE session_for_key`);
       }
     });
+    expect(plan).toContain('"Node Type":"Nested Loop"');
     expect(plan).toContain('"Index Name":"pk_sessions"');
+    expect(plan).not.toContain('Seq Scan');
   });
 });
