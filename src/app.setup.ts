@@ -2,6 +2,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PinoNestLogger } from './common/logging/pino-nest-logger.js';
+import { requestHook, sendHook } from './common/http/sync-hooks.js';
 import { requestIdOf } from './common/logging/request-id.js';
 import { sendProblem } from './common/problem-details/problem-document.js';
 import { drainOnSignals, trackRequestsForDrain } from './common/shutdown/graceful-shutdown.js';
@@ -50,11 +51,14 @@ export function createFastifyAdapter(env: Pick<Env, 'TRUST_PROXY' | 'REQUEST_TIM
     if (ID_CARD_ROUTES.has(route.url)) route.bodyLimit = ID_CARD_BODY_LIMIT_BYTES;
   });
   // Registered before the input guard's hook, so it runs first: see sign-body-sizes.ts.
-  fastify.addHook('preValidation', async (request) => {
-    if (!SIGN_ROUTES.has(request.routeOptions.url ?? '')) return;
-    assertSignFieldSizes(request.body);
-    markInertBodyFields(request, SIGN_INERT_FIELDS);
-  });
+  fastify.addHook(
+    'preValidation',
+    requestHook((request) => {
+      if (!SIGN_ROUTES.has(request.routeOptions.url ?? '')) return;
+      assertSignFieldSizes(request.body);
+      markInertBodyFields(request, SIGN_INERT_FIELDS);
+    }),
+  );
   return adapter;
 }
 
@@ -74,9 +78,13 @@ export async function configureApp(
   const requests = trackRequestsForDrain(app);
   // Before app.init(): its onRoute hook takes over the routes init registers (docs/architecture.md, "Hot routes").
   serveHotRoutes(app, fastify);
-  fastify.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  fastify.addHook(
+    'onSend',
+    sendHook((request, reply, payload) => {
+      reply.header('x-request-id', request.id);
+      return payload;
+    }),
+  );
 
   // Built on the first request to /docs, not at start-up (docs/performance.md, "Start-up").
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/json' });

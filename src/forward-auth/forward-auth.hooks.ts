@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendHook } from '../common/http/sync-hooks.js';
 import { redactUrl } from '../common/logging/redact-url.js';
 import { ForwardAuthMetrics } from './forward-auth.metrics.js';
 import { ForwardAuthService } from './forward-auth.service.js';
@@ -26,8 +27,9 @@ export class ForwardAuthHooks implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
-    fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
-      isForwardAuth(request.url) ? this.onAnswer(request, reply, payload) : payload,
+    fastify.addHook(
+      'onSend',
+      sendHook((request, reply, payload) => (isForwardAuth(request.url) ? this.onAnswer(request, reply, payload) : payload)),
     );
   }
 

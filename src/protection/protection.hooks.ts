@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { requestHook, sendHook } from '../common/http/sync-hooks.js';
 import { isFailedAttempt } from './ip-blocks/failed-attempt.js';
 import { IpBlocksService } from './ip-blocks/ip-blocks.service.js';
 import { inertBodyFieldsOf } from './input-guard/inert-body-fields.js';
@@ -27,13 +28,19 @@ export class ProtectionHooks implements OnModuleInit {
     // The command line builds an application context without HTTP.
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
-    fastify.addHook('onRequest', async (request: FastifyRequest) => this.ipBlocks.assertNotBlocked(request.ip));
-    fastify.addHook('preValidation', async (request: FastifyRequest) =>
-      assertCleanInput({ url: request.url, body: request.body, inertBodyFields: inertBodyFieldsOf(request) }),
+    fastify.addHook(
+      'onRequest',
+      requestHook((request) => this.ipBlocks.assertNotBlocked(request.ip)),
     );
-    fastify.addHook('onSend', async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
-      if (isFailedAttempt(request)) await this.ipBlocks.recordFailure(request.ip);
-      return payload;
-    });
+    fastify.addHook(
+      'preValidation',
+      requestHook((request) => assertCleanInput({ url: request.url, body: request.body, inertBodyFields: inertBodyFieldsOf(request) })),
+    );
+    fastify.addHook(
+      'onSend',
+      sendHook((request, _reply, payload) =>
+        isFailedAttempt(request) ? this.ipBlocks.recordFailure(request.ip).then(() => payload) : payload,
+      ),
+    );
   }
 }

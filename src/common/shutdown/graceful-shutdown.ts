@@ -14,7 +14,8 @@ export function trackRequestsForDrain(app: NestFastifyApplication): { idle(): Pr
   const fastify = app.getHttpAdapter().getInstance();
   const inFlight = new Set<unknown>();
   let wake: (() => void) | undefined;
-  fastify.addHook('onRequest', async (_request, reply) => {
+  // Callback hooks, not async ones (docs/performance.md, "The pipeline every request pays").
+  fastify.addHook('onRequest', (_request, reply, done) => {
     if (draining.active) {
       reply.header('connection', 'close');
       sendProblem(
@@ -28,7 +29,8 @@ export function trackRequestsForDrain(app: NestFastifyApplication): { idle(): Pr
         },
         { 'retry-after': '1' },
       );
-      return reply;
+      // Answered: the route never runs.
+      return;
     }
     const raw = reply.raw;
     inFlight.add(raw);
@@ -36,10 +38,12 @@ export function trackRequestsForDrain(app: NestFastifyApplication): { idle(): Pr
       inFlight.delete(raw);
       if (inFlight.size === 0) wake?.();
     });
+    done();
   });
   // An answer that leaves during the drain closes its connection behind it.
-  fastify.addHook('onSend', async (_request, reply) => {
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (draining.active) reply.header('connection', 'close');
+    done(null, payload);
   });
   return {
     idle: () =>

@@ -14,7 +14,7 @@ export function oauthErrorFor(status: number): string {
  * An onSend hook: on /oidc, a problem-details body (from a check that ran before the provider) becomes
  * the RFC 6749 error shape OAuth clients parse. The provider's own answers are hijacked and never pass here.
  */
-export async function oauthErrorShape(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function oauthErrorShape(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   const path = request.url;
   if (path !== OIDC_PREFIX && !path.startsWith(`${OIDC_PREFIX}/`)) return payload;
   if (!String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json') || typeof payload !== 'string') return payload;

@@ -37,30 +37,35 @@ export class IpBlocksService {
     this.exempt = new AddressList(config.ipBlockExempt);
   }
 
-  /** Throws 401 ip_blocked while the client's address is blocked. */
-  async assertNotBlocked(ip: string): Promise<void> {
+  /**
+   * Throws 401 ip_blocked while the client's address is blocked. Synchronous while the copy is fresh
+   * (every request asks); a promise only when the store must be asked.
+   */
+  assertNotBlocked(ip: string): void | Promise<void> {
     if (this.exempt.includes(ip)) return;
     const now = this.clock.now().getTime();
-    let until: number;
+    let address: string;
     try {
-      const address = clientAddressOf(ip);
-      until = this.blocksInForce.get(address) ?? 0;
-      // With Redis away the copy is all there is: the blocks known stay in force (docs/protection.md).
-      if (until <= now && performance.now() - this.syncedAt > SYNC_STALE_AFTER_MS && this.store.reachable) {
-        until = (await this.store.blockedUntil(address, new Date(now)))?.getTime() ?? 0;
-        if (until > now) this.blocksInForce.set(address, until);
-      }
+      address = clientAddressOf(ip);
     } catch (error) {
-      // Fail open: a store outage must not lock every client out (docs/protection.md).
-      this.logger.error({ err: error }, 'IP block check failed; request let through');
-      return;
+      return this.letThrough(error);
     }
-    if (until <= now) return;
-    const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
-    throw new DomainException('ip_blocked', `Too many failed authentication attempts from this address; retry after ${retryAfter} s.`, {
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    const until = this.blocksInForce.get(address) ?? 0;
+    // With Redis away the copy is all there is: the blocks known stay in force (docs/protection.md).
+    if (until <= now && performance.now() - this.syncedAt > SYNC_STALE_AFTER_MS && this.store.reachable) {
+      return this.store.blockedUntil(address, new Date(now)).then((stored) => {
+        const storedUntil = stored?.getTime() ?? 0;
+        if (storedUntil > now) this.blocksInForce.set(address, storedUntil);
+        refuseUntil(storedUntil, now);
+      }, this.letThrough);
+    }
+    refuseUntil(until, now);
   }
+
+  /** Fail open: a store outage must not lock every client out (docs/protection.md). */
+  private readonly letThrough = (error: unknown): void => {
+    this.logger.error({ err: error }, 'IP block check failed; request let through');
+  };
 
   /** Copies the blocks in force from the store, and forgets those that have ended. */
   async syncBlocks(): Promise<void> {
@@ -92,4 +97,12 @@ export class IpBlocksService {
       this.logger.error({ err: error }, 'Failed attempt could not be counted');
     }
   }
+}
+
+function refuseUntil(until: number, now: number): void {
+  if (until <= now) return;
+  const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
+  throw new DomainException('ip_blocked', `Too many failed authentication attempts from this address; retry after ${retryAfter} s.`, {
+    headers: { 'retry-after': String(retryAfter) },
+  });
 }

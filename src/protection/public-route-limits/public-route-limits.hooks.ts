@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { requestHook } from '../../common/http/sync-hooks.js';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainException } from '../../common/problem-details/domain.exception.js';
 import { serverConfig, type ServerConfig } from '../../config/server.config.js';
@@ -36,16 +37,19 @@ export class PublicRouteLimitsHooks implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
-    fastify.addHook('onRequest', async (request: FastifyRequest) => {
-      if (!LIMITED.test(request.url)) return;
-      const address = clientAddressOf(request.ip);
-      const now = this.clock.nowMs();
-      const retryAfter = this.window.take(address, now) ?? (LOGIN_START.test(request.url) ? this.starts.take(address, now) : null);
-      if (retryAfter !== null) {
-        throw new DomainException('rate_limit_exceeded', 'Too many requests from this address to this route.', {
-          headers: { 'retry-after': String(retryAfter) },
-        });
-      }
-    });
+    fastify.addHook(
+      'onRequest',
+      requestHook((request) => {
+        if (!LIMITED.test(request.url)) return;
+        const address = clientAddressOf(request.ip);
+        const now = this.clock.nowMs();
+        const retryAfter = this.window.take(address, now) ?? (LOGIN_START.test(request.url) ? this.starts.take(address, now) : null);
+        if (retryAfter !== null) {
+          throw new DomainException('rate_limit_exceeded', 'Too many requests from this address to this route.', {
+            headers: { 'retry-after': String(retryAfter) },
+          });
+        }
+      }),
+    );
   }
 }
