@@ -16,7 +16,9 @@ const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const CODES = Number(process.env.BENCH_OIDC_CODES ?? 400);
 const USERINFO_SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
 const ROUNDS = 3;
-const PORT = { ours: 3421, bare: 3422 };
+// BENCH_OIDC_PORT: the service's port (the bare provider's is the next), for runs beside another bench.
+const OURS_PORT = Number(process.env.BENCH_OIDC_PORT ?? 3421);
+const PORT = { ours: OURS_PORT, bare: OURS_PORT + 1 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const run = promisify(execFile);
 // BENCH_OIDC_PROFILE=<dir>: the service (and, in <dir>/bare, the bare provider) write CPU profiles when they stop (node --cpu-prof).

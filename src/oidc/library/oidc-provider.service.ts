@@ -125,8 +125,8 @@ export class OidcProviderService {
     if (!token?.grantId) return { accountId, claims: () => ({ sub: accountId }) };
     const grantId = token.grantId;
     // Every token and userinfo request of a login passes here: a lapsed team's client stops (docs/oidc.md, "Plans").
-    const client = ctx.oidc.client;
-    const refusal = await this.teamAccess.refusalOf(String(client && clientExtra(client, 'eidgw_team_id')));
+    const client = ctx.oidc.client!;
+    const refusal = await this.teamAccess.refusalOfClient(client.clientId, String(clientExtra(client, 'eidgw_team_id')));
     if (refusal) throw new (oidcErrors().UnauthorizedClient)(refusal);
     // The token endpoint has read the grant already: an unknown account refuses the grant here.
     if (ctx.oidc.grant) {

@@ -1,4 +1,5 @@
 import * as client from 'openid-client';
+import { CLIENT_CACHE_TTL_MS } from '../../../src/oidc/clients/oidc-client-cache.js';
 import { MAX_CLIENTS_PER_TEAM, OidcClientsService } from '../../../src/oidc/clients/oidc-clients.service.js';
 import { exportJWK, generateKeyPair } from 'jose';
 import { captureLogs, decodedTokensIn } from '../../support/log-capture.js';
@@ -52,16 +53,37 @@ describe('The OpenID front’s protocol (issue 40)', () => {
       expect(back.searchParams.get('error_description')).toContain('subscription_expired');
     });
 
-    it('should refuse the code at the token endpoint once the plan lost pro, naming feature_required', async () => {
+    it('should refuse the code at the token endpoint once the plan lost pro, naming feature_required, within the client cache’s 5 s', async () => {
       const owner = await team();
       const { config } = await confidentialClient({}, owner);
       const state = client.randomState();
       const callback = await logIn(authorizationUrl(config, state));
       await owner.changePlan('free');
+      // The team is cached with the client for up to 5 s (docs/oidc.md, "Plans").
+      e2e.clock.advance(CLIENT_CACHE_TTL_MS);
       await expect(client.authorizationCodeGrant(config, callback, { expectedState: state })).rejects.toMatchObject({
         error: 'unauthorized_client',
         error_description: expect.stringContaining('feature_required'),
       });
+    });
+
+    it('should refuse userinfo within the client cache’s 5 s once the plan lost pro, and serve it again once pro is back', async () => {
+      const owner = await team();
+      const { config } = await confidentialClient({}, owner);
+      const state = client.randomState();
+      const tokens = await client.authorizationCodeGrant(config, await logIn(authorizationUrl(config, state)), { expectedState: state });
+      const sub = tokens.claims()!.sub;
+      await expect(client.fetchUserInfo(config, tokens.access_token, sub)).resolves.toMatchObject({ sub });
+
+      await owner.changePlan('free');
+      e2e.clock.advance(CLIENT_CACHE_TTL_MS);
+      // Userinfo answers with a WWW-Authenticate challenge carrying the error (RFC 6750).
+      await expect(client.fetchUserInfo(config, tokens.access_token, sub)).rejects.toMatchObject({
+        cause: [expect.objectContaining({ parameters: expect.objectContaining({ error: 'unauthorized_client' }) })],
+      });
+      await owner.changePlan('pro');
+      e2e.clock.advance(CLIENT_CACHE_TTL_MS);
+      await expect(client.fetchUserInfo(config, tokens.access_token, sub)).resolves.toMatchObject({ sub });
     });
 
     it('should end a login whose team lapsed while the person was in the app with unauthorized_client at /done', async () => {
