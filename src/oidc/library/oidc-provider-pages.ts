@@ -55,8 +55,8 @@ const languageOf = (ctx: Context) =>
   chooseLanguage((ctx.oidc?.params as { ui_locales?: unknown } | undefined)?.ui_locales, ctx.get('accept-language'));
 
 function send(ctx: Context, language: Language, title: string, body: string): void {
+  // The login page's headers, its content type among them.
   ctx.set(LOGIN_PAGE_HEADERS);
-  ctx.type = 'html';
   ctx.body = htmlDocument({
     language,
     title,

@@ -202,6 +202,7 @@ describe('OpenID Provider login page (openid-client as the relying party)', () =
       const csp = answer.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("frame-ancestors 'none'");
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
       const html = await answer.text();
       expect(html).not.toContain('googleapis');
       expect(html).not.toMatch(/<style|<script/);
