@@ -68,6 +68,22 @@ describe('Hot-path SQL on the sessions table', () => {
     expect(() => new PreparedSelect(dataSource, Session, 'id = $1', ['nope' as keyof Session])).toThrow('Session has no column nope');
   });
 
+  it('should answer columns read as they hydrate (text, uuid, bytea, dates, nulls) as findOneBy does, with the same properties', async () => {
+    const { key } = await createTeamWithKey(e2e.app);
+    const started = await e2e.http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
+    const dataSource = e2e.app.get(DataSource);
+    const found = await dataSource.getRepository(Session).findOneByOrFail({ id: started.body.sessionId });
+
+    const properties = ['id', 'provider', 'orderRef', 'hintCode', 'qrStartSecretEnc', 'expiresAt', 'completedAt'] as const;
+    const read = await new PreparedSelect(dataSource, Session, 'id = $1', properties).many([found.id]);
+
+    expect(read).toEqual([Object.fromEntries(properties.map((property) => [property, found[property]]))]);
+    expect(Object.keys(read[0])).toEqual(properties);
+    expect(read[0].expiresAt).toBeInstanceOf(Date);
+    expect(read[0].qrStartSecretEnc).toBeInstanceOf(Buffer);
+    expect(read[0].completedAt).toBeNull();
+  });
+
   /** A session row as SessionStore writes it, of the given team. */
   const sessionOf = (teamId: string, overrides: Partial<Session> = {}): Session =>
     Object.assign(new Session(), {
