@@ -19,7 +19,6 @@ import { releasedAttributes } from '../src/saml/response/saml-attributes.js';
 import { successResponse, type SuccessInput } from '../src/saml/response/saml-response.js';
 import { BINDING } from '../src/saml/saml-protocol.js';
 import { samlify } from '../src/saml/samlify.js';
-import { installSamlifyGuard } from '../src/saml/saml-xml.js';
 import { SAML_ATTRIBUTE_NAMES, type SamlServiceProvider } from '../src/saml/service-providers/saml-service-provider.js';
 import { createSamlPki, decodeBase64 } from '../test/support/saml-sp.js';
 import { printSection } from './lib/report.js';
@@ -43,7 +42,6 @@ interface Front {
 
 /** A login's Response as the front builds it, for an SP with (or without) an encryption certificate. */
 async function samlFront(): Promise<Front> {
-  installSamlifyGuard();
   const pki = await createSamlPki();
   await pki.remove();
   const key = { privateKey: pki.idp.key, certificate: pki.idp.cert };
@@ -63,7 +61,7 @@ async function samlFront(): Promise<Front> {
     updatedAt: new Date(),
   });
   const idp = (encryptAssertions: boolean) =>
-    samlify.IdentityProvider({
+    samlify().IdentityProvider({
       entityID: IDP,
       signingCert: key.certificate,
       privateKey: key.privateKey,

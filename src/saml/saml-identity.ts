@@ -5,7 +5,6 @@ import { DomainException } from '../common/problem-details/domain.exception.js';
 import type { SigningKey } from './saml-signer.js';
 import { BINDING } from './saml-protocol.js';
 import { samlify, type SamlifyIdentityProvider } from './samlify.js';
-import { installSamlifyGuard } from './saml-xml.js';
 
 /** Who the front is: its entityID, its endpoints and its key (docs/saml.md, "The IdP"). */
 @Injectable()
@@ -17,7 +16,6 @@ export class SamlIdentity {
   private readonly key: SigningKey | null;
 
   constructor(@Inject(samlConfig.KEY) config: SamlConfig, @Inject(serverConfig.KEY) server: ServerConfig) {
-    installSamlifyGuard();
     this.key = config.signing ? { privateKey: config.signing.privateKey, certificate: config.signing.certificate } : null;
     this.entityId = `${server.publicBaseUrl}/saml`;
     this.ssoUrl = `${server.publicBaseUrl}/saml/sso`;
@@ -32,7 +30,7 @@ export class SamlIdentity {
    */
   entity(options: { encryptAssertions?: boolean } = {}): SamlifyIdentityProvider {
     const key = this.signingKey();
-    return samlify.IdentityProvider({
+    return samlify().IdentityProvider({
       entityID: this.entityId,
       signingCert: key.certificate,
       isAssertionEncrypted: options.encryptAssertions === true,

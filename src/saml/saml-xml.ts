@@ -1,6 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser, type Document } from '@xmldom/xmldom';
-import { samlify } from './samlify.js';
 
 /** The largest SAML message we read, inflated (docs/saml.md, "Checks"); a real AuthnRequest is a few KiB. */
 export const SAML_MESSAGE_MAX_BYTES = 64 * 1024;
@@ -80,21 +79,4 @@ export function parseSamlXml(xml: string): Document {
   }
   if (!document.documentElement) fail('no root element');
   return document;
-}
-
-let installed = false;
-
-/**
- * samlify asks a "schema validator" before it parses a message: ours is the guard (samlify's own DOM
- * parser already refuses entities). Installed once per process.
- */
-export function installSamlifyGuard(): void {
-  if (installed) return;
-  installed = true;
-  samlify.setSchemaValidator({
-    validate: (xml: string) => {
-      assertSafeXml(xml);
-      return Promise.resolve('guarded');
-    },
-  });
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { assertSafeXml } from './saml-xml.js';
 
 // samlify loaded without its type declarations: they pull in an older @xmldom/xmldom whose
 // `/// <reference lib="dom" />` would change the global Crypto and Buffer types for the whole
@@ -65,4 +66,22 @@ interface Samlify {
   setSchemaValidator(validator: { validate: (xml: string) => Promise<unknown> }): void;
 }
 
-export const samlify = createRequire(import.meta.url)('samlify') as Samlify;
+let loaded: Samlify | undefined;
+
+/**
+ * samlify, required on first use: a process that serves no SAML never loads it (docs/performance.md,
+ * "Start-up"). Its "schema validator", which it asks before it parses any message, is our XML guard
+ * (samlify's own DOM parser already refuses entities).
+ */
+export function samlify(): Samlify {
+  if (!loaded) {
+    loaded = createRequire(import.meta.url)('samlify') as Samlify;
+    loaded.setSchemaValidator({
+      validate: (xml: string) => {
+        assertSafeXml(xml);
+        return Promise.resolve('guarded');
+      },
+    });
+  }
+  return loaded;
+}

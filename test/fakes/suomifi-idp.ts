@@ -79,7 +79,7 @@ export class FakeSuomiFi {
     const metadata = knobs.unsignedAssertion
       ? spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"')
       : spMetadata;
-    const sp = samlify.ServiceProvider({ metadata, wantMessageSigned: true });
+    const sp = samlify().ServiceProvider({ metadata, wantMessageSigned: true });
     // An unsigned or badly signed AuthnRequest throws here, as Suomi.fi refuses it.
     const { extract } = await this.idp.parseLoginRequest(sp, 'redirect', { query, octetString });
     const acsUrl = extract.request.assertionConsumerServiceUrl!;
@@ -139,7 +139,7 @@ export class FakeSuomiFi {
   }
 
   private entity(signing: KeyPair): Idp {
-    return samlify.IdentityProvider({
+    return samlify().IdentityProvider({
       entityID: this.entityId,
       // The metadata names the real key; a forger signs with its own.
       signingCert: this.key.cert,

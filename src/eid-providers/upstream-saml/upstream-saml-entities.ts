@@ -1,5 +1,4 @@
 import { BINDING } from '../../saml/saml-protocol.js';
-import { installSamlifyGuard } from '../../saml/saml-xml.js';
 import { samlify, type SamlifyIdentityProvider, type SamlifyServiceProvider } from '../../saml/samlify.js';
 import type { UpstreamSamlConfig } from './upstream-saml.env.js';
 
@@ -21,12 +20,11 @@ export interface UpstreamSamlEntities {
 
 /** Builds samlify's two entities for one upstream (docs/saml.md, "Upstream SAML e-IDs"). */
 export function upstreamSamlEntities(upstream: UpstreamSamlConfig, publicBaseUrl: string): UpstreamSamlEntities {
-  installSamlifyGuard();
   const base = `${publicBaseUrl}/upstream/${encodeURIComponent(upstream.name)}`;
   const metadataUrl = `${base}/metadata`;
   const entityId = upstream.entityId ?? metadataUrl;
   const acsUrl = `${base}/callback`;
-  const sp = samlify.ServiceProvider({
+  const sp = samlify().ServiceProvider({
     entityID: entityId,
     privateKey: upstream.spPrivateKey,
     signingCert: upstream.spCertificate,
@@ -43,6 +41,5 @@ export function upstreamSamlEntities(upstream: UpstreamSamlConfig, publicBaseUrl
 
 /** The upstream IdP from its metadata: the certificate its signatures are checked by. */
 export function upstreamSamlIdp(upstream: UpstreamSamlConfig): SamlifyIdentityProvider {
-  installSamlifyGuard();
-  return samlify.IdentityProvider({ metadata: upstream.metadata, isAssertionEncrypted: upstream.encryptedAssertions });
+  return samlify().IdentityProvider({ metadata: upstream.metadata, isAssertionEncrypted: upstream.encryptedAssertions });
 }

@@ -25,7 +25,7 @@ export function upstreamSamlEvidenceProfile(upstream: UpstreamSamlConfig, clock:
       if (typeof kept.response !== 'string') return Promise.resolve(undefined);
       let signatureValid = false;
       try {
-        [signatureValid] = samlify.SamlLib.verifySignature(kept.response, { metadata: idp.entityMeta });
+        [signatureValid] = samlify().SamlLib.verifySignature(kept.response, { metadata: idp.entityMeta });
       } catch {
         // A signature that does not hold: not verified.
       }

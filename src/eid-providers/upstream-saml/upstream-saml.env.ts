@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ApiKeyEnvironment } from '../../api-keys/api-key-format.js';
 import { fileVariable, type EnvContext, type EnvIssue } from '../../config/env-rules.js';
-import { assertSafeXml, installSamlifyGuard } from '../../saml/saml-xml.js';
+import { assertSafeXml } from '../../saml/saml-xml.js';
 import { samlify } from '../../saml/samlify.js';
 import type { UpstreamConfig } from '../upstream-oidc/upstream-oidc.env.js';
 
@@ -109,10 +109,9 @@ function readMetadata(path: string, who: string): Pick<UpstreamSamlConfig, 'meta
   } catch {
     throw new UpstreamSamlConfigError(`${where} is not a readable SAML metadata file without a DTD, at most 64 KiB`);
   }
-  installSamlifyGuard();
   let idp;
   try {
-    idp = samlify.IdentityProvider({ metadata });
+    idp = samlify().IdentityProvider({ metadata });
   } catch {
     throw new UpstreamSamlConfigError(`${where} is not SAML metadata of an IdP`);
   }

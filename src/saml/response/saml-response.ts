@@ -80,8 +80,8 @@ const decodeBase64 = (value: string): string => Buffer.from(value, 'base64').toS
 
 /** samlify's XML Encryption of the signed assertion to the SP's encryption certificate; base64 of the Response. */
 function encryptAssertion(input: SuccessInput, encryptionCertificate: string, xml: string): Promise<string> {
-  const spEntity = samlify.ServiceProvider({ entityID: input.sp.entityId, encryptCert: encryptionCertificate });
-  return samlify.SamlLib.encryptAssertion(input.idp, spEntity, xml);
+  const spEntity = samlify().ServiceProvider({ entityID: input.sp.entityId, encryptCert: encryptionCertificate });
+  return samlify().SamlLib.encryptAssertion(input.idp, spEntity, xml);
 }
 
 export interface StatusInput extends Issuing {

@@ -224,7 +224,7 @@ export class SamlSsoService {
 
 /** A registered SP as samlify sees it: its certificates, its ACS URLs, and that it signs and wants signatures. */
 export function serviceProviderEntity(sp: SamlServiceProvider): SamlifyServiceProvider {
-  return samlify.ServiceProvider({
+  return samlify().ServiceProvider({
     entityID: sp.entityId,
     signingCert: sp.signingCertificate,
     ...(sp.encryptionCertificate ? { encryptCert: sp.encryptionCertificate } : {}),
