@@ -1,7 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
-import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { CompactEncrypt, compactVerify, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { Clock } from '../../../common/clock/clock.js';
 import { serverConfig, type ServerConfig } from '../../../config/server.config.js';
@@ -101,6 +100,10 @@ export class SimulatorWallet {
     const issuer = this.trust!.testIssuer!;
     const now = this.clock.now();
     const device = await generateKeyPair('ES256', { extractable: true });
+    // The issuing library is the heaviest of the wallet's (about 4 MiB of heap with its JSON-schema
+    // validator): loaded when the simulator wallet first presents, not by every process at start
+    // (docs/performance.md, "Start-up").
+    const { SDJwtVcInstance } = await import('@sd-jwt/sd-jwt-vc');
     const sdjwt = new SDJwtVcInstance({
       hasher: digest,
       hashAlg: 'sha-256',
