@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Interval } from '@nestjs/schedule';
 import { errorForLog } from '../../common/logging/error-for-log.js';
@@ -11,22 +11,35 @@ const BATCH_SIZE = 200;
  * Collects pending sessions in the background, so outcomes are known (and webhooks fire) without polls.
  * A provider that hangs holds only its own sessions: a tick waits for the collects of at most one
  * interval, and a provider whose collect is still in flight is skipped by later claims until it ends
- * (docs/reliability.md, "A provider hangs").
+ * (docs/reliability.md, "A provider hangs"). The application's shutdown waits for the tick and
+ * the collects in flight, so the pool never closes under them; a tick never starts after it.
  */
 @Injectable()
-export class SessionCollectorJob {
+export class SessionCollectorJob implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SessionCollectorJob.name);
-  private running = false;
+  private tick: Promise<void> | null = null;
+  private stopping = false;
   /** Providers whose collect outlived the tick that started it. */
   private readonly busy = new Set<string>();
+  private readonly collectsInFlight = new Set<Promise<void>>();
 
   constructor(private readonly settlement: SessionSettlement) {}
 
   @Interval(COLLECT_INTERVAL_MS)
   async collectDueSessions(): Promise<void> {
     // A slow tick must not overlap the next one in the same process.
-    if (this.running) return;
-    this.running = true;
+    if (this.tick || this.stopping) return;
+    this.tick = this.collectBatches().finally(() => (this.tick = null));
+    await this.tick;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.tick;
+    await Promise.all(this.collectsInFlight);
+  }
+
+  private async collectBatches(): Promise<void> {
     try {
       // Batches until nothing is due, so ten thousand pending sessions are all collected every interval.
       const deadline = Date.now() + COLLECT_INTERVAL_MS;
@@ -35,20 +48,34 @@ export class SessionCollectorJob {
         const batch = await this.settlement.collectDueByProvider(BATCH_SIZE, [...this.busy]);
         claimed = batch.claimed.length;
         const collects = [...batch.byProvider].map(([provider, done]) => this.track(provider, done));
-        await Promise.race([Promise.all(collects), sleep(Math.max(0, deadline - Date.now()))]);
-      } while (claimed === BATCH_SIZE && Date.now() < deadline);
+        await settledOrTimedOut(Promise.all(collects), deadline - Date.now());
+      } while (claimed === BATCH_SIZE && Date.now() < deadline && !this.stopping);
     } catch (error) {
       this.logger.error({ err: errorForLog(error) }, 'Background collect failed');
-    } finally {
-      this.running = false;
     }
   }
 
   /** Marks `provider` busy until its collect ends; the collect's own failure is logged, not thrown. */
   private track(provider: string, done: Promise<void>): Promise<void> {
     this.busy.add(provider);
-    return done
+    const tracked = done
       .catch((error: unknown) => this.logger.error({ err: errorForLog(error), provider }, 'Background collect failed'))
-      .finally(() => this.busy.delete(provider));
+      .finally(() => {
+        this.busy.delete(provider);
+        this.collectsInFlight.delete(tracked);
+      });
+    this.collectsInFlight.add(tracked);
+    return tracked;
+  }
+}
+
+/** Waits for `work` at most `ms`, leaving no timer behind once it has ended. */
+async function settledOrTimedOut(work: Promise<unknown>, ms: number): Promise<void> {
+  const timer = new AbortController();
+  const timedOut = sleep(Math.max(0, ms), undefined, { signal: timer.signal }).catch(() => undefined);
+  try {
+    await Promise.race([work, timedOut]);
+  } finally {
+    timer.abort();
   }
 }
