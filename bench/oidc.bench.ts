@@ -7,7 +7,7 @@ import { loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { runLoad } from './lib/load.js';
-import { cpuTimeMs, SERVICE_NODE_FLAGS, startProcess, type RunningProcess } from './lib/processes.js';
+import { cpuTimeMs, startProcess, startService, type RunningProcess } from './lib/processes.js';
 import { printSection } from './lib/report.js';
 import { CODE_VERIFIER, queriesSent, REDIRECT_URI, requestCodes } from './oidc/mint.js';
 
@@ -128,12 +128,12 @@ async function main(): Promise<void> {
       BENCH_CLIENT_SUBJECT_TYPE: client.subjectType,
     };
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
-    const ours = await startProcess(
+    const ours = await startService(
       'dist/bench/oidc/service.js',
       { ...env, ...clientEnv },
       `${env.PUBLIC_BASE_URL}/health/ready`,
       120_000,
-      PROFILE ? [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : SERVICE_NODE_FLAGS,
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
     );
     servers.push(ours);
     const bareBase = `http://127.0.0.1:${PORT.bare}`;

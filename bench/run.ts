@@ -12,7 +12,7 @@ import { runLoad, type LoadResult } from './lib/load.js';
 import { PostgresBackendCpu } from './lib/postgres-cpu.js';
 import { redisCpuMs } from './lib/redis-cpu.js';
 import { measureCheckCost } from './rate-limit-check.js';
-import { cpuTimeMs, rssMiB, SERVICE_NODE_FLAGS, startProcess, type RunningProcess } from './lib/processes.js';
+import { cpuTimeMs, rssMiB, startProcess, startService, type RunningProcess } from './lib/processes.js';
 import { fmt, machine, markdownTable, textTable, type Target } from './lib/report.js';
 
 /**
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
 }
 
 async function onPostgres(env: Record<string, string>, databaseUrl: string): Promise<void> {
-  const service = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
+  const service = await startService(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
   const baseline = await startProcess(
     BASELINE,
     { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) },
@@ -253,12 +253,10 @@ async function onRedis(env: Record<string, string>, polls: Poll[]): Promise<void
     return;
   }
   const prefix = `eidgw-bench:${randomBytes(4).toString('hex')}:`;
-  const service = await startProcess(
+  const service = await startService(
     SERVICE,
     { ...env, PORT: String(PORT.redisService), REDIS_URL, REDIS_KEY_PREFIX: prefix },
     `http://127.0.0.1:${PORT.redisService}/health/ready`,
-    undefined,
-    SERVICE_NODE_FLAGS,
   );
   const api = `http://127.0.0.1:${PORT.redisService}`;
   const redis = new Redis(REDIS_URL);
@@ -458,13 +456,7 @@ async function cluster(
   const path = cycle(sessionIds, (id) => `/api/v1/auth/${id}/poll`);
   const one = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
   await single.stop();
-  const two = await startProcess(
-    SERVICE,
-    { ...env, WEB_CONCURRENCY: '2' },
-    `http://127.0.0.1:${PORT.service}/health/ready`,
-    undefined,
-    SERVICE_NODE_FLAGS,
-  );
+  const two = await startService(SERVICE, { ...env, WEB_CONCURRENCY: '2' }, `http://127.0.0.1:${PORT.service}/health/ready`);
   try {
     await sleep(3_000); // let the second worker finish booting
     const both = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
@@ -482,9 +474,9 @@ async function cluster(
 
 async function embeddedStartup(dataDir: string): Promise<void> {
   const env = { DATA_DIR: join(dataDir, 'embedded'), PORT: String(PORT.service), LOG_LEVEL: 'warn' };
-  const first = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
+  const first = await startService(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
   await first.stop();
-  const again = await startProcess(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`, undefined, SERVICE_NODE_FLAGS);
+  const again = await startService(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
   await again.stop();
   results.push(['start-up to ready (embedded, first start)', fmt.ms(first.startupMs), '', '']);
   results.push(['start-up to ready (embedded, restart)', fmt.ms(again.startupMs), '', '']);

@@ -4,12 +4,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** The Node flags `npm start` gives the service (package.json, three levels above dist/bench/lib), so the bench measures that same process. */
-export const SERVICE_NODE_FLAGS: string[] = (
+// `npm start`'s command (package.json, three levels above dist/bench/lib): `[NAME=value ...] node [--flag ...] dist/src/main.js`.
+const START_COMMAND = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
+).scripts.start.split(/\s+/);
+const NODE_AT = START_COMMAND.indexOf('node');
+
+/** The Node flags `npm start` gives the service, so the bench measures that same process. */
+export const SERVICE_NODE_FLAGS: string[] = START_COMMAND.slice(NODE_AT + 1).filter((arg) => arg.startsWith('--'));
+
+/** The environment `npm start` sets for the service (MALLOC_ARENA_MAX), for the same reason. */
+export const SERVICE_ENV: Record<string, string> = Object.fromEntries(
+  START_COMMAND.slice(0, NODE_AT).map((assignment) => [
+    assignment.slice(0, assignment.indexOf('=')),
+    assignment.slice(assignment.indexOf('=') + 1),
+  ]),
+);
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -52,6 +62,17 @@ export async function startProcess(
       await Promise.race([gone, sleep(10_000).then(() => child.kill('SIGKILL'))]);
     },
   };
+}
+
+/** Starts a service program as `npm start` runs the service: its environment and Node flags, then `extraFlags`. */
+export function startService(
+  script: string,
+  env: Record<string, string>,
+  readyUrl: string,
+  timeoutMs?: number,
+  extraFlags: string[] = [],
+): Promise<RunningProcess> {
+  return startProcess(script, { ...SERVICE_ENV, ...env }, readyUrl, timeoutMs, [...SERVICE_NODE_FLAGS, ...extraFlags]);
 }
 
 /** The process and its descendants (cluster workers). */
