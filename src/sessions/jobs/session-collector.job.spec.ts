@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+import { COLLECT_INTERVAL_MS } from '../settlement/collect-cadence.js';
 import type { SessionSettlement } from '../settlement/session-settlement.js';
 import { SessionCollectorJob } from './session-collector.job.js';
 
@@ -49,6 +50,17 @@ describe(SessionCollectorJob.name, () => {
     expect(await settles(shutdown)).toBe(false);
     collect.resolve();
     await Promise.all([tick, shutdown]);
+  });
+
+  it('should give a collect that never ends one interval at shutdown, then let the application close', async () => {
+    const never = new Promise<void>(() => undefined);
+    const { settlement } = settlementWith([Promise.resolve({ claimed: ['a'], byProvider: new Map([['hung', never]]) })]);
+    const job = new SessionCollectorJob(settlement);
+    void job.collectDueSessions();
+
+    const startedAt = Date.now();
+    await job.beforeApplicationShutdown();
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(COLLECT_INTERVAL_MS - 50);
   });
 
   it('should not overlap ticks: a tick while one runs claims nothing', async () => {

@@ -11,8 +11,8 @@ const BATCH_SIZE = 200;
  * Collects pending sessions in the background, so outcomes are known (and webhooks fire) without polls.
  * A provider that hangs holds only its own sessions: a tick waits for the collects of at most one
  * interval, and a provider whose collect is still in flight is skipped by later claims until it ends
- * (docs/reliability.md, "A provider hangs"). The application's shutdown waits for the tick and
- * the collects in flight, so the pool never closes under them; a tick never starts after it.
+ * (docs/reliability.md, "A provider hangs"). The application's shutdown waits for the tick in flight
+ * and, for at most one interval, for the collects it left running; no tick starts after it.
  */
 @Injectable()
 export class SessionCollectorJob implements BeforeApplicationShutdown {
@@ -36,7 +36,9 @@ export class SessionCollectorJob implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await this.tick;
-    await Promise.all(this.collectsInFlight);
+    // A collect that outlived its tick (a slow provider or database) gets one more interval: what it has
+    // not written by then is written by the next collect of those sessions, here or on another replica.
+    await settledOrTimedOut(Promise.all(this.collectsInFlight), COLLECT_INTERVAL_MS);
   }
 
   private async collectBatches(): Promise<void> {
@@ -59,7 +61,11 @@ export class SessionCollectorJob implements BeforeApplicationShutdown {
   private track(provider: string, done: Promise<void>): Promise<void> {
     this.busy.add(provider);
     const tracked = done
-      .catch((error: unknown) => this.logger.error({ err: errorForLog(error), provider }, 'Background collect failed'))
+      .catch((error: unknown) =>
+        this.stopping
+          ? this.logger.warn({ err: errorForLog(error), provider }, 'Collect cut off by the shutdown; its sessions are collected again')
+          : this.logger.error({ err: errorForLog(error), provider }, 'Background collect failed'),
+      )
       .finally(() => {
         this.busy.delete(provider);
         this.collectsInFlight.delete(tracked);
