@@ -15,10 +15,10 @@ export const SERVICE_NODE_FLAGS: string[] = START_COMMAND.slice(NODE_AT + 1).fil
 
 /** The environment `npm start` sets for the service (MALLOC_ARENA_MAX), for the same reason. */
 export const SERVICE_ENV: Record<string, string> = Object.fromEntries(
-  START_COMMAND.slice(0, NODE_AT).map((assignment) => [
-    assignment.slice(0, assignment.indexOf('=')),
-    assignment.slice(assignment.indexOf('=') + 1),
-  ]),
+  START_COMMAND.slice(0, NODE_AT).map((assignment) => {
+    const at = assignment.indexOf('=');
+    return [assignment.slice(0, at), assignment.slice(at + 1)];
+  }),
 );
 
 export interface RunningProcess {

@@ -19,9 +19,8 @@ export class SessionCollectorJob implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SessionCollectorJob.name);
   private tick: Promise<void> | null = null;
   private stopping = false;
-  /** Providers whose collect outlived the tick that started it. */
-  private readonly busy = new Set<string>();
-  private readonly collectsInFlight = new Set<Promise<void>>();
+  /** Each provider's collect still running: one that outlived its tick keeps later claims off the provider. */
+  private readonly collecting = new Map<string, Promise<void>>();
 
   constructor(private readonly settlement: SessionSettlement) {}
 
@@ -38,7 +37,7 @@ export class SessionCollectorJob implements BeforeApplicationShutdown {
     await this.tick;
     // A collect that outlived its tick (a slow provider or database) gets one more interval: what it has
     // not written by then is written by the next collect of those sessions, here or on another replica.
-    await settledOrTimedOut(Promise.all(this.collectsInFlight), COLLECT_INTERVAL_MS);
+    await settledOrTimedOut(Promise.all(this.collecting.values()), COLLECT_INTERVAL_MS);
   }
 
   private async collectBatches(): Promise<void> {
@@ -47,7 +46,7 @@ export class SessionCollectorJob implements BeforeApplicationShutdown {
       const deadline = Date.now() + COLLECT_INTERVAL_MS;
       let claimed: number;
       do {
-        const batch = await this.settlement.collectDueByProvider(BATCH_SIZE, [...this.busy]);
+        const batch = await this.settlement.collectDueByProvider(BATCH_SIZE, [...this.collecting.keys()]);
         claimed = batch.claimed.length;
         const collects = [...batch.byProvider].map(([provider, done]) => this.track(provider, done));
         await settledOrTimedOut(Promise.all(collects), deadline - Date.now());
@@ -57,9 +56,8 @@ export class SessionCollectorJob implements BeforeApplicationShutdown {
     }
   }
 
-  /** Marks `provider` busy until its collect ends; the collect's own failure is logged, not thrown. */
+  /** Keeps `provider`'s collect until it ends; the collect's own failure is logged, not thrown. */
   private track(provider: string, done: Promise<void>): Promise<void> {
-    this.busy.add(provider);
     const tracked = done
       .catch((error: unknown) =>
         this.stopping
@@ -67,10 +65,9 @@ export class SessionCollectorJob implements BeforeApplicationShutdown {
           : this.logger.error({ err: errorForLog(error), provider }, 'Background collect failed'),
       )
       .finally(() => {
-        this.busy.delete(provider);
-        this.collectsInFlight.delete(tracked);
+        if (this.collecting.get(provider) === tracked) this.collecting.delete(provider);
       });
-    this.collectsInFlight.add(tracked);
+    this.collecting.set(provider, tracked);
     return tracked;
   }
 }
