@@ -8,8 +8,9 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
-# The build's last step packs the embedded database's migrated seed (docs/performance.md, "Start-up").
-COPY scripts/build-embedded-seed.mjs ./scripts/
+# The build's last steps pack the embedded database's migrated seed and bundle the service into
+# dist/service (docs/performance.md, "Start-up").
+COPY scripts/build-embedded-seed.mjs scripts/bundle-service.mjs ./scripts/
 # The team console's front-end, built by Vite into dist/console (docs/console.md).
 COPY console ./console
 RUN npm run build && npm prune --omit=dev
@@ -34,4 +35,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node forwards SIGTERM to the app, which drains requests and closes the pool (graceful shutdown).
 # A smaller young generation and a slower-growing old one, as `npm start` runs it: memory over GC throughput (docs/operations.md).
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=10", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=10", "dist/service/main.js"]

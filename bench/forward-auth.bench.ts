@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './lib/load.js';
-import { cpuTimeMs, startProcess, startService } from './lib/processes.js';
+import { cpuTimeMs, SERVICE_SCRIPT, startProcess, startService } from './lib/processes.js';
 import { printSection } from './lib/report.js';
 
 const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   };
   const cli = async (...args: string[]) =>
     JSON.parse((await run('node', ['dist/src/cli.js', ...args], { env: { ...process.env, ...env } })).stdout) as Record<string, string>;
-  const service = await startService('dist/src/main.js', env, `http://127.0.0.1:${PORT.service}/health/ready`, 120_000);
+  const service = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`, 120_000);
   const baseline = await startProcess(
     'dist/bench/baseline-server.js',
     { DATABASE_URL: env.DATABASE_URL, PORT: String(PORT.baseline) },

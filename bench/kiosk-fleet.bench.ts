@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import pg from 'pg';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from './lib/processes.js';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICE_SCRIPT } from './lib/processes.js';
 import { printSection } from './lib/report.js';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 1000);
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
   };
   // BENCH_NODE_ARGS, e.g. "--cpu-prof", goes to the service's node (to see where its time goes).
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js'], {
+  const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, SERVICE_SCRIPT], {
     env: { ...SERVICE_ENV, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -12,14 +12,13 @@ import { runLoad, type LoadResult } from './lib/load.js';
 import { PostgresBackendCpu } from './lib/postgres-cpu.js';
 import { redisCpuMs } from './lib/redis-cpu.js';
 import { measureCheckCost } from './rate-limit-check.js';
-import { cpuTimeMs, rssMiB, startProcess, startService, type RunningProcess } from './lib/processes.js';
+import { cpuTimeMs, rssMiB, SERVICE_SCRIPT, startProcess, startService, type RunningProcess } from './lib/processes.js';
 import { fmt, machine, markdownTable, textTable, type Target } from './lib/report.js';
 
 /**
  * `npm run bench`: the service against the limit of its stack, side by side in one run (the
  * machine is noisy, so only same-run ratios mean anything). Writes docs/benchmarks.md.
  */
-const SERVICE = 'dist/src/main.js';
 const CLI = 'dist/src/cli.js';
 const BASELINE = 'dist/bench/baseline-server.js';
 const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -82,7 +81,7 @@ async function main(): Promise<void> {
 }
 
 async function onPostgres(env: Record<string, string>, databaseUrl: string): Promise<void> {
-  const service = await startService(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const service = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`);
   const baseline = await startProcess(
     BASELINE,
     { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) },
@@ -254,7 +253,7 @@ async function onRedis(env: Record<string, string>, polls: Poll[]): Promise<void
   }
   const prefix = `eidgw-bench:${randomBytes(4).toString('hex')}:`;
   const service = await startService(
-    SERVICE,
+    SERVICE_SCRIPT,
     { ...env, PORT: String(PORT.redisService), REDIS_URL, REDIS_KEY_PREFIX: prefix },
     `http://127.0.0.1:${PORT.redisService}/health/ready`,
   );
@@ -456,7 +455,7 @@ async function cluster(
   const path = cycle(sessionIds, (id) => `/api/v1/auth/${id}/poll`);
   const one = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
   await single.stop();
-  const two = await startService(SERVICE, { ...env, WEB_CONCURRENCY: '2' }, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const two = await startService(SERVICE_SCRIPT, { ...env, WEB_CONCURRENCY: '2' }, `http://127.0.0.1:${PORT.service}/health/ready`);
   try {
     await sleep(3_000); // let the second worker finish booting
     const both = await load({ url: `http://127.0.0.1:${PORT.service}`, method: 'POST', headers: { 'x-api-key': key }, path });
@@ -474,9 +473,9 @@ async function cluster(
 
 async function embeddedStartup(dataDir: string): Promise<void> {
   const env = { DATA_DIR: join(dataDir, 'embedded'), PORT: String(PORT.service), LOG_LEVEL: 'warn' };
-  const first = await startService(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const first = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`);
   await first.stop();
-  const again = await startService(SERVICE, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+  const again = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`);
   await again.stop();
   results.push(['start-up to ready (embedded, first start)', fmt.ms(first.startupMs), '', '']);
   results.push(['start-up to ready (embedded, restart)', fmt.ms(again.startupMs), '', '']);

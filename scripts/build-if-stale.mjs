@@ -31,7 +31,7 @@ function newest(path) {
 
 const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
 const changed = Math.max(...sources.map((source) => newest(join(root, source))));
-if (changed > built || !existsSync(join(root, 'dist', 'src', 'main.js'))) {
+if (changed > built || !existsSync(join(root, 'dist', 'service', 'main.js'))) {
   const startedAt = Date.now();
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   // Stamped with the time the build began: a source saved during the build makes the next start build again.

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-// `npm start`'s command (package.json, three levels above dist/bench/lib): `[NAME=value ...] node [--flag ...] dist/src/main.js`.
+// `npm start`'s command (package.json, three levels above dist/bench/lib): `[NAME=value ...] node [--flag ...] dist/service/main.js`.
 const START_COMMAND = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }
 ).scripts.start.split(/\s+/);
@@ -12,6 +12,9 @@ const NODE_AT = START_COMMAND.indexOf('node');
 
 /** The Node flags `npm start` gives the service, so the bench measures that same process. */
 export const SERVICE_NODE_FLAGS: string[] = START_COMMAND.slice(NODE_AT + 1).filter((arg) => arg.startsWith('--'));
+
+/** The program `npm start` runs: the bundled service (docs/performance.md, "Start-up"). */
+export const SERVICE_SCRIPT: string = START_COMMAND[START_COMMAND.length - 1];
 
 /** The environment `npm start` sets for the service (MALLOC_ARENA_MAX), for the same reason. */
 export const SERVICE_ENV: Record<string, string> = Object.fromEntries(

@@ -73,7 +73,7 @@ describe('Logs: one JSON line per request, with its id and no credential', () =>
 
   it('should still write every line logged before an uncaught exception ends the process', async () => {
     // Lines leave asynchronously (docs/operations.md, "Logs"): what is still buffered when the process dies must be flushed.
-    const logger = join(dirname(build.main), 'common', 'logging', 'root-logger.js');
+    const logger = join(dirname(build.cli), 'common', 'logging', 'root-logger.js');
     const script = `import(${JSON.stringify(logger)}).then(({ createRootLogger }) => {
       const log = createRootLogger('info');
       for (let i = 0; i < 5000; i++) log.info({ i }, 'burst');

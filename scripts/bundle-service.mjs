@@ -1,0 +1,81 @@
+// The last step of `npm run build`: dist/src/main.js and the packages it loads, bundled into
+// dist/service/ (docs/performance.md, "Start-up"). Unbundled, Node finds, reads and links thousands
+// of module files at each start, most of spawn to ready; one file skips that work.
+// Usage: node scripts/bundle-service.mjs [entry outDir] [--no-sourcemap] (the tests bundle their own build).
+import { rm } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { rolldown } from 'rolldown';
+
+const root = join(import.meta.dirname, '..');
+const [entryArg, outDirArg] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const entry = resolve(entryArg ?? join(root, 'dist', 'src', 'main.js'));
+const outDir = resolve(outDirArg ?? join(root, 'dist', 'service'));
+
+// Loaded on first use only, or read files of their own by paths the plugin below cannot see
+// (samlify through createRequire): they stay in node_modules, as they are without the bundle.
+const UNBUNDLED = ['@electric-sql/pglite', 'oidc-provider', '@sd-jwt/sd-jwt-vc', 'samlify', 'pg-native'];
+// Optional peers Nest requires only when installed and asked for; none is.
+const OPTIONAL =
+  /^(@nestjs\/(microservices|websockets|platform-express)|@fastify\/(static|view|multipart)|class-transformer\/storage)(\/|$)/;
+
+const LOCATION = /\bimport\.meta\.url\b|\b__dirname\b|\b__filename\b/;
+
+/**
+ * Every bundled module keeps its own location: `import.meta.url`, `__dirname` and `__filename` name
+ * the file the module came from, found from the bundle's own URL, so assets, the embedded seed and
+ * packages' own files resolve as they did (the bundle moves with dist/ and node_modules/).
+ */
+const ownLocation = {
+  name: 'own-location',
+  transform: {
+    filter: { code: LOCATION },
+    handler(code, id) {
+      const url = `new URL(${JSON.stringify(relative(outDir, id).split('\\').join('/'))}, import.meta.url)`;
+      const declares = (name) => new RegExp(`\\b(var|let|const)\\s+${name}\\b`).test(code);
+      const prologue = [`var __moduleUrl = ${url}.href;`];
+      const path = (of) => `decodeURIComponent(new URL(${of}, __moduleUrl).pathname)`;
+      if (/\b__filename\b/.test(code) && !declares('__filename')) prologue.push(`var __filename = ${path("''")};`);
+      if (/\b__dirname\b/.test(code) && !declares('__dirname')) prologue.push(`var __dirname = ${path("'.'")}.slice(0, -1);`);
+      return { code: `${prologue.join(' ')}\n${code.replace(/\bimport\.meta\.url\b/g, '__moduleUrl')}`, map: null };
+    },
+  },
+};
+
+const isExternal = (id) =>
+  id.startsWith('node:') || OPTIONAL.test(id) || UNBUNDLED.some((name) => id === name || id.startsWith(`${name}/`));
+
+const bundle = await rolldown({
+  input: entry,
+  platform: 'node',
+  external: isExternal,
+  plugins: [ownLocation],
+  // Direct eval in packages (depd) and pure annotations are theirs; warnings that matter stay on.
+  onLog: (level, log, defaultHandler) => {
+    if (log.code === 'EVAL' || log.code === 'INVALID_ANNOTATION') return;
+    defaultHandler(level, log);
+  },
+});
+await rm(outDir, { recursive: true, force: true });
+await bundle.write({
+  dir: outDir,
+  entryFileNames: 'main.js',
+  chunkFileNames: '[name]-[hash].js',
+  format: 'esm',
+  // Chunks of at most 500 kB, not one file: V8 compiling one 11 MB script kept about 25 MiB more of
+  // malloc'd memory for the life of the process (docs/performance.md, "Start-up"). The chunks run in
+  // the order the modules did, side effects included.
+  codeSplitting: {
+    groups: [
+      { name: 'packages', test: /node_modules/, maxSize: 500_000 },
+      { name: 'service', maxSize: 500_000 },
+    ],
+  },
+  strictExecutionOrder: true,
+  // For `node --enable-source-maps` when a stack trace must name the compiled files (docs/operations.md).
+  sourcemap: !process.argv.includes('--no-sourcemap'),
+  // One-byte source: one character beyond Latin-1 would make V8 hold the whole file as UTF-16, twice the memory.
+  charset: 'ascii',
+  // Licence notices stay; documentation comments are only bytes to read and parse at each start.
+  comments: { legal: true, annotation: false, jsdoc: false },
+});
+await bundle.close();
