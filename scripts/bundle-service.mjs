@@ -1,6 +1,6 @@
 // The last step of `npm run build`: dist/src/main.js and the packages it loads, bundled into
 // dist/service/ (docs/performance.md, "Start-up"). Unbundled, Node finds, reads and links thousands
-// of module files at each start, most of spawn to ready; one file skips that work.
+// of module files at each start, most of spawn to ready; 45 chunks skip most of that work.
 // Usage: node scripts/bundle-service.mjs [entry outDir] [--no-sourcemap] (the tests bundle their own build).
 import { rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
@@ -11,9 +11,23 @@ const [entryArg, outDirArg] = process.argv.slice(2).filter((arg) => !arg.startsW
 const entry = resolve(entryArg ?? join(root, 'dist', 'src', 'main.js'));
 const outDir = resolve(outDirArg ?? join(root, 'dist', 'service'));
 
-// Loaded on first use only, or read files of their own by paths the plugin below cannot see
-// (samlify through createRequire): they stay in node_modules, as they are without the bundle.
-const UNBUNDLED = ['@electric-sql/pglite', 'oidc-provider', '@sd-jwt/sd-jwt-vc', 'samlify', 'pg-native'];
+// Left in node_modules, loaded as they are without the bundle: what loads on first use only; what a
+// package loads at run time with `require` (TypeORM its driver and pg, Nest's mapped types the class
+// libraries, @nestjs/typeorm TypeORM), which a bundled copy would make two copies with two states
+// (pg's type parsers, class-transformer's metadata), and the decorators' metadata they all share;
+// and samlify, whose files are read by path.
+const UNBUNDLED = [
+  '@electric-sql/pglite',
+  'oidc-provider',
+  '@sd-jwt/sd-jwt-vc',
+  'samlify',
+  'typeorm',
+  'pg',
+  'pg-native',
+  'class-validator',
+  'class-transformer',
+  'reflect-metadata',
+];
 // Optional peers Nest requires only when installed and asked for; none is.
 const OPTIONAL =
   /^(@nestjs\/(microservices|websockets|platform-express)|@fastify\/(static|view|multipart)|class-transformer\/storage)(\/|$)/;
