@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { buildService, ServiceProcess } from '../../support/service-process.js';
 
 // docs/security.md, "Production refuses to start": the built service, started as the Dockerfile starts it
-// (`node dist/src/main.js` with NODE_ENV=production), exits naming the variable for each unsafe setting.
+// (`node dist/service/main.js` with NODE_ENV=production), exits naming the variable for each unsafe setting.
 const KEY = randomBytes(32).toString('base64');
 const PRODUCTION: Record<string, string> = {
   NODE_ENV: 'production',
