@@ -142,6 +142,11 @@ describe('Transparency log and evidence bundles', () => {
       const replacement = text[at] === 'A' ? 'B' : 'A';
       return text.slice(0, at) + replacement + text.slice(at + 1);
     };
+    // A hex digit for another (the proof's hashes are lowercase hex: 'A' lowercased could be the 'a' it replaced).
+    const flipHex = (hex: string) => {
+      const at = Math.floor(hex.length / 2);
+      return hex.slice(0, at) + (parseInt(hex[at], 16) ^ 1).toString(16) + hex.slice(at + 1);
+    };
     const changed: [BundlePart, (b: Bundle) => void][] = [
       ['resultToken', (b) => (b.resultToken = flip(b.resultToken))],
       ['jwks', (b) => (b.jwks.keys[0].x = flip(b.jwks.keys[0].x!))],
@@ -149,7 +154,7 @@ describe('Transparency log and evidence bundles', () => {
       ['evidence', (b) => (b.evidence.ocspResponse = flip(b.evidence.ocspResponse))],
       ['verificationReport', (b) => (b.verificationReport = flip(b.verificationReport))],
       ['treeHead', (b) => (b.transparency.treeHead.jws = flip(b.transparency.treeHead.jws))],
-      ['inclusionProof', (b) => (b.transparency.inclusionProof[0] = flip(b.transparency.inclusionProof[0]).toLowerCase())],
+      ['inclusionProof', (b) => (b.transparency.inclusionProof[0] = flipHex(b.transparency.inclusionProof[0]))],
       ['inclusionProof', (b) => (b.transparency.leafIndex += 1)],
       ['sessionId', (b) => (b.sessionId = flip(b.sessionId as string))],
     ];
