@@ -23,14 +23,13 @@ const UNBUNDLED = [
   'samlify',
   'typeorm',
   'pg',
-  'pg-native',
   'class-validator',
   'class-transformer',
   'reflect-metadata',
 ];
-// Optional peers Nest requires only when installed and asked for; none is.
+// Optional peers, required at run time only when installed and asked for (@fastify/static, for /docs).
 const OPTIONAL =
-  /^(@nestjs\/(microservices|websockets|platform-express)|@fastify\/(static|view|multipart)|class-transformer\/storage)(\/|$)/;
+  /^(pg-native|@nestjs\/(microservices|websockets|platform-express)|@fastify\/(static|view|multipart)|class-transformer\/storage)(\/|$)/;
 
 const LOCATION = /\bimport\.meta\.url\b|\b__dirname\b|\b__filename\b/;
 
