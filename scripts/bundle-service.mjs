@@ -12,21 +12,11 @@ const entry = resolve(entryArg ?? join(root, 'dist', 'src', 'main.js'));
 const outDir = resolve(outDirArg ?? join(root, 'dist', 'service'));
 
 // Left in node_modules, loaded as they are without the bundle: what loads on first use only; what a
-// package loads at run time with `require` (TypeORM its driver and pg, Nest's mapped types the class
-// libraries, @nestjs/typeorm TypeORM), which a bundled copy would make two copies with two states
-// (pg's type parsers, class-transformer's metadata), and the decorators' metadata they all share;
-// and samlify, whose files are read by path.
-const UNBUNDLED = [
-  '@electric-sql/pglite',
-  'oidc-provider',
-  '@sd-jwt/sd-jwt-vc',
-  'samlify',
-  'typeorm',
-  'pg',
-  'class-validator',
-  'class-transformer',
-  'reflect-metadata',
-];
+// package loads at run time with `require` (TypeORM its driver, pg; Nest's mapped types
+// class-transformer's storage), which a bundled copy would make two copies with two states (pg's type
+// parsers, class-transformer's metadata), and the decorators' metadata they all share; and samlify,
+// whose files are read by path.
+const UNBUNDLED = ['@electric-sql/pglite', 'oidc-provider', '@sd-jwt/sd-jwt-vc', 'samlify', 'pg', 'class-transformer', 'reflect-metadata'];
 // Optional peers, required at run time only when installed and asked for (@fastify/static, for /docs).
 const OPTIONAL =
   /^(pg-native|@nestjs\/(microservices|websockets|platform-express)|@fastify\/(static|view|multipart)|class-transformer\/storage)(\/|$)/;
@@ -54,6 +44,41 @@ const ownLocation = {
   },
 };
 
+// Nest packages that load a regular dependency through `createRequire(import.meta.url)`, which
+// rolldown leaves to Node (the packages' own comments say so): TypeORM from @nestjs/typeorm,
+// class-validator from the mapped types. Unshimmed, each would load a second copy from node_modules
+// at run time, over a thousand files for TypeORM.
+const SHIMMED_REQUIRES = /@nestjs[\\/](typeorm[\\/]dist[\\/]common[\\/]typeorm-compat|mapped-types[\\/]dist[\\/]type-helpers\.utils)\.js$/;
+const CREATED_REQUIRE = 'const require = createRequire(import.meta.url);';
+
+/**
+ * Their `require('name')` answers the bundled module where the name is bundled (a static import of
+ * it), and asks Node for the rest (an unbundled package, or one not installed, which throws as before).
+ */
+const bundledRequires = {
+  name: 'bundled-requires',
+  transform: {
+    filter: { id: SHIMMED_REQUIRES },
+    async handler(code, id) {
+      if (!code.includes(CREATED_REQUIRE)) this.error(`${id} no longer makes its require as bundled-requires expects: review the plugin`);
+      const names = [...new Set([...code.matchAll(/\brequire\('([^']+)'\)/g)].map((match) => match[1]))];
+      const bundled = [];
+      for (const name of names) {
+        const resolved = await this.resolve(name, id);
+        if (resolved && !resolved.external) bundled.push(name);
+      }
+      const imports = bundled.map((name, i) => `import * as __bundled${i} from ${JSON.stringify(name)};`).join('\n');
+      const table = `new Map([${bundled.map((name, i) => `[${JSON.stringify(name)}, __bundled${i}]`).join(', ')}])`;
+      const require = [
+        `const __bundledRequires = ${table};`,
+        'const __nodeRequire = createRequire(import.meta.url);',
+        'const require = (name) => __bundledRequires.get(name) ?? __nodeRequire(name);',
+      ].join(' ');
+      return { code: `${imports}\n${code.replace(CREATED_REQUIRE, require)}`, map: null };
+    },
+  },
+};
+
 const isExternal = (id) =>
   id.startsWith('node:') || OPTIONAL.test(id) || UNBUNDLED.some((name) => id === name || id.startsWith(`${name}/`));
 
@@ -61,7 +86,8 @@ const bundle = await rolldown({
   input: entry,
   platform: 'node',
   external: isExternal,
-  plugins: [ownLocation],
+  // bundled-requires first: the require it keeps for Node is then given its module's own location.
+  plugins: [bundledRequires, ownLocation],
   // Direct eval in packages (depd) and pure annotations are theirs; warnings that matter stay on.
   onLog: (level, log, defaultHandler) => {
     if (log.code === 'EVAL' || log.code === 'INVALID_ANNOTATION') return;
