@@ -54,7 +54,7 @@ export async function measureCheckCost(options: {
   await cpu.connect();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => pool.query('SELECT 1')));
   const redis = options.redisUrl
-    ? new RedisConnection({
+    ? await RedisConnection.open({
         redisUrl: options.redisUrl,
         redisKeyPrefix: `eidgw-bench:${randomBytes(4).toString('hex')}:`,
       } as ProtectionConfig)

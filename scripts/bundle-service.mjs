@@ -103,10 +103,12 @@ await bundle.write({
   // Chunks of at most 500 kB, not one file: V8 compiling one 11 MB script kept about 25 MiB more of
   // malloc'd memory for the life of the process (docs/performance.md, "Start-up"). The chunks run in
   // the order the modules did, side effects included.
+  // Only what a start loads ($initial) is grouped: what the code imports on first use (ioredis,
+  // nodemailer…) keeps chunks of its own, read and compiled only then.
   codeSplitting: {
     groups: [
-      { name: 'packages', test: /node_modules/, maxSize: 500_000 },
-      { name: 'service', maxSize: 500_000 },
+      { name: 'packages', test: /node_modules/, tags: ['$initial'], maxSize: 500_000 },
+      { name: 'service', tags: ['$initial'], maxSize: 500_000 },
     ],
   },
   strictExecutionOrder: true,

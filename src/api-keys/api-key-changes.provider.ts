@@ -11,8 +11,8 @@ import { RedisApiKeyChanges } from './redis-api-key-changes.js';
 export const apiKeyChangesProvider: Provider = {
   provide: ApiKeyChanges,
   inject: [protectionConfig.KEY, databaseConfig.KEY, DataSource],
-  useFactory: (protection: ProtectionConfig, database: DatabaseConfig, dataSource: DataSource) => {
-    if (protection.redisUrl) return new RedisApiKeyChanges(protection.redisUrl, protection.redisKeyPrefix);
+  useFactory: async (protection: ProtectionConfig, database: DatabaseConfig, dataSource: DataSource) => {
+    if (protection.redisUrl) return RedisApiKeyChanges.open(protection.redisUrl, protection.redisKeyPrefix);
     return database.url ? new PostgresApiKeyChanges(dataSource) : new LocalApiKeyChanges();
   },
 };

@@ -1,5 +1,5 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { API_KEY_CHANGES_CHANNEL, ApiKeyChanges } from './api-key-changes.js';
 
 /** Redis pub/sub: one connection subscribes (on first use), another publishes. */
@@ -12,7 +12,13 @@ export class RedisApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy
   /** One error line per outage: ioredis reports every failed reconnection (every few hundred ms). */
   private failing = false;
 
-  constructor(
+  /** ioredis is loaded only where REDIS_URL is set (docs/performance.md, "Start-up"). */
+  static async open(url: string, keyPrefix: string): Promise<RedisApiKeyChanges> {
+    return new RedisApiKeyChanges((await import('ioredis')).Redis, url, keyPrefix);
+  }
+
+  private constructor(
+    private readonly RedisClient: typeof Redis,
     private readonly url: string,
     keyPrefix: string,
   ) {
@@ -25,13 +31,13 @@ export class RedisApiKeyChanges extends ApiKeyChanges implements OnModuleDestroy
   }
 
   protected async send(apiKeyId: string): Promise<void> {
-    this.publisher ??= new Redis(this.url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
+    this.publisher ??= new this.RedisClient(this.url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
     await this.publisher.publish(this.channel, apiKeyId);
   }
 
   listen(): void {
     if (this.subscriber) return;
-    const subscriber = new Redis(this.url, { maxRetriesPerRequest: 1 });
+    const subscriber = new this.RedisClient(this.url, { maxRetriesPerRequest: 1 });
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, apiKeyId: string) => {
       if (channel === this.channel) this.changed(apiKeyId);

@@ -28,7 +28,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   testApp = await createTestApp(database.env);
   if (backends.some((b) => b.name === 'Redis')) {
-    redis = new RedisConnection({ redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix } as ProtectionConfig);
+    redis = await RedisConnection.open({ redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix } as ProtectionConfig);
     await redis.onModuleInit();
   }
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   testApp = await createTestApp(database.env);
   dataSource = testApp.app.get(DataSource);
   if (backends.some((b) => b.name === 'Redis')) {
-    redis = new RedisConnection({ redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix } as ProtectionConfig);
+    redis = await RedisConnection.open({ redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix } as ProtectionConfig);
     await redis.onModuleInit();
   }
 });

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Redis } from 'ioredis';
 import { errorForLog } from '../../common/logging/error-for-log.js';
-import { Redis } from 'ioredis';
-import { protectionConfig, type ProtectionConfig } from '../../config/protection.config.js';
+import type { ProtectionConfig } from '../../config/protection.config.js';
 import { CONSUME_QUOTA_LUA, GIVE_BACK_QUOTA_LUA, RECORD_DEGRADED_LUA, RECORD_FAILURE_LUA } from './protection-scripts.js';
 
 /** Lua scripts run atomically in Redis: each one is a whole decision, as the SQL functions are. */
@@ -29,7 +29,6 @@ const PROBE_INTERVAL_MS = 1_000;
  * waits on Redis. A background PING, not a request, finds out when it answers again
  * (docs/protection.md, "When Redis is away").
  */
-@Injectable()
 export class RedisConnection implements OnModuleInit, OnModuleDestroy {
   readonly client: ProtectionRedis | null = null;
   readonly keyPrefix: string;
@@ -39,10 +38,15 @@ export class RedisConnection implements OnModuleInit, OnModuleDestroy {
   /** A command timed out or failed on a connection that looks open; the probe runs until one answers. */
   private probe: NodeJS.Timeout | null = null;
 
-  constructor(@Inject(protectionConfig.KEY) config: ProtectionConfig) {
+  /** ioredis is loaded only where REDIS_URL is set: a process without Redis does not compile it at start. */
+  static async open(config: ProtectionConfig): Promise<RedisConnection> {
+    return new RedisConnection(config, config.redisUrl ? (await import('ioredis')).Redis : null);
+  }
+
+  private constructor(config: ProtectionConfig, RedisClient: typeof Redis | null) {
     this.keyPrefix = config.redisKeyPrefix;
-    if (!config.redisUrl) return;
-    const client = new Redis(config.redisUrl, {
+    if (!config.redisUrl || !RedisClient) return;
+    const client = new RedisClient(config.redisUrl, {
       lazyConnect: true,
       // Fail a command fast instead of queueing it while Redis is away: the rate limits count per process
       // meanwhile, the IP-block checks use their copy (docs/protection.md, "When Redis is away").
