@@ -35,4 +35,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node forwards SIGTERM to the app, which drains requests and closes the pool (graceful shutdown).
 # A smaller young generation and a slower-growing old one, as `npm start` runs it: memory over GC throughput (docs/operations.md).
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=10", "dist/service/main.js"]
+CMD ["node", "--min-semi-space-size=8", "--max-semi-space-size=8", "--heap-growing-percent=10", "dist/service/main.js"]
