@@ -1,4 +1,5 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { Driver } from 'typeorm/driver/Driver.js';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { execute, type Db } from './sql-execution.js';
 
@@ -25,6 +26,8 @@ export class EntityInsert<T extends ObjectLiteral> {
   readonly width: number;
   readonly table: string;
   private readonly columns: ColumnMetadata[];
+  /** Each column's value of an entity, as the database receives it (preparerOf). */
+  private readonly preparers: ((entity: ObjectLiteral) => unknown)[];
   private readonly head: string;
   private readonly statements = new Map<number, string>();
 
@@ -34,6 +37,7 @@ export class EntityInsert<T extends ObjectLiteral> {
   ) {
     const metadata = dataSource.getMetadata(entity);
     this.columns = metadata.columns.filter((column) => column.isInsert);
+    this.preparers = this.columns.map((column) => preparerOf(this.dataSource.driver, column));
     this.width = this.columns.length;
     this.table = metadata.tableName;
     this.maxRows = Math.min(250, Math.floor(MAX_PARAMETERS / this.width));
@@ -42,7 +46,7 @@ export class EntityInsert<T extends ObjectLiteral> {
 
   /** The entity's values in column order, as the database receives them. */
   valuesOf(entity: T): unknown[] {
-    return this.columns.map((column): unknown => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
+    return this.preparers.map((prepare) => prepare(entity));
   }
 
   /** The entity as a row to write later, alone or in another table's statement (InsertBatcher). */
@@ -83,4 +87,38 @@ export class EntityInsert<T extends ObjectLiteral> {
     }
     return sql;
   }
+}
+
+/**
+ * Column types TypeORM's PostgreSQL driver writes as they are given (`preparePersistentValue` returns
+ * the value), and those it writes as given when the value is a Date. Asking the driver for every
+ * column of every row allocated a fifth of what a session start allocates: it builds a new array of
+ * its JSON and spatial types for each column it compares against them.
+ */
+const WRITTEN_AS_GIVEN = new Set<unknown>([
+  'text',
+  'varchar',
+  'character varying',
+  'uuid',
+  'bytea',
+  'integer',
+  'smallint',
+  'bigint',
+  'boolean',
+]);
+const DATE_TYPES = new Set<unknown>(['timestamptz', 'timestamp with time zone']);
+
+/** How a column's value becomes its parameter: read and passed as it is where the driver would do no more, else the driver's way. */
+function preparerOf(driver: Driver, column: ColumnMetadata): (entity: ObjectLiteral) => unknown {
+  const plain = !column.transformer && !column.embeddedMetadata && !column.relationMetadata && !column.referencedColumn && !column.isArray;
+  const property = column.propertyName;
+  if (plain && WRITTEN_AS_GIVEN.has(column.type)) return (entity) => entity[property] as unknown;
+  if (plain && DATE_TYPES.has(column.type))
+    return (entity) => {
+      const value: unknown = entity[property];
+      return value instanceof Date || value === null || value === undefined
+        ? value
+        : (driver.preparePersistentValue(value, column) as unknown);
+    };
+  return (entity) => driver.preparePersistentValue(column.getEntityValue(entity), column) as unknown;
 }
