@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { runLoad, type LoadResult } from './lib/load.js';
+import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
 import { PostgresBackendCpu } from './lib/postgres-cpu.js';
 import { redisCpuMs } from './lib/redis-cpu.js';
 import { measureCheckCost } from './rate-limit-check.js';
@@ -43,6 +43,9 @@ const WEBHOOK_MESSAGES = 200;
 const ONLY = process.env.BENCH_ONLY as 'rate-limits' | 'hot-routes' | 'webhooks' | 'memory' | undefined;
 const ONLY_RATE_LIMITS = ONLY === 'rate-limits';
 const PENDING_FOR_MEMORY = 10_000;
+// Each start-up figure is the median of this many starts.
+const STARTS = 3;
+const READY = `http://127.0.0.1:${PORT.service}/health/ready`;
 
 const run = promisify(execFile);
 const results: string[][] = [];
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
     PUBLIC_ROUTE_LIMIT_PER_MINUTE: '1000000',
   };
   try {
-    if (database) await onPostgres(env, database.url);
+    if (server && database) await onPostgres(env, database.url, server.url);
     if (!ONLY) await embeddedStartup(dataDir);
   } finally {
     await database?.drop();
@@ -80,19 +83,36 @@ async function main(): Promise<void> {
   report(server?.version ?? null);
 }
 
-async function onPostgres(env: Record<string, string>, databaseUrl: string): Promise<void> {
-  // The first start migrates the new database; the one measured after it starts as a replica or a
-  // rolling restart does, on the migrated database.
-  const first = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`);
-  await first.stop();
-  const service = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`);
+async function onPostgres(env: Record<string, string>, databaseUrl: string, serverUrl: string): Promise<void> {
+  // A start on a new database runs every migration; the restarts after it start as a replica or a
+  // rolling restart does, on the migrated database. The last restart serves the rest of the bench.
+  const newDatabase: number[] = [];
+  for (let i = 1; i < STARTS; i++) {
+    const scratch = await createDatabase(serverUrl);
+    try {
+      await startService(SERVICE_SCRIPT, { ...env, DATABASE_URL: scratch.url }, READY).then(async (started) => {
+        newDatabase.push(started.startupMs);
+        await started.stop();
+      });
+    } finally {
+      await scratch.drop();
+    }
+  }
+  const restarts: number[] = [];
+  let service = await startService(SERVICE_SCRIPT, env, READY);
+  newDatabase.push(service.startupMs);
+  for (let i = 0; i < STARTS; i++) {
+    await service.stop();
+    service = await startService(SERVICE_SCRIPT, env, READY);
+    restarts.push(service.startupMs);
+  }
   const baseline = await startProcess(
     BASELINE,
     { DATABASE_URL: databaseUrl, PORT: String(PORT.baseline) },
     `http://127.0.0.1:${PORT.baseline}/hello`,
   );
-  results.push(['start-up to ready (PostgreSQL, a new database: every migration)', fmt.ms(first.startupMs), '', '']);
-  results.push(['start-up to ready (PostgreSQL, restart)', fmt.ms(service.startupMs), '', '']);
+  results.push(startupRow('start-up to ready (PostgreSQL, a new database: every migration)', newDatabase, 2_000));
+  results.push(startupRow('start-up to ready (PostgreSQL, restart)', restarts, 2_000));
   backends = new PostgresBackendCpu(databaseUrl);
   await backends.connect();
   try {
@@ -153,29 +173,33 @@ async function hotRoutes(
     await load({ url: `${base}/hello` }, baseline),
   );
   let started = 0;
+  const ours: LoadOptions = {
+    url: api,
+    method: 'POST',
+    next: () => {
+      const tenant = started++ % TENANTS;
+      return {
+        path: '/api/v1/auth/simulator/start',
+        headers: { 'x-api-key': keys.tenants[tenant].limitedKey, 'content-type': 'application/json' },
+      };
+    },
+    body: startBody(0, 1),
+  };
+  const bare: LoadOptions = {
+    url: `${base}/start`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: startBody(0, 1),
+  };
+  // Two unmeasured seconds each, as before the polls: a route's first second is V8 compiling it, and
+  // the hello step before this one ran none of the start's code.
+  // The warm-up's sessions are ended, so that the measured step starts with none pending, as it did.
+  for (const options of [ours, bare]) await runLoad({ ...options, durationSeconds: 2 });
+  await endPendingSessions(databaseUrl);
   const start = compare(
     `start (one session; ${TENANTS} tenants, limited keys)`,
-    await load(
-      {
-        url: api,
-        method: 'POST',
-        next: () => {
-          const tenant = started++ % TENANTS;
-          return {
-            path: '/api/v1/auth/simulator/start',
-            headers: { 'x-api-key': keys.tenants[tenant].limitedKey, 'content-type': 'application/json' },
-          };
-        },
-        body: startBody(0, 1),
-      },
-      service,
-      'service',
-    ),
-    await load(
-      { url: `${base}/start`, method: 'POST', headers: { 'content-type': 'application/json' }, body: startBody(0, 1) },
-      baseline,
-      'bench-baseline',
-    ),
+    await load(ours, service, 'service'),
+    await load(bare, baseline, 'bench-baseline'),
   );
   target('start ≥ 50% of its baseline (limited keys)', '≥ 50%', start, start >= 0.5);
   // The start step leaves thousands of sessions pending; the collector would keep working on them
@@ -477,13 +501,28 @@ async function cluster(
 }
 
 async function embeddedStartup(dataDir: string): Promise<void> {
-  const env = { DATA_DIR: join(dataDir, 'embedded'), PORT: String(PORT.service), LOG_LEVEL: 'warn' };
-  const first = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`);
-  await first.stop();
-  const again = await startService(SERVICE_SCRIPT, env, `http://127.0.0.1:${PORT.service}/health/ready`);
-  await again.stop();
-  results.push(['start-up to ready (embedded, first start)', fmt.ms(first.startupMs), '', '']);
-  results.push(['start-up to ready (embedded, restart)', fmt.ms(again.startupMs), '', '']);
+  const [firsts, restarts]: number[][] = [[], []];
+  for (let i = 0; i < STARTS; i++) {
+    const env = { DATA_DIR: join(dataDir, `embedded-${i}`), PORT: String(PORT.service), LOG_LEVEL: 'warn' };
+    for (const times of [firsts, restarts]) {
+      const started = await startService(SERVICE_SCRIPT, env, READY);
+      times.push(started.startupMs);
+      await started.stop();
+    }
+  }
+  results.push(startupRow('start-up to ready (embedded, first start)', firsts, 5_000));
+  results.push(startupRow('start-up to ready (embedded, restart)', restarts));
+}
+
+/**
+ * The median of the starts, and each start (one start alone moves by a few hundred ms on this
+ * machine), checked against its budget in docs/performance.md where it has one.
+ */
+function startupRow(name: string, startupMs: number[], budgetMs?: number): string[] {
+  const median = [...startupMs].sort((a, b) => a - b)[Math.floor(startupMs.length / 2)];
+  if (budgetMs !== undefined)
+    target(name.replace('start-up to ready', 'spawn to ready'), `< ${budgetMs / 1000} s`, median, median < budgetMs, fmt.ms);
+  return [name, fmt.ms(median), '', '', `median of ${startupMs.length} starts: ${startupMs.map(fmt.ms).join(', ')}`];
 }
 
 type MeasuredLoad = LoadResult & { cpuUsPerRequest?: number; pgUsPerRequest?: number };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
+import { Column, DataSource, Entity, PrimaryColumn, type ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { EntityInsert } from './entity-insert.js';
 
@@ -61,7 +61,7 @@ describe('EntityInsert', () => {
   });
 
   it.each([EveryType, WithIdentity])('should write every column of %p as TypeORM’s driver prepares it', (entity) => {
-    const insert = new EntityInsert(dataSource, entity);
+    const insert = new EntityInsert<ObjectLiteral>(dataSource, entity);
     const columns = dataSource.getMetadata(entity).columns.filter((column) => column.isInsert);
     for (const variant of [0, 1, 2]) {
       const row = Object.fromEntries(columns.map((column) => [column.propertyName, sampleOf(column, variant)]));
@@ -71,7 +71,7 @@ describe('EntityInsert', () => {
   });
 
   it('should convert what the driver converts: a date given as text, JSON, a transformed value', () => {
-    const insert = new EntityInsert(dataSource, EveryType);
+    const insert = new EntityInsert<ObjectLiteral>(dataSource, EveryType);
     const names = dataSource
       .getMetadata(EveryType)
       .columns.filter((column) => column.isInsert)
