@@ -87,12 +87,14 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     while (!this.stopping) {
       const free = MAX_IN_FLIGHT - this.inFlight.size;
       if (free <= 0) return;
+      // The counts the claim sees: attempts that finish while it runs change the live map, not these.
+      const seen = new Map(this.inFlightByEndpoint);
       const claims = await this.store.claimDue(free, this.clock.now(), this.config.timeoutMs + LEASE_MARGIN_MS, {
         cap: this.config.endpointConcurrency,
-        inFlight: this.inFlightByEndpoint,
+        inFlight: seen,
       });
       this.saturated = claims.length === free;
-      this.noteEndpointsAtCap(claims);
+      this.noteEndpointsAtCap(claims, seen);
       for (const claim of claims) this.track(claim, this.deliver(claim));
       if (!this.saturated) return;
     }
@@ -113,18 +115,21 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   }
 
   /**
-   * Called before the claims are tracked, while the in-flight counts are those the claim saw. An
-   * endpoint that had no room keeps its mark; one that had room is marked when the claim filled it.
+   * From the in-flight counts the claim saw (`seen`), not the live ones: an attempt that finished
+   * while the claim ran has already asked for the next look (wakeAgain), and judged by the live count
+   * its endpoint would lose its mark, so the attempts that finish after would not wake the dispatcher
+   * and the rest of a burst would wait for the poll. An endpoint that had no room keeps its mark; one
+   * that had room is marked when the claim filled it.
    */
-  private noteEndpointsAtCap(claims: ClaimedDelivery[]): void {
+  private noteEndpointsAtCap(claims: ClaimedDelivery[], seen: ReadonlyMap<string, number>): void {
     const cap = this.config.endpointConcurrency;
     const claimed = new Map<string, number>();
     for (const { endpointId } of claims) claimed.set(endpointId, (claimed.get(endpointId) ?? 0) + 1);
     for (const endpoint of this.endpointsAtCap) {
-      if ((this.inFlightByEndpoint.get(endpoint) ?? 0) < cap && !claimed.has(endpoint)) this.endpointsAtCap.delete(endpoint);
+      if ((seen.get(endpoint) ?? 0) < cap && !claimed.has(endpoint)) this.endpointsAtCap.delete(endpoint);
     }
     for (const [endpoint, count] of claimed) {
-      if ((this.inFlightByEndpoint.get(endpoint) ?? 0) + count >= cap) this.endpointsAtCap.add(endpoint);
+      if ((seen.get(endpoint) ?? 0) + count >= cap) this.endpointsAtCap.add(endpoint);
       else this.endpointsAtCap.delete(endpoint);
     }
   }

@@ -103,6 +103,18 @@ describe(WebhookDispatcher.name, () => {
     for (const event of events) expect(await deliveryOf(event.sessionId)).toMatchObject({ status: 'delivered' });
   });
 
+  it('should send a whole burst from one wake when attempts finish while the next claim runs', async () => {
+    // Answers 0–12 ms apart: attempts finish during claims, which once cost the endpoint its mark
+    // and left the rest of the burst for the poll.
+    const { events } = await queuedMessages(24);
+    const before = receiver.requests.length;
+    receiver.answerNext(...events.map((_, i) => ({ status: 200, delayMs: (i * 7) % 13 })));
+
+    await dispatch();
+
+    expect(receiver.requests.length - before).toBe(24);
+  });
+
   it('should schedule a retry after a failed attempt and send it once due', async () => {
     const { event } = await queuedMessage();
     receiver.answerNext({ status: 500 });
