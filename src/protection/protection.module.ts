@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { protectionConfig } from '../config/protection.config.js';
+import { protectionConfig, type ProtectionConfig } from '../config/protection.config.js';
 import { IpBlockPurgeJob } from './ip-blocks/ip-block-purge.job.js';
 import { IpBlockStore } from './ip-blocks/ip-block.store.js';
 import { IpBlockSyncJob } from './ip-blocks/ip-block-sync.job.js';
@@ -23,7 +23,7 @@ import { RedisConnection } from './redis/redis-connection.js';
 @Global()
 @Module({
   providers: [
-    { provide: RedisConnection, inject: [protectionConfig.KEY], useFactory: RedisConnection.open },
+    { provide: RedisConnection, inject: [protectionConfig.KEY], useFactory: (config: ProtectionConfig) => RedisConnection.open(config) },
     {
       provide: IpBlockStore,
       inject: [RedisConnection, DataSource],
