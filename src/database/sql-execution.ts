@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
@@ -46,7 +46,7 @@ async function executePrepared<Row extends QueryResultRow>(manager: EntityManage
   const { logger } = manager.dataSource;
   logger.logQuery(text, values);
   try {
-    const result = await client.query<Row>({ name: statementName(text), text, values });
+    const result = await client.query<Row>({ name: statementName(manager.dataSource, text), text, values });
     return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
   } catch (error) {
     logger.logQueryError(error as Error, text, values);
@@ -54,13 +54,24 @@ async function executePrepared<Row extends QueryResultRow>(manager: EntityManage
   }
 }
 
-const names = new Map<string, string>();
+/**
+ * Each data source names its statements apart (a random prefix): the CLI beside a server on the
+ * embedded database shares its one PGlite session (docs/operations.md), where the server's statement
+ * of the same text already holds the name, and node-postgres, which knows only its own connections,
+ * would prepare it again and fail.
+ */
+const statementNames = new WeakMap<DataSource, { prefix: string; names: Map<string, string> }>();
 
-function statementName(text: string): string {
-  let name = names.get(text);
+function statementName(dataSource: DataSource, text: string): string {
+  let own = statementNames.get(dataSource);
+  if (!own) {
+    own = { prefix: `eidgw_${randomBytes(4).toString('hex')}_`, names: new Map() };
+    statementNames.set(dataSource, own);
+  }
+  let name = own.names.get(text);
   if (!name) {
-    name = `eidgw_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    names.set(text, name);
+    name = own.prefix + createHash('sha256').update(text).digest('hex').slice(0, 24);
+    own.names.set(text, name);
   }
   return name;
 }

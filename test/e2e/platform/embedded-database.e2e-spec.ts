@@ -33,9 +33,21 @@ describe('Embedded database (PGlite): first start, restart, CLI beside the serve
         expect((await stat(pgdata)).mode & 0o077).toBe(0);
         await http.post('/api/v1/auth/simulator/start').set('x-api-key', key).send({ endUserIp: '192.0.2.1' }).expect(200);
 
-        // The CLI works beside the running server, through its socket.
-        const cli = await withEnv({ ...database.current.env }, () => runCli(['teams', 'create', '--name', 'beside']));
+        // The CLI works beside the running server, through its socket, on the session the server's
+        // own prepared statements live in: a key it makes works on the API at once (the README's tour).
+        const cli = await withEnv({ ...database.current.env }, () =>
+          runCli(['teams', 'create', '--name', 'beside', '--plan', 'pro', '--subscription-until', '2099-01-01T00:00:00Z']),
+        );
         expect(cli).toMatchObject({ exitCode: 0, output: { name: 'beside' } });
+        const team = (cli.output as { id: string }).id;
+        for (let i = 0; i < 2; i++) {
+          const made = await withEnv({ ...database.current.env }, () =>
+            runCli(['keys', 'create', '--team', team, '--env', 'test', '--name', `beside ${i}`]),
+          );
+          expect(made).toMatchObject({ exitCode: 0, output: { key: expect.stringMatching(/^eidk_test_/) } });
+          const besideKey = (made.output as { key: string }).key;
+          await http.post('/api/v1/auth/simulator/start').set('x-api-key', besideKey).send({ endUserIp: '192.0.2.1' }).expect(200);
+        }
       } finally {
         await first.close();
       }
