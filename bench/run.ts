@@ -90,10 +90,9 @@ async function onPostgres(env: Record<string, string>, databaseUrl: string, serv
   for (let i = 1; i < STARTS; i++) {
     const scratch = await createDatabase(serverUrl);
     try {
-      await startService(SERVICE_SCRIPT, { ...env, DATABASE_URL: scratch.url }, READY).then(async (started) => {
-        newDatabase.push(started.startupMs);
-        await started.stop();
-      });
+      const started = await startService(SERVICE_SCRIPT, { ...env, DATABASE_URL: scratch.url }, READY);
+      newDatabase.push(started.startupMs);
+      await started.stop();
     } finally {
       await scratch.drop();
     }
@@ -192,8 +191,8 @@ async function hotRoutes(
     body: startBody(0, 1),
   };
   // Two unmeasured seconds each, as before the polls: a route's first second is V8 compiling it, and
-  // the hello step before this one ran none of the start's code.
-  // The warm-up's sessions are ended, so that the measured step starts with none pending, as it did.
+  // the hello step before this one ran none of the start's code. The warm-up's sessions are ended, so
+  // that the measured step starts with none pending, as it did.
   for (const options of [ours, bare]) await runLoad({ ...options, durationSeconds: 2 });
   await endPendingSessions(databaseUrl);
   const start = compare(
